@@ -1,0 +1,269 @@
+"""Roll specifications and their exact outcome tables.
+
+A ``RollSpec`` names the dice thrown together and a *scorer* that maps the faces to an
+``Effect``. The scorer is a fold (``start``/``step``/``effect``), so the exact table is built by
+convolving one die at a time and merging equal partial states: two dice give all 36 ordered
+face pairs, while Hog's 26 dice collapse to (any 1?, sum) and stay small. The game samples
+faces and folds them with the *same* scorer, so the game and the solver share one rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any, Protocol
+
+import numpy as np
+
+from pigdice.rules.dice import Die
+from pigdice.rules.effects import Effect, add, bust, reset_score
+
+
+class Scorer(Protocol):
+    """Folds the faces of one throw into an effect."""
+
+    def start(self) -> Hashable:
+        """Return the partial state before any die is read."""
+
+    def step(self, acc: Hashable, face: int) -> Hashable:
+        """Return the partial state after reading one more die face."""
+
+    def effect(self, acc: Hashable) -> Effect:
+        """Return the effect of a finished throw."""
+
+    def label(self, acc: Hashable, dice: tuple[Die, ...]) -> str:
+        """Return a short text for a finished throw."""
+
+    def faces(self, acc: Hashable) -> tuple[int, ...] | None:
+        """Return the faces of a finished throw if the partial state keeps them, else None."""
+
+
+@dataclass(frozen=True)
+class ByFaces:
+    """A scorer that keeps every face (in die order) and classifies the whole throw."""
+
+    classify: Callable[[tuple[int, ...]], Effect]
+
+    def start(self) -> tuple[int, ...]:
+        """Return the empty throw."""
+        return ()
+
+    def step(self, acc: Any, face: int) -> tuple[int, ...]:
+        """Append a face."""
+        return (*acc, face)
+
+    def effect(self, acc: Any) -> Effect:
+        """Classify the whole throw."""
+        return self.classify(acc)
+
+    def label(self, acc: Any, dice: tuple[Die, ...]) -> str:
+        """Return the faces joined with dashes, e.g. '3-4' or 'H-T'."""
+        return "-".join(die.label(face) for die, face in zip(dice, acc, strict=True))
+
+    def faces(self, acc: Any) -> tuple[int, ...]:
+        """Return the faces."""
+        return tuple(acc)
+
+
+@dataclass(frozen=True)
+class SumUnlessBad:
+    """Sum of the dice, unless a bad face shows: one bad face busts, ``reset_at`` or more reset.
+
+    Used where the number of dice is large (Hog, Hog with rerolls) and the order of the faces
+    does not matter, so the table stays small: the partial state is (bad faces seen, sum).
+    """
+
+    bad_face: int
+    reset_at: int = 0  # 0: never resets the score
+
+    def start(self) -> tuple[int, int]:
+        """Return (bad faces seen, sum of good faces) before any die."""
+        return (0, 0)
+
+    def step(self, acc: Any, face: int) -> tuple[int, int]:
+        """Count a bad face (capped where it stops mattering) or add a good one."""
+        bad, total = acc
+        if face == self.bad_face:
+            cap = max(self.reset_at, 1)
+            return (min(bad + 1, cap), 0)
+        if bad:
+            return acc
+        return (0, total + face)
+
+    def effect(self, acc: Any) -> Effect:
+        """Return bust, reset or add(sum)."""
+        bad, total = acc
+        if self.reset_at and bad >= self.reset_at:
+            return reset_score()
+        if bad:
+            return bust()
+        return add(total)
+
+    def label(self, acc: Any, dice: tuple[Die, ...]) -> str:
+        """Return e.g. 'no 1, total 14' or 'a 1'."""
+        bad, total = acc
+        if self.reset_at and bad >= self.reset_at:
+            return f"{self.reset_at} or more {self.bad_face}s"
+        if bad:
+            return f"a {self.bad_face}"
+        return f"no {self.bad_face}, total {total}"
+
+    def faces(self, acc: Any) -> None:
+        """Faces are not kept."""
+        return None
+
+
+@dataclass(frozen=True)
+class Mishap:
+    """An event outside the dice (Pass the Pigs' oinker) with its own probability and effect."""
+
+    probability: Fraction
+    label: str
+    effect: Effect
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One row of an exact outcome table."""
+
+    faces: tuple[int, ...] | None
+    label: str
+    probability: Fraction
+    effect: Effect
+
+    def to_json(self) -> dict[str, Any]:
+        """Return a JSON-ready row: faces, label, probability as 'p/q', effect."""
+        return {
+            "faces": list(self.faces) if self.faces is not None else None,
+            "label": self.label,
+            "probability": f"{self.probability.numerator}/{self.probability.denominator}",
+            "effect": self.effect.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class Throw:
+    """What one sampled throw showed: its faces (None for a mishap), label and effect."""
+
+    faces: tuple[int, ...] | None
+    labels: tuple[str, ...]
+    text: str
+    effect: Effect
+
+
+@dataclass(frozen=True)
+class RollSpec:
+    """The dice thrown together on one roll and how their faces score."""
+
+    dice: tuple[Die, ...]
+    scorer: Scorer
+    mishap: Mishap | None = None
+
+    @property
+    def count(self) -> int:
+        """Return the number of dice thrown."""
+        return len(self.dice)
+
+    def outcomes(self) -> tuple[Outcome, ...]:
+        """Return the exact outcome table (probabilities are Fractions summing to 1)."""
+        return _outcomes(self)
+
+    def distribution(self) -> tuple[tuple[Effect, Fraction], ...]:
+        """Return the outcome table merged by effect, sorted by effect."""
+        return _distribution(self)
+
+    def throw(self, rng: Any) -> Throw:
+        """Sample one throw with ``rng`` (a numpy Generator or a ``ScriptedDice``)."""
+        if isinstance(rng, ScriptedDice):
+            return self.throw_faces(rng.next_faces(self))
+        if self.mishap is not None and self.mishap.probability > 0:
+            if rng.random() < float(self.mishap.probability):
+                return Throw(None, (), self.mishap.label, self.mishap.effect)
+        faces = tuple(_sample_face(die, rng) for die in self.dice)
+        return self.throw_faces(faces)
+
+    def throw_faces(self, faces: tuple[int, ...] | None) -> Throw:
+        """Score given faces (None means the mishap happened)."""
+        if faces is None:
+            if self.mishap is None:
+                raise ValueError("this roll has no mishap to script")
+            return Throw(None, (), self.mishap.label, self.mishap.effect)
+        if len(faces) != len(self.dice):
+            raise ValueError(f"scripted throw {faces} has {len(faces)} faces, expected {len(self.dice)}")
+        acc = self.scorer.start()
+        for die, face in zip(self.dice, faces, strict=True):
+            if face not in die.faces:
+                raise ValueError(f"face {face} is not on die {die.name!r} (faces {die.faces})")
+            acc = self.scorer.step(acc, face)
+        labels = tuple(die.label(face) for die, face in zip(self.dice, faces, strict=True))
+        return Throw(tuple(faces), labels, "-".join(labels), self.scorer.effect(acc))
+
+
+class ScriptedDice:
+    """A stand-in for a Generator that returns scripted throws, for tests and replays by faces."""
+
+    def __init__(self, throws: list[tuple[int, ...] | None]) -> None:
+        self._throws = list(throws)
+        self._index = 0
+
+    def next_faces(self, spec: RollSpec) -> tuple[int, ...] | None:
+        """Return the next scripted throw."""
+        if self._index >= len(self._throws):
+            raise ValueError("the scripted dice ran out of throws")
+        faces = self._throws[self._index]
+        self._index += 1
+        return faces
+
+    @property
+    def remaining(self) -> int:
+        """Return how many scripted throws are left."""
+        return len(self._throws) - self._index
+
+
+@cache
+def _cumulative(die: Die) -> np.ndarray:
+    return np.cumsum([float(p) for p in die.probabilities])
+
+
+def _sample_face(die: Die, rng: np.random.Generator) -> int:
+    index = int(np.searchsorted(_cumulative(die), rng.random(), side="right"))
+    return die.faces[min(index, len(die.faces) - 1)]
+
+
+@cache
+def _outcomes(spec: RollSpec) -> tuple[Outcome, ...]:
+    partial: dict[Hashable, Fraction] = {spec.scorer.start(): Fraction(1)}
+    for die in spec.dice:
+        grown: dict[Hashable, Fraction] = {}
+        for acc, weight in partial.items():
+            for face, p in zip(die.faces, die.probabilities, strict=True):
+                if p == 0:
+                    continue
+                key = spec.scorer.step(acc, face)
+                grown[key] = grown.get(key, Fraction(0)) + weight * p
+        partial = grown
+    scale = Fraction(1)
+    rows: list[Outcome] = []
+    if spec.mishap is not None and spec.mishap.probability > 0:
+        scale = 1 - spec.mishap.probability
+        rows.append(Outcome(None, spec.mishap.label, spec.mishap.probability, spec.mishap.effect))
+    for acc, weight in partial.items():
+        rows.append(
+            Outcome(
+                spec.scorer.faces(acc),
+                spec.scorer.label(acc, spec.dice),
+                weight * scale,
+                spec.scorer.effect(acc),
+            )
+        )
+    return tuple(rows)
+
+
+@cache
+def _distribution(spec: RollSpec) -> tuple[tuple[Effect, Fraction], ...]:
+    merged: dict[Effect, Fraction] = {}
+    for row in _outcomes(spec):
+        merged[row.effect] = merged.get(row.effect, Fraction(0)) + row.probability
+    return tuple(sorted(merged.items()))

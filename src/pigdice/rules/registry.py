@@ -1,0 +1,466 @@
+"""Every named variant, with aliases: ``find_variant("big-pig", goal=50)``."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from pigdice.errors import BadParameterError, UnknownVariantError
+from pigdice.rules import scoring
+from pigdice.rules.dice import head_die, rubber_pig, standard_die, tail_die
+from pigdice.rules.effects import add, bank, reset_score, set_total
+from pigdice.rules.outcomes import ByFaces, Mishap, RollSpec, SumUnlessBad
+from pigdice.rules.variant import Decision, Endgame, FinalTurn, TieRule, Variant, parse_enum
+
+S000, S001, S002, S003, S004 = (
+    "000_b0cf75e716d5116f",
+    "001_85c5e0c6adcb633d",
+    "002_9b8368f1fcb432e9",
+    "003_93a05962de4ba912",
+    "004_0a71800ce86c16ce",
+)
+
+MAX_HOG_DICE = 200
+
+
+def normalize(name: str) -> str:
+    """Return a lookup key: lower case without spaces, dashes, underscores or apostrophes."""
+    return "".join(ch for ch in name.lower() if ch not in " -_'’")
+
+
+def _d6(count: int, classify: Callable[[tuple[int, ...]], Any]) -> RollSpec:
+    return RollSpec(tuple(standard_die() for _ in range(count)), ByFaces(classify))
+
+
+def _pig() -> Variant:
+    return Variant(
+        name="pig",
+        title="Pig",
+        sources=(S000, S001, S002, S003, S004),
+        summary="One die; a 1 loses the turn total.",
+        rules=(
+            "On your turn, roll one die as often as you like, adding each roll to your turn total.",
+            "Roll a 1 and the turn ends with the turn total lost.",
+            "Hold to bank the turn total into your score; the next player takes the die.",
+            "First to bank the goal (100) wins. Seed 000 suggests finishing the round so everyone "
+            "has equal turns: play it with --endgame equal-turns.",
+        ),
+        goal=100,
+        decision=Decision.ROLL_HOLD,
+        choices=(1,),
+        rolls=(_d6(1, scoring.one_die_pig),),
+        aliases=("one-die-pig", "jeopardy-pig", "scarne"),
+    )
+
+
+def _two_dice_pig() -> Variant:
+    return Variant(
+        name="two-dice-pig",
+        title="Two-Dice Pig",
+        sources=(S001, S002, S003),
+        summary="Two dice; a single 1 loses the turn total, 1-1 loses the whole score.",
+        rules=(
+            "Roll two dice; if neither shows a 1 their sum joins the turn total.",
+            "A single 1 ends the turn with the turn total lost.",
+            "Two 1s end the turn and wipe out your whole score.",
+            "Hold to bank the turn total. First to the goal (100) wins.",
+        ),
+        goal=100,
+        decision=Decision.ROLL_HOLD,
+        choices=(2,),
+        rolls=(_d6(2, scoring.two_dice_pig),),
+        aliases=("2-dice-pig", "two-dice", "2dice"),
+    )
+
+
+BIG_PIG_SNAKE_EYES = {
+    "add-25": (add(25), "1-1 adds 25 to the turn total and the turn goes on (Frey, seeds 000, 001, 003)."),
+    "set-25": (set_total(25), "1-1 sets the turn total to 25, whatever it was (Knizia, seed 000)."),
+    "reset-score": (reset_score(), "1-1 resets your whole score to zero and ends the turn (seed 000)."),
+    "score-25": (
+        bank(25, keep_turn_total=False),
+        "1-1 ends the turn and scores exactly 25; the rest of the turn total is lost (seed 002).",
+    ),
+    "bank-25": (bank(25), "1-1 banks the turn total plus 25 and ends the turn (Frey's Pig, seed 003)."),
+}
+
+
+def _big_pig(
+    snake_eyes: str = "add-25",
+    bad: str = "ones",
+    name: str = "big-pig",
+    title: str = "Big Pig",
+    aliases: tuple[str, ...] = ("bigpig",),
+) -> Variant:
+    if snake_eyes not in BIG_PIG_SNAKE_EYES:
+        raise BadParameterError(f"unknown snake_eyes {snake_eyes!r}; allowed: {', '.join(BIG_PIG_SNAKE_EYES)}")
+    if bad not in ("ones", "sevens"):
+        raise BadParameterError(f"unknown bad {bad!r}; allowed: ones, sevens")
+    effect, snake_text = BIG_PIG_SNAKE_EYES[snake_eyes]
+    bad_text = (
+        "A single 1 ends the turn with the turn total lost."
+        if bad == "ones"
+        else "1s are harmless; any roll totalling 7 ends the turn with the turn total lost (Knizia, seed 000)."
+    )
+    sources = {"add-25": (S000, S001, S003), "set-25": (S000,), "reset-score": (S000, S003),
+               "score-25": (S002,), "bank-25": (S003,)}[snake_eyes]
+    return Variant(
+        name=name,
+        title=title,
+        sources=sources if bad == "ones" else (S000,),
+        summary=f"Two dice; doubles count double; {snake_text.split(' (')[0].rstrip('.')}.",
+        rules=(
+            "Roll two dice and add their sum to the turn total.",
+            bad_text,
+            "Other doubles add twice their sum (2-2 adds 8, 6-6 adds 24).",
+            snake_text,
+            "Hold to bank the turn total. First to the goal (100) wins.",
+        ),
+        goal=100,
+        decision=Decision.ROLL_HOLD,
+        choices=(2,),
+        rolls=(_d6(2, scoring.BigPigScoring(effect, bad)),),
+        parameters=(("snake_eyes", snake_eyes), ("bad", bad)),
+        aliases=aliases,
+    )
+
+
+def _big_pig_knizia() -> Variant:
+    return _big_pig("set-25", name="big-pig-knizia", title="Big Pig (Knizia's 1-1)", aliases=("knizia",))
+
+
+def _big_pig_reset() -> Variant:
+    return _big_pig("reset-score", name="big-pig-reset", title="Big Pig (1-1 resets the score)", aliases=())
+
+
+def _big_pig_sevens() -> Variant:
+    return _big_pig("add-25", "sevens", name="big-pig-sevens", title="Big Pig (sevens end the turn)", aliases=())
+
+
+def _big_pig_002() -> Variant:
+    return _big_pig(
+        "score-25", name="big-pig-002", title="Big Pig (Dice Game Depot)", aliases=("big-pig-dice-game-depot",)
+    )
+
+
+def _freys_pig() -> Variant:
+    variant = _big_pig("bank-25", name="freys-pig", title="Frey's Pig", aliases=("frey", "frey-pig"))
+    return Variant(
+        **{
+            **variant.__dict__,
+            "summary": "Big Pig, but 1-1 banks the turn total + 25 and ends the turn; equal turns.",
+            "endgame": Endgame.EQUAL_TURNS,
+            "ties": TieRule.FIRST_TO_REACH,
+            "rules": variant.rules[:-1]
+            + (
+                "Hold to bank the turn total. Everyone gets the same number of turns: once a player "
+                "reaches the goal, the rest of the round plays out and the best score wins; a tie "
+                "goes to whoever reached that score first (the others must exceed it).",
+            ),
+        }
+    )
+
+
+def _pig_dice(final_turn: str = "turn") -> Variant:
+    return Variant(
+        name="pig-dice",
+        title="Pig Dice (Parker Brothers)",
+        sources=(S000, S003),
+        summary="Head and tail dice; a total of 7 loses the turn total; others get a last turn.",
+        rules=(
+            "One die has a pig head (H) instead of the 1, the other a pig tail (T) instead of the 6.",
+            "Head and tail together double the turn total.",
+            "Head with anything else adds double the other die.",
+            "Tail with anything else subtracts the other die (the turn total never goes below 0).",
+            "Otherwise a total of 7 ends the turn with the turn total lost; any other total is added.",
+            "Once someone reaches the goal (100), every other player gets one more turn "
+            "(seed 003; seed 000 says one more roll: --final-turn roll); the best score wins, and "
+            "a tie goes to whoever reached it first.",
+        ),
+        goal=100,
+        decision=Decision.ROLL_HOLD,
+        choices=(2,),
+        rolls=(RollSpec((head_die(), tail_die()), ByFaces(scoring.pig_dice)),),
+        endgame=Endgame.FINAL_ROUND,
+        ties=TieRule.FIRST_TO_REACH,
+        final_turn=parse_enum(FinalTurn, final_turn, "final turn"),
+        aliases=("parker-brothers", "parker-brothers-pig-dice", "pigdice"),
+    )
+
+
+def _piggy() -> Variant:
+    return Variant(
+        name="piggy",
+        title="Piggy",
+        sources=(S000, S003),
+        summary="Two dice; doubles lose the turn total.",
+        rules=(
+            "Roll two dice and add their sum to the turn total.",
+            "Any doubles end the turn with the turn total lost.",
+            "Hold to bank the turn total. First to the goal (100) wins.",
+        ),
+        goal=100,
+        decision=Decision.ROLL_HOLD,
+        choices=(2,),
+        rolls=(_d6(2, scoring.piggy),),
+    )
+
+
+def _piggy_sevens() -> Variant:
+    return Variant(
+        name="piggy-sevens",
+        title="Piggy Sevens",
+        sources=(S003,),
+        summary="Two dice; a total of 7 loses the turn total.",
+        rules=(
+            "Roll two dice and add their sum to the turn total.",
+            "A total of 7 ends the turn with the turn total lost.",
+            "Hold to bank the turn total. First to the goal (100) wins.",
+        ),
+        goal=100,
+        decision=Decision.ROLL_HOLD,
+        choices=(2,),
+        rolls=(_d6(2, scoring.piggy_sevens),),
+        aliases=("sevens",),
+    )
+
+
+def _pass_the_pigs(oinker: Any = 0) -> Variant:
+    try:
+        p_oinker = Fraction(str(oinker))
+    except (ValueError, ZeroDivisionError):
+        raise BadParameterError(f"oinker must be a probability like 0.01 or 1/100, got {oinker!r}") from None
+    if not 0 <= p_oinker < 1:
+        raise BadParameterError(f"oinker must be a probability in [0, 1), got {oinker!r}")
+    mishap = Mishap(p_oinker, "oinker (the pigs touch)", reset_score())
+    return Variant(
+        name="pass-the-pigs",
+        title="Pass the Pigs",
+        sources=(S003,),
+        summary="Two rubber pigs; a left and a right sider pig out.",
+        rules=(
+            "Throw two rubber pigs. Sider (0), razorback and trotter (5), snouter (10), leaning jowler (15).",
+            "One pig on each side ('pig out') ends the turn with the turn total lost.",
+            "Both on the same side score 1; any other matching pair scores four times one pig "
+            "(double razorback 20, double snouter 40, double leaning jowler 60).",
+            "Otherwise the two pigs' points are added.",
+            "Pigs touching (an 'oinker') lose your whole score; its probability is a parameter "
+            "(--param oinker=0.01), 0 by default as in seed 003.",
+            "Landing probabilities are Ballard's class counts: 1344, 1294, 767, 365, 137, 32 of 3939.",
+            "Hold to bank the turn total. First to the goal (100) wins.",
+        ),
+        goal=100,
+        decision=Decision.ROLL_HOLD,
+        choices=(2,),
+        rolls=(RollSpec((rubber_pig(), rubber_pig()), ByFaces(scoring.pass_the_pigs), mishap),),
+        parameters=(("oinker", str(p_oinker)),),
+        aliases=("pigmania", "pig-mania", "passthepigs"),
+    )
+
+
+def _check_dice(max_dice: Any, low: int, high: int) -> int:
+    if isinstance(max_dice, bool) or not isinstance(max_dice, int) or not low <= max_dice <= high:
+        raise BadParameterError(f"max_dice must be a whole number from {low} to {high}, got {max_dice!r}")
+    return max_dice
+
+
+def _hog(max_dice: int = 26) -> Variant:
+    max_dice = _check_dice(max_dice, 1, MAX_HOG_DICE)
+    choices = tuple(range(1, max_dice + 1))
+    return Variant(
+        name="hog",
+        title="Hog",
+        sources=(S003,),
+        summary="One throw per turn: choose how many dice; any 1 scores nothing.",
+        rules=(
+            "On your turn choose how many dice to throw (1 to the maximum) and throw them once.",
+            "If no die shows a 1, their sum is added to your score; if any shows a 1, you score nothing.",
+            "First to the goal (100) wins. Seed 003: with 26 or more dice allowed, optimal play "
+            "does not change.",
+        ),
+        goal=100,
+        decision=Decision.DICE_PER_TURN,
+        choices=choices,
+        rolls=tuple(RollSpec(tuple(standard_die() for _ in range(n)), SumUnlessBad(1)) for n in choices),
+        parameters=(("max_dice", max_dice),),
+    )
+
+
+def _hog_reroll(max_dice: int = 10) -> Variant:
+    max_dice = _check_dice(max_dice, 1, 30)
+    choices = tuple(range(1, max_dice + 1))
+    return Variant(
+        name="hog-reroll",
+        title="Hog (Dice Game Depot)",
+        sources=(S002,),
+        summary="Choose up to N dice on every roll, roll as often as you like; any 1 loses the turn total.",
+        rules=(
+            "Before each roll choose how many dice to throw, up to the agreed maximum (10 by default).",
+            "If no die shows a 1 their sum joins the turn total and you may roll again or hold.",
+            "Any 1 ends the turn with the turn total lost.",
+            "Hold to bank the turn total. First to the goal (100) wins.",
+        ),
+        goal=100,
+        decision=Decision.DICE_PER_ROLL,
+        choices=choices,
+        rolls=tuple(RollSpec(tuple(standard_die() for _ in range(n)), SumUnlessBad(1)) for n in choices),
+        parameters=(("max_dice", max_dice),),
+        aliases=("hog-002", "hog-dice-game-depot"),
+    )
+
+
+def _swine_herd() -> Variant:
+    return Variant(
+        name="swine-herd",
+        title="Swine Herd",
+        sources=(S001,),
+        summary="Everyone plays each turn at once on one shared die; sit down to hold.",
+        rules=(
+            "At the start of a turn everyone stands. One die is rolled for everyone.",
+            "After each roll the shared turn total is called; anyone may sit down to bank it.",
+            "A 1 ends the turn: whoever is still standing loses the turn total.",
+            "The turn also ends when everyone is seated.",
+            "After a turn in which someone reaches the goal (100), the best score wins; tied "
+            "players share the victory.",
+        ),
+        goal=100,
+        decision=Decision.SIMULTANEOUS,
+        choices=(1,),
+        rolls=(_d6(1, scoring.one_die_pig),),
+        endgame=Endgame.EQUAL_TURNS,
+        ties=TieRule.SHARED,
+        players_min=2,
+        players_max=100,
+        aliases=("swineherd", "skunk"),
+    )
+
+
+def _piggy_six() -> Variant:
+    return Variant(
+        name="piggy-six",
+        title="Piggy Six",
+        sources=(S004,),
+        summary="Two dice; any 6 loses the turn total, 6-6 resets the score; equal turns.",
+        rules=(
+            "Roll two dice and add their sum to the turn total.",
+            "A 6 on either die ends the turn with the turn total lost.",
+            "Double six ends the turn and resets your whole score to zero.",
+            "Once someone reaches the goal (100, or 50 for a short game) the round is finished so "
+            "everyone has the same number of turns; the most points wins (ties share).",
+            "Solitaire: play against two robots with fixed stopping points, e.g. --players you,hold:8,hold:14.",
+        ),
+        goal=100,
+        decision=Decision.ROLL_HOLD,
+        choices=(2,),
+        rolls=(_d6(2, scoring.piggy_six),),
+        endgame=Endgame.EQUAL_TURNS,
+        ties=TieRule.SHARED,
+        aliases=("piggy6", "pig-six"),
+    )
+
+
+def _piggy_six_3dice() -> Variant:
+    base = _piggy_six()
+    return Variant(
+        **{
+            **base.__dict__,
+            "name": "piggy-six-3dice",
+            "title": "Piggy Six with three dice",
+            "summary": "Choose 1, 2 or 3 dice each roll; any 6 busts, two or three 6s reset the score.",
+            "rules": (
+                "Before each roll choose to throw 1, 2 or 3 dice; their sum joins the turn total.",
+                "A single 6 ends the turn with the turn total lost.",
+                "Two 6s end the turn and reset your score to zero; three 6s count as two.",
+                *base.rules[3:],
+            ),
+            "decision": Decision.DICE_PER_ROLL,
+            "choices": (1, 2, 3),
+            "rolls": tuple(_d6(n, scoring.piggy_six) for n in (1, 2, 3)),
+            "aliases": ("piggy-six-3", "piggy6-3dice"),
+        }
+    )
+
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A registered variant: its canonical name and factory."""
+
+    name: str
+    factory: Callable[..., Variant]
+
+    def build(self, **params: Any) -> Variant:
+        """Build the variant with variant-specific parameters, rejecting unknown ones."""
+        allowed = list(inspect.signature(self.factory).parameters)
+        unknown = [key for key in params if key not in allowed]
+        if unknown:
+            names = ", ".join(allowed) if allowed else "none"
+            raise BadParameterError(f"{self.name} has no parameter {unknown[0]!r}; its parameters: {names}")
+        return self.factory(**params)
+
+
+_FACTORIES: tuple[Callable[..., Variant], ...] = (
+    _pig,
+    _two_dice_pig,
+    _big_pig,
+    _big_pig_knizia,
+    _big_pig_reset,
+    _big_pig_sevens,
+    _big_pig_002,
+    _freys_pig,
+    _pig_dice,
+    _piggy,
+    _piggy_sevens,
+    _pass_the_pigs,
+    _hog,
+    _hog_reroll,
+    _swine_herd,
+    _piggy_six,
+    _piggy_six_3dice,
+)
+
+REGISTRY: dict[str, Entry] = {}
+_LOOKUP: dict[str, str] = {}
+for _factory in _FACTORIES:
+    _variant = _factory()
+    REGISTRY[_variant.name] = Entry(_variant.name, _factory)
+    for _key in (_variant.name, *_variant.aliases, _variant.title):
+        _LOOKUP.setdefault(normalize(_key), _variant.name)
+
+
+def variant_names() -> list[str]:
+    """Return the canonical names of every registered variant, in registry order."""
+    return list(REGISTRY)
+
+
+def canonical_name(name: str) -> str:
+    """Return the canonical name for a name or alias, or raise UnknownVariantError."""
+    key = normalize(str(name))
+    if key not in _LOOKUP:
+        raise UnknownVariantError(f"unknown variant {name!r}; known variants: {', '.join(REGISTRY)}")
+    return _LOOKUP[key]
+
+
+def find_variant(
+    name: str,
+    goal: int | None = None,
+    endgame: str | Endgame | None = None,
+    ties: str | TieRule | None = None,
+    final_turn: str | FinalTurn | None = None,
+    **params: Any,
+) -> Variant:
+    """Return the named variant, optionally with another goal, endgame rule and parameters."""
+    variant = REGISTRY[canonical_name(name)].build(**params)
+    if goal is not None:
+        variant = variant.with_goal(goal)
+    if endgame is not None or ties is not None or final_turn is not None:
+        variant = variant.with_endgame(endgame if endgame is not None else variant.endgame, ties, final_turn)
+    return variant
+
+
+def all_variants() -> list[Variant]:
+    """Return every registered variant with its default parameters."""
+    return [entry.build() for entry in REGISTRY.values()]

@@ -1,0 +1,181 @@
+"""Variant: everything that defines one game of the Pig family, as frozen data."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from pigdice.errors import BadParameterError
+from pigdice.rules.outcomes import Outcome, RollSpec
+
+MAX_GOAL = 100_000
+
+
+class Decision(StrEnum):
+    """What the player chooses."""
+
+    ROLL_HOLD = "roll-hold"  # roll again or hold, with a fixed set of dice
+    DICE_PER_TURN = "dice-per-turn"  # one throw per turn; choose how many dice (Hog)
+    DICE_PER_ROLL = "dice-per-roll"  # roll again (choosing how many dice) or hold
+    SIMULTANEOUS = "simultaneous"  # everyone plays the same shared rolls (Swine Herd)
+
+
+class Endgame(StrEnum):
+    """How reaching the goal ends the game."""
+
+    FIRST_TO_GOAL = "first-to-goal"  # the first to bank the goal wins at once
+    FINAL_ROUND = "final-round"  # every other player gets one more turn (or roll)
+    EQUAL_TURNS = "equal-turns"  # the round is finished, so everyone has had as many turns
+
+
+class TieRule(StrEnum):
+    """Who wins when the best final scores are equal (final-round and equal-turns endings)."""
+
+    SHARED = "shared"  # all tied players share the victory
+    FIRST_TO_REACH = "first-to-reach"  # the player who reached that score first wins
+
+
+class FinalTurn(StrEnum):
+    """What the others get once the goal is reached under the final-round ending."""
+
+    TURN = "turn"  # one more full turn (003)
+    ROLL = "roll"  # one more roll of the dice, which is banked (000's Pig Dice)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A playable, solvable variant: parameters plus one outcome table per roll choice."""
+
+    name: str
+    title: str
+    sources: tuple[str, ...]
+    summary: str
+    rules: tuple[str, ...]
+    goal: int
+    decision: Decision
+    choices: tuple[int, ...]  # how many dice each roll choice throws
+    rolls: tuple[RollSpec, ...]  # aligned with ``choices``
+    endgame: Endgame = Endgame.FIRST_TO_GOAL
+    ties: TieRule = TieRule.SHARED
+    final_turn: FinalTurn = FinalTurn.TURN
+    players_min: int = 2
+    players_max: int = 10
+    parameters: tuple[tuple[str, Any], ...] = ()
+    aliases: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if isinstance(self.goal, bool) or not isinstance(self.goal, int):
+            raise BadParameterError(f"goal must be a whole number, got {self.goal!r}")
+        if not 1 <= self.goal <= MAX_GOAL:
+            raise BadParameterError(f"goal must be between 1 and {MAX_GOAL}, got {self.goal}")
+        if len(self.choices) != len(self.rolls) or not self.choices:
+            raise BadParameterError(f"variant {self.name}: choices and rolls do not match")
+        if self.decision in (Decision.ROLL_HOLD, Decision.SIMULTANEOUS) and len(self.choices) != 1:
+            raise BadParameterError(f"variant {self.name}: a {self.decision} game has one roll choice")
+
+    # -- rolls ---------------------------------------------------------------------------
+    @property
+    def chooses_dice(self) -> bool:
+        """Return True if the player picks a number of dice (Hog, Hog with rerolls, 3-dice Piggy Six)."""
+        return self.decision in (Decision.DICE_PER_TURN, Decision.DICE_PER_ROLL)
+
+    @property
+    def can_hold(self) -> bool:
+        """Return True if the player decides when to hold (every decision but one throw per turn)."""
+        return self.decision is not Decision.DICE_PER_TURN
+
+    def roll_spec(self, dice: int | None = None) -> RollSpec:
+        """Return the roll spec for throwing ``dice`` dice (None: the only or smallest choice)."""
+        if dice is None:
+            if self.chooses_dice:
+                raise BadParameterError(
+                    f"{self.name}: say how many dice to roll ({self.choices[0]}..{self.choices[-1]})"
+                )
+            return self.rolls[0]
+        if dice not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            if len(self.choices) > 6:
+                allowed = f"{self.choices[0]}..{self.choices[-1]}"
+            raise BadParameterError(f"{self.name}: cannot roll {dice} dice; allowed: {allowed}")
+        return self.rolls[self.choices.index(dice)]
+
+    def outcomes(self, dice: int | None = None) -> tuple[Outcome, ...]:
+        """Return the exact outcome table of one roll choice."""
+        return self.roll_spec(dice if self.chooses_dice else None).outcomes()
+
+    # -- derived variants -----------------------------------------------------------------
+    def with_goal(self, goal: int) -> Variant:
+        """Return this variant with another goal."""
+        return dataclasses.replace(self, goal=goal)
+
+    def with_endgame(
+        self,
+        endgame: Endgame | str,
+        ties: TieRule | str | None = None,
+        final_turn: FinalTurn | str | None = None,
+    ) -> Variant:
+        """Return this variant with another endgame rule (and optionally tie rule, final turn)."""
+        return dataclasses.replace(
+            self,
+            endgame=parse_enum(Endgame, endgame, "endgame"),
+            ties=self.ties if ties is None else parse_enum(TieRule, ties, "ties"),
+            final_turn=self.final_turn if final_turn is None else parse_enum(FinalTurn, final_turn, "final turn"),
+        )
+
+    def check_players(self, players: int) -> None:
+        """Raise BadParameterError unless ``players`` is a legal number of players."""
+        if not self.players_min <= players <= self.players_max:
+            raise BadParameterError(
+                f"{self.name} is played by {self.players_min} to {self.players_max} players, not {players}"
+            )
+
+    # -- identity -------------------------------------------------------------------------
+    def fingerprint(self) -> str:
+        """Return a hash of everything that changes optimal play (goal, choices, exact tables)."""
+        digest = hashlib.sha256()
+        digest.update(f"{self.goal}|{self.decision}|{self.choices}".encode())
+        for spec in self.rolls:
+            for effect, probability in spec.distribution():
+                digest.update(f"{effect.kind.name}:{effect.amount}:{effect.keep_turn_total}={probability};".encode())
+            digest.update(b"/")
+        return digest.hexdigest()[:16]
+
+    def describe(self) -> dict[str, Any]:
+        """Return the variant's parameters as JSON-ready data (without the outcome tables)."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "aliases": list(self.aliases),
+            "source": list(self.sources),
+            "summary": self.summary,
+            "players_min": self.players_min,
+            "players_max": self.players_max,
+            "goal": self.goal,
+            "decision": str(self.decision),
+            "dice_choices": list(self.choices),
+            "endgame": str(self.endgame),
+            "ties": str(self.ties),
+            "final_turn": str(self.final_turn),
+            "parameters": {key: _json_value(value) for key, value in self.parameters},
+        }
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, (int, float, str, bool)) or value is None:
+        return value
+    return str(value)
+
+
+def parse_enum(enum_type: Any, value: Any, what: str) -> Any:
+    """Return ``value`` as a member of ``enum_type`` or raise an error listing the allowed values."""
+    if isinstance(value, enum_type):
+        return value
+    text = str(value).strip().lower().replace("_", "-").replace(" ", "-")
+    for member in enum_type:
+        if member.value == text:
+            return member
+    allowed = ", ".join(member.value for member in enum_type)
+    raise BadParameterError(f"unknown {what} {value!r}; allowed: {allowed}")
