@@ -1,0 +1,95 @@
+"""Numba kernels for Hog-like games: one throw per turn, the action is the number of dice.
+
+V[i, j] = max_d sum_k pi(d, k) (1 - V[j, i + k])  (seed 003, Hog's optimality equation), with
+pi read from the variant's outcome table. Scoring nothing returns the turn to the partner
+state V[j, i] at the same score sum, so pairs are solved exactly as 2x2 affine systems, high
+score sums first, exactly as in ``rollhold``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+ADD, DOUBLE, SUBTRACT, SET, BUST, RESET, BANK = 0, 1, 2, 3, 4, 5, 6
+
+
+@njit(cache=True)
+def _banked_target(i, j, goal, V, kind, amount):  # pragma: no cover - numba
+    """Return (const, coef) after one banked throw from score i (coef multiplies V[j, i])."""
+    if kind == ADD or kind == SET or kind == BANK:
+        s2 = i + amount
+    elif kind == RESET:
+        s2 = 0
+    else:  # BUST, DOUBLE and SUBTRACT of a zero turn total score nothing
+        s2 = i
+    if s2 >= goal:
+        return 1.0, 0.0
+    if s2 == i:
+        return 1.0, -1.0
+    return 1.0 - V[j, s2], 0.0
+
+
+@njit(cache=True)
+def throw_values(V, i, j, goal, x, kinds, amounts, probs, offsets, const, coef):  # pragma: no cover
+    """Fill const/coef with each choice's affine value in the partner value x; return the best choice."""
+    n_choices = offsets.shape[0] - 1
+    best = 0
+    best_v = -1e300
+    for ch in range(n_choices):
+        vc = 0.0
+        vd = 0.0
+        for e in range(offsets[ch], offsets[ch + 1]):
+            tc, td = _banked_target(i, j, goal, V, kinds[e], amounts[e])
+            vc += probs[e] * tc
+            vd += probs[e] * td
+        const[ch] = vc
+        coef[ch] = vd
+        value = vc + vd * x
+        if value > best_v:
+            best_v = value
+            best = ch
+    return best
+
+
+@njit(cache=True)
+def solve_levels(V, goal, s_high, s_low, kinds, amounts, probs, offsets):  # pragma: no cover
+    """Solve every pair whose score sum lies in [s_low, s_high], high sums first; return max change."""
+    n_choices = offsets.shape[0] - 1
+    const = np.empty(n_choices)
+    coef = np.empty(n_choices)
+    change = 0.0
+    for s in range(s_high, s_low - 1, -1):
+        i_low = s - goal + 1
+        if i_low < 0:
+            i_low = 0
+        for i in range(i_low, s // 2 + 1):
+            j = s - i
+            x = V[i, j]
+            z = V[j, i]
+            old_x = x
+            old_z = z
+            for _ in range(100):
+                b1 = throw_values(V, i, j, goal, z, kinds, amounts, probs, offsets, const, coef)
+                c1 = const[b1]
+                d1 = coef[b1]
+                if i == j:
+                    xn = c1 / (1.0 - d1)
+                    zn = xn
+                else:
+                    b2 = throw_values(V, j, i, goal, x, kinds, amounts, probs, offsets, const, coef)
+                    c2 = const[b2]
+                    d2 = coef[b2]
+                    xn = (c1 + d1 * c2) / (1.0 - d1 * d2)
+                    zn = c2 + d2 * xn
+                done = abs(xn - x) <= 1e-16 and abs(zn - z) <= 1e-16
+                x = xn
+                z = zn
+                if done:
+                    break
+            V[i, j] = x
+            V[j, i] = z
+            delta = max(abs(x - old_x), abs(z - old_z))
+            if delta > change:
+                change = delta
+    return change

@@ -1,0 +1,184 @@
+"""Policy: the solved turn-start win probabilities of a variant, with actions derived on demand.
+
+Only V[i, j] (the win probability at the start of a turn, my score i, opponent's j) is stored:
+every in-turn value P_{i,j,k} follows from V by one backward sweep (``turn_row``), so a goal
+1000 policy is 8 MB instead of gigabytes and hints stay instant.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pigdice.errors import BadParameterError
+from pigdice.rules.variant import Decision, Variant
+from pigdice.solve import dicechoice, rollhold
+from pigdice.solve.tables import EffectTable, effect_table
+
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class TurnRow:
+    """The optimal turn at (score, opponent): one entry per turn total k = 0 .. goal - score - 1."""
+
+    win: np.ndarray  # win probability under optimal play
+    action: np.ndarray  # 0 = hold, c + 1 = roll with choice c
+    hold: np.ndarray  # win probability if holding now
+    rolls: np.ndarray  # (choices, k): win probability if rolling with each choice
+
+
+@dataclass
+class Policy:
+    """Win probabilities and best actions of a solved 2-player, first-to-goal variant."""
+
+    variant: Variant
+    values: np.ndarray  # V[i, j], float64, shape (goal, goal)
+    iterations: int = 0
+    residual: float = 0.0
+    seconds: float = 0.0
+    from_cache: bool = False
+    _rows: dict[tuple[int, int], TurnRow] = field(default_factory=dict, repr=False)
+
+    @property
+    def goal(self) -> int:
+        """Return the goal the policy was solved for."""
+        return self.variant.goal
+
+    @cached_property
+    def table(self) -> EffectTable:
+        """Return the numeric effect table the policy was solved with."""
+        return effect_table(self.variant)
+
+    @property
+    def states(self) -> int:
+        """Return the number of non-terminal states: (i, j, k) with i + k < goal, or (i, j) for Hog."""
+        g = self.goal
+        if self.variant.decision is Decision.DICE_PER_TURN:
+            return g * g
+        return g * g * (g + 1) // 2
+
+    def _check(self, score: int, opponent: int, turn_total: int = 0) -> None:
+        for name, value in (("score", score), ("opponent", opponent), ("turn total", turn_total)):
+            if value < 0:
+                raise BadParameterError(f"{name} must be >= 0, got {value}")
+        if opponent >= self.goal:
+            raise BadParameterError(f"opponent score {opponent} has already reached the goal {self.goal}")
+
+    def turn(self, score: int, opponent: int) -> TurnRow:
+        """Return the optimal turn at (score, opponent) for every turn total (roll/hold games)."""
+        if self.variant.decision is Decision.DICE_PER_TURN:
+            raise BadParameterError(f"{self.variant.name} has no turn total; use dice_values()")
+        self._check(score, opponent)
+        if score >= self.goal:
+            raise BadParameterError(f"score {score} has already reached the goal {self.goal}")
+        key = (score, opponent)
+        if key not in self._rows:
+            t = self.table
+            win, action, hold, rolls = rollhold.turn_row(
+                self.values, score, opponent, self.goal, t.kinds, t.amounts, t.keeps, t.probabilities,
+                t.offsets, t.monotone,
+            )
+            if len(self._rows) > 4096:
+                self._rows.clear()
+            self._rows[key] = TurnRow(win, action, hold, rolls)
+        return self._rows[key]
+
+    def dice_values(self, score: int, opponent: int) -> np.ndarray:
+        """Return the win probability of each dice choice at (score, opponent) (Hog)."""
+        self._check(score, opponent)
+        if score >= self.goal:
+            return np.ones(len(self.variant.choices))
+        t = self.table
+        const = np.empty(len(t.choices))
+        coef = np.empty(len(t.choices))
+        x = float(self.values[opponent, score])
+        dicechoice.throw_values(self.values, score, opponent, self.goal, x, t.kinds, t.amounts,
+                                t.probabilities, t.offsets, const, coef)
+        return const + coef * x
+
+    def win_probability(self, score: int, opponent: int, turn_total: int = 0) -> float:
+        """Return the probability that the player to move wins under optimal play from here on."""
+        self._check(score, opponent, turn_total)
+        if score + turn_total >= self.goal:
+            return 1.0
+        if self.variant.decision is Decision.DICE_PER_TURN:
+            return float(self.values[score, opponent])
+        return float(self.turn(score, opponent).win[turn_total])
+
+    def best_choice(self, score: int, opponent: int, turn_total: int = 0) -> int:
+        """Return 0 to hold or c + 1 to roll with choice c (Hog: always a roll choice)."""
+        self._check(score, opponent, turn_total)
+        if score + turn_total >= self.goal:
+            return 0 if self.variant.can_hold else len(self.variant.choices)
+        if self.variant.decision is Decision.DICE_PER_TURN:
+            return int(np.argmax(self.dice_values(score, opponent))) + 1
+        return int(self.turn(score, opponent).action[turn_total])
+
+    def action_values(self, score: int, opponent: int, turn_total: int = 0) -> dict[str, float]:
+        """Return the win probability of every legal choice, keyed 'hold', 'roll' or 'roll:N'."""
+        self._check(score, opponent, turn_total)
+        choices = self.variant.choices
+        names = ["roll"] if not self.variant.chooses_dice else [f"roll:{n}" for n in choices]
+        if score + turn_total >= self.goal:
+            return {"hold": 1.0} if self.variant.can_hold else {name: 1.0 for name in names}
+        if self.variant.decision is Decision.DICE_PER_TURN:
+            return dict(zip(names, (float(v) for v in self.dice_values(score, opponent)), strict=True))
+        row = self.turn(score, opponent)
+        values = {"hold": float(row.hold[turn_total])}
+        for index, name in enumerate(names):
+            values[name] = float(row.rolls[index, turn_total])
+        return values
+
+    def hold_threshold(self, score: int = 0, opponent: int = 0) -> int | None:
+        """Return the smallest turn total at which holding is optimal at (score, opponent)."""
+        if not self.variant.can_hold:
+            return None
+        row = self.turn(score, opponent)
+        holds = np.nonzero(row.action == 0)[0]
+        holds = holds[holds > 0]
+        return int(holds[0]) if holds.size else self.goal - score
+
+    def start_action(self) -> int | str:
+        """Return the hold threshold at (0, 0) (roll/hold games) or the dice to throw first (Hog)."""
+        if self.variant.decision is Decision.DICE_PER_TURN:
+            return self.variant.choices[self.best_choice(0, 0) - 1]
+        threshold = self.hold_threshold(0, 0)
+        return threshold if threshold is not None else 0
+
+    # -- persistence ---------------------------------------------------------------------
+    def save(self, path: Path) -> None:
+        """Save to ``path`` (.npz) with the variant's parameters, fingerprint and format version."""
+        meta = {
+            "format": FORMAT_VERSION,
+            "fingerprint": self.variant.fingerprint(),
+            "variant": self.variant.describe(),
+            "iterations": self.iterations,
+            "residual": self.residual,
+            "seconds": self.seconds,
+            "saved": time.time(),
+        }
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp.npz")
+        np.savez_compressed(tmp, values=self.values, meta=np.array(json.dumps(meta)))
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: Path, variant: Variant) -> Policy:
+        """Load a policy saved for ``variant``; raise BadParameterError if it was solved for another."""
+        with np.load(path, allow_pickle=False) as data:
+            meta: dict[str, Any] = json.loads(str(data["meta"]))
+            values = np.array(data["values"], dtype=np.float64)
+        if meta.get("format") != FORMAT_VERSION:
+            raise BadParameterError(f"{path}: policy format {meta.get('format')} is not {FORMAT_VERSION}")
+        if meta.get("fingerprint") != variant.fingerprint():
+            raise BadParameterError(f"{path}: solved for other parameters than {variant.name} goal {variant.goal}")
+        if values.shape != (variant.goal, variant.goal):
+            raise BadParameterError(f"{path}: values have shape {values.shape}, expected goal x goal")
+        return cls(variant, values, int(meta["iterations"]), float(meta["residual"]), float(meta["seconds"]), True)

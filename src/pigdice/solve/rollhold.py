@@ -1,0 +1,262 @@
+"""Numba kernels for games with a roll/hold decision (any outcome table, resets included).
+
+The unknowns are the turn-start values V[i, j] = P_{i,j,0} (Neller & Presser 2005, seed 003).
+Given V, one turn at (i, j) is a one-player stopping problem over the turn total k, solved by a
+backward sweep over k (repeated to a fixed point when an effect can lower or pin k: Pig Dice's
+subtract and double, Knizia's set-25). Scores only grow except through resets, so every
+dependency of V[i, j] lies at a higher score sum i + j, except busting or passing, which leads
+to the partner state V[j, i] at the same sum. We therefore solve sums from high to low and each
+pair (i, j), (j, i) exactly: within a turn every value is affine in the partner's value x,
+P_k = c_k + d_k x, so the pair is a 2x2 linear system, re-solved until the roll/hold choices
+stop changing (policy iteration; usually two rounds). Resets (1-1 in Two-Dice Pig, 6-6 in Piggy
+Six) point to V[j, 0] at a lower sum; those values are iterated by repeated passes until a pass
+changes nothing by more than the tolerance.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+ADD, DOUBLE, SUBTRACT, SET, BUST, RESET, BANK = 0, 1, 2, 3, 4, 5, 6
+INNER_TOLERANCE = 1e-15
+MAX_INNER_SWEEPS = 10_000
+MAX_PAIR_ROUNDS = 100
+# A chosen action counts as still optimal this far outside its exact range of partner values:
+# choosing between options that tie to within it changes no value by more than twice as much.
+BOUNDS_SLACK = 1e-14
+
+
+@njit(cache=True)
+def turn_sweep(i, j, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, c, d, act, rolls, bounds):  # pragma: no cover
+    """Solve one turn at (i, j) given the partner guess x = V[j, i]; fill c, d, act; return sweeps.
+
+    P_k = c[k] + d[k] * x. act[k] is 0 for hold and 1 + choice index for a roll. If ``rolls``
+    has a row per choice, the last sweep writes each choice's roll value there. ``bounds``
+    receives the interval of partner values x for which the chosen actions stay optimal, so
+    the pair solver can stop without another round. (The effect switch is written out inline:
+    numba runs it ~20x slower as a called function.)
+    """
+    top = goal - i
+    n_choices = offsets.shape[0] - 1
+    record = rolls.shape[0] == n_choices
+    opt_c = np.empty(n_choices)
+    opt_d = np.empty(n_choices)
+    sweeps = 0
+    while True:
+        sweeps += 1
+        change = 0.0
+        lo = -1e300
+        hi = 1e300
+        for k in range(top - 1, -1, -1):
+            if k == 0:
+                best_c = 1.0  # holding (passing) at k = 0 hands the partner state V[j, i] over
+                best_d = -1.0
+            else:
+                best_c = 1.0 - V[j, i + k]
+                best_d = 0.0
+            best_v = best_c + best_d * x
+            best_a = 0
+            hold_c = best_c
+            hold_d = best_d
+            for ch in range(n_choices):
+                rc = 0.0
+                rd = 0.0
+                for e in range(offsets[ch], offsets[ch + 1]):
+                    kind = kinds[e]
+                    amount = amounts[e]
+                    tc = 1.0
+                    td = 0.0
+                    k2 = -1
+                    if kind == ADD:
+                        k2 = k + amount
+                    elif kind == DOUBLE:
+                        k2 = 2 * k
+                    elif kind == SUBTRACT:
+                        k2 = max(k - amount, 0)
+                    elif kind == SET:
+                        k2 = amount
+                    elif kind == BUST:
+                        td = -1.0
+                    elif kind == RESET:
+                        if i == 0:
+                            td = -1.0
+                        else:
+                            tc = 1.0 - V[j, 0]
+                    else:  # BANK
+                        s2 = i + amount
+                        if keeps[e]:
+                            s2 += k
+                        if s2 >= goal:
+                            pass
+                        elif s2 == i:
+                            td = -1.0
+                        else:
+                            tc = 1.0 - V[j, s2]
+                    if k2 >= 0 and k2 < top:
+                        tc = c[k2]
+                        td = d[k2]
+                    rc += probs[e] * tc
+                    rd += probs[e] * td
+                rv = rc + rd * x
+                if record:
+                    rolls[ch, k] = rv
+                opt_c[ch] = rc
+                opt_d[ch] = rd
+                # ties: at k = 0 prefer rolling (a pass that ties never helps), elsewhere holding
+                if rv > best_v or (k == 0 and rv >= best_v):
+                    best_v = rv
+                    best_c = rc
+                    best_d = rd
+                    best_a = ch + 1
+            # the range of x over which the chosen option still beats every other one
+            for o in range(n_choices + 1):
+                if o == best_a:
+                    continue
+                if o == 0:
+                    oc = hold_c
+                    od = hold_d
+                else:
+                    oc = opt_c[o - 1]
+                    od = opt_d[o - 1]
+                slope = best_d - od
+                if abs(slope) < 1e-12:
+                    continue  # the two options differ by a constant over all x in [0, 1]
+                if slope > 0.0:
+                    edge = (oc - best_c) / slope
+                    if edge > lo:
+                        lo = edge
+                elif slope < 0.0:
+                    edge = (oc - best_c) / slope
+                    if edge < hi:
+                        hi = edge
+            if not monotone:
+                delta = abs(best_c - c[k]) + abs(best_d - d[k])
+                if delta > change:
+                    change = delta
+            c[k] = best_c
+            d[k] = best_d
+            act[k] = best_a
+        if monotone or change < INNER_TOLERANCE or sweeps >= MAX_INNER_SWEEPS:
+            if record and not monotone and sweeps < MAX_INNER_SWEEPS and change > 0.0:
+                continue  # one more sweep so the recorded roll values use converged c, d
+            bounds[0] = lo
+            bounds[1] = hi
+            return sweeps
+
+
+@njit(cache=True)
+def _solve_pair(i, j, goal, V, kinds, amounts, keeps, probs, offsets, monotone, C, D, act, rolls, bounds):  # pragma: no cover
+    """Solve V[i, j] and V[j, i] together by policy iteration on their 2x2 affine system.
+
+    Returns the Bellman residual of the pair: how far the solved values are from the
+    right-hand sides of their own equations (rounding only, once the policies are stable).
+    """
+    x = V[i, j]
+    z = V[j, i]
+    residual = 0.0
+    for _ in range(MAX_PAIR_ROUNDS):
+        turn_sweep(i, j, goal, V, z, kinds, amounts, keeps, probs, offsets, monotone, C[i], D[i], act, rolls, bounds)
+        c1 = C[i, 0]
+        d1 = D[i, 0]
+        lo1 = bounds[0]
+        hi1 = bounds[1]
+        if i == j:
+            xn = c1 / (1.0 - d1) if d1 < 1.0 else c1
+            zn = xn
+            c2 = c1
+            d2 = d1
+            lo2 = lo1
+            hi2 = hi1
+        else:
+            turn_sweep(j, i, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, C[j], D[j], act, rolls, bounds)
+            c2 = C[j, 0]
+            d2 = D[j, 0]
+            lo2 = bounds[0]
+            hi2 = bounds[1]
+            det = 1.0 - d1 * d2
+            if abs(det) > 1e-12:
+                xn = (c1 + d1 * c2) / det
+            else:
+                xn = c1 + d1 * z
+            zn = c2 + d2 * xn
+        residual = max(abs(c1 + d1 * zn - xn), abs(c2 + d2 * xn - zn))
+        stable = lo1 - BOUNDS_SLACK <= zn <= hi1 + BOUNDS_SLACK and lo2 - BOUNDS_SLACK <= xn <= hi2 + BOUNDS_SLACK
+        # options that tie to rounding can swap forever without moving the values: stop then too
+        stable = stable or (abs(xn - x) <= 1e-15 and abs(zn - z) <= 1e-15)
+        x = xn
+        z = zn
+        if stable:
+            break
+    V[i, j] = x
+    V[j, i] = z
+    return residual
+
+
+@njit(cache=True)
+def _guess(V, i, j, goal):  # pragma: no cover - numba
+    """Return a first guess of V[i, j] from the solved values V[i, j + 1] and V[i, j + 2]."""
+    if j + 2 < goal:
+        g = 2.0 * V[i, j + 1] - V[i, j + 2]
+        return min(max(g, 0.0), 1.0)
+    if j + 1 < goal:
+        return V[i, j + 1]
+    return 0.5
+
+
+@njit(cache=True)
+def solve_levels(V, goal, s_high, s_low, kinds, amounts, keeps, probs, offsets, monotone, fresh, out):  # pragma: no cover
+    """Solve every pair whose score sum lies in [s_low, s_high], high sums first.
+
+    ``fresh``: V holds no earlier estimate, so guess from the level above. Writes the largest
+    change of any value to out[0] and the largest pair residual to out[1].
+    """
+    # C[i], D[i]: the last turn solved with score i, kept so the next one with the same score
+    # (a neighbour) starts its sweeps close to the answer when effects can lower the turn total
+    C = np.full((goal, goal), 0.5)
+    D = np.zeros((goal, goal))
+    act = np.empty(goal, dtype=np.int64)
+    rolls = np.empty((0, 0))
+    bounds = np.empty(2)
+    change = 0.0
+    residual = 0.0
+    for s in range(s_high, s_low - 1, -1):
+        i_low = s - goal + 1
+        if i_low < 0:
+            i_low = 0
+        for i in range(i_low, s // 2 + 1):
+            j = s - i
+            old_x = V[i, j]
+            old_z = V[j, i]
+            if fresh:
+                # first guesses extrapolated from the two levels above, where they exist
+                V[i, j] = _guess(V, i, j, goal)
+                V[j, i] = _guess(V, j, i, goal)
+            r = _solve_pair(i, j, goal, V, kinds, amounts, keeps, probs, offsets, monotone, C, D, act, rolls, bounds)
+            if r > residual:
+                residual = r
+            delta = max(abs(V[i, j] - old_x), abs(V[j, i] - old_z))
+            if delta > change:
+                change = delta
+    out[0] = change
+    out[1] = residual
+
+
+@njit(cache=True)
+def turn_row(V, i, j, goal, kinds, amounts, keeps, probs, offsets, monotone):  # pragma: no cover
+    """Return the optimal turn at (i, j) with the solved V: win, action, hold and per-choice roll values."""
+    top = goal - i
+    n_choices = offsets.shape[0] - 1
+    c = np.full(goal, 0.5)
+    d = np.zeros(goal)
+    act = np.zeros(goal, dtype=np.int64)
+    rolls = np.empty((n_choices, goal))
+    bounds = np.empty(2)
+    x = V[j, i]
+    turn_sweep(i, j, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, c, d, act, rolls, bounds)
+    win = np.empty(top)
+    hold = np.empty(top)
+    for k in range(top):
+        win[k] = c[k] + d[k] * x
+        hold[k] = 1.0 - x if k == 0 else 1.0 - V[j, i + k]
+    return win, act[:top].copy(), hold, rolls[:, :top].copy()

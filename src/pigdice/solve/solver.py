@@ -1,0 +1,169 @@
+"""Solve a variant: the 2-player policy that maximises the probability of winning."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from pigdice.errors import BadParameterError
+from pigdice.rules.variant import Decision, Endgame, Variant
+from pigdice.solve import dicechoice, rollhold
+from pigdice.solve.policy import FORMAT_VERSION, Policy
+from pigdice.solve.tables import effect_table
+
+TOLERANCE = 1e-12
+MAX_PASSES = 10_000
+Progress = Callable[[float, str], None]
+
+
+def solvable(variant: Variant) -> Variant:
+    """Return the 2-player first-to-goal form of ``variant`` that the solver computes.
+
+    Seed 003 solves every variant with the first player to reach the goal winning ("for
+    symmetry in analysis"); the final-round and equal-turns endings need more state and are
+    left open there, so the solver uses first-to-goal and says so.
+    """
+    if variant.decision is Decision.SIMULTANEOUS:
+        effect_table(variant)  # raises the explanatory error
+    if variant.endgame is not Endgame.FIRST_TO_GOAL:
+        variant = variant.with_endgame(Endgame.FIRST_TO_GOAL)
+    return variant
+
+
+class Anderson:
+    """Anderson acceleration of the fixed point w = F(w) of the reset values w_j = V[j, 0].
+
+    Resets make every state depend on V[j, 0] at low score sums, so passes repeat; each pass
+    maps its input w to F(w). Mixing the last few (w, F(w)) pairs by least squares (Walker &
+    Ni 2011, type II) cuts the number of passes; the final pass is still a plain one, and
+    convergence is judged on it, so the answer does not depend on the acceleration.
+    """
+
+    def __init__(self, memory: int) -> None:
+        self.memory = memory
+        self.inputs: list[np.ndarray] = []
+        self.outputs: list[np.ndarray] = []
+        self.last_input: np.ndarray | None = None
+
+    def next(self, output: np.ndarray) -> np.ndarray:
+        """Return the next input given the latest pass output F(w) for input w."""
+        if self.last_input is None:
+            self.last_input = output.copy()
+            return output.copy()
+        self.inputs.append(self.last_input.copy())
+        self.outputs.append(output.copy())
+        self.inputs = self.inputs[-(self.memory + 1):]
+        self.outputs = self.outputs[-(self.memory + 1):]
+        residuals = [o - i for i, o in zip(self.inputs, self.outputs, strict=True)]
+        if len(residuals) < 2:
+            guess = output.copy()
+        else:
+            d_res = np.stack([residuals[n + 1] - residuals[n] for n in range(len(residuals) - 1)], axis=1)
+            d_out = np.stack([self.outputs[n + 1] - self.outputs[n] for n in range(len(residuals) - 1)], axis=1)
+            gamma, *_ = np.linalg.lstsq(d_res, residuals[-1], rcond=None)
+            guess = output - d_out @ gamma
+            guess = np.clip(guess, 0.0, 1.0)
+        self.last_input = guess.copy()
+        return guess
+
+
+def solve_uncached(variant: Variant, tolerance: float = TOLERANCE, progress: Progress | None = None) -> Policy:
+    """Solve ``variant`` from scratch (no cache) and return its policy."""
+    variant = solvable(variant)
+    goal = variant.goal
+    table = effect_table(variant)
+    values = np.full((goal, goal), 0.5)
+    started = time.perf_counter()
+    top = 2 * goal - 2
+    chunk = max(1, top // 100) if goal >= 300 else top + 1
+    passes = 0
+    residual = float("inf")
+    out = np.zeros(2)
+    accelerator = Anderson(memory=4)
+    # A pass is a Gauss-Seidel sweep over all score sums, high sums first. Without resets every
+    # dependency is solved before it is used, so one pass is exact and its residual is the
+    # largest pair residual; with resets, passes repeat until one changes nothing (> tolerance).
+    while passes < MAX_PASSES:
+        passes += 1
+        change = 0.0
+        pair_residual = 0.0
+        reset_inputs = values[:, 0].copy()
+        s = top
+        while s >= 0:
+            low = max(0, s - chunk + 1)
+            if variant.decision is Decision.DICE_PER_TURN:
+                out[0] = dicechoice.solve_levels(values, goal, s, low, table.kinds, table.amounts,
+                                                 table.probabilities, table.offsets)
+                out[1] = 0.0
+            else:
+                rollhold.solve_levels(values, goal, s, low, table.kinds, table.amounts, table.keeps,
+                                      table.probabilities, table.offsets, table.monotone, passes == 1, out)
+            change = max(change, float(out[0]))
+            pair_residual = max(pair_residual, float(out[1]))
+            s = low - 1
+            if progress is not None:
+                progress((top - s) / (top + 1), f"pass {passes}")
+        if not table.has_reset and variant.decision is not Decision.DICE_PER_TURN:
+            residual = pair_residual
+            break
+        # Given the reset values w_j = V[j, 0] a pass started from, every other value is solved
+        # exactly, so the Bellman residual is at most how far the pass moved w (resets have
+        # probability <= 1) plus the pair residual.
+        moved = float(np.max(np.abs(values[:, 0] - reset_inputs))) if table.has_reset else change
+        residual = max(pair_residual, moved) if passes > 1 or table.has_reset else float("inf")
+        if residual < tolerance:
+            break
+        if table.has_reset:
+            values[:, 0] = accelerator.next(values[:, 0])
+    if residual >= tolerance:
+        raise BadParameterError(f"{variant.name} did not converge: residual {residual:.3g} after {passes} passes")
+    seconds = time.perf_counter() - started
+    return Policy(variant, values, passes, residual, seconds)
+
+
+def cache_dir() -> Path:
+    """Return the policy cache folder (``PIGDICE_CACHE_DIR`` or the user cache dir)."""
+    override = os.environ.get("PIGDICE_CACHE_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("pigdice")) / "policies"
+
+
+def cache_path(variant: Variant) -> Path:
+    """Return where the policy of ``variant`` is cached (the name carries the fingerprint)."""
+    variant = solvable(variant)
+    return cache_dir() / f"{variant.name}-goal{variant.goal}-{variant.fingerprint()}-v{FORMAT_VERSION}.npz"
+
+
+_MEMORY: dict[str, Policy] = {}
+
+
+def solve(variant: Variant, use_cache: bool = True, progress: Progress | None = None) -> Policy:
+    """Return the optimal policy of ``variant``: from memory, the disk cache, or a fresh solve."""
+    variant = solvable(variant)
+    key = f"{variant.name}:{variant.fingerprint()}"
+    if use_cache and key in _MEMORY:
+        return _MEMORY[key]
+    path = cache_path(variant)
+    policy: Policy | None = None
+    if use_cache and path.exists():
+        try:
+            policy = Policy.load(path, variant)
+        except (OSError, ValueError, KeyError):
+            policy = None  # a stale or damaged cache file is rebuilt
+    if policy is None:
+        policy = solve_uncached(variant, progress=progress)
+        if use_cache:
+            try:
+                policy.save(path)
+            except OSError:
+                pass  # a read-only cache only costs a re-solve next time
+    if use_cache:
+        _MEMORY[key] = policy
+    return policy
