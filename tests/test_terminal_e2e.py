@@ -1,0 +1,119 @@
+"""Drive the real `pigdice play` console script in a pseudo-terminal, as a person would."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+PROMPT = re.compile(r"\[q\]uit > ")
+STAKE = re.compile(r"(\d+) \+ (\d+) · ")
+GAME_OVER = "Game over"
+RESULT = re.compile(r"  (You win!|\w+ wins\.|.+ share the victory\.)")
+
+
+def pigdice_script() -> str:
+    """Return the path of the installed `pigdice` script next to this Python."""
+    sibling = Path(sys.executable).parent / "pigdice"
+    found = str(sibling) if sibling.exists() else shutil.which("pigdice")
+    if not found:
+        pytest.skip("the pigdice console script is not installed")
+    return found
+
+
+def spawn(*args: str) -> pexpect.spawn:
+    """Start `pigdice` with ``args`` in a pty, fast and without colours."""
+    env = {**os.environ, "PIGDICE_FAST": "1", "TERM": "dumb", "NO_COLOR": "1", "COLUMNS": "120"}
+    child = pexpect.spawn(pigdice_script(), list(args), env=env, encoding="utf-8", timeout=20, dimensions=(50, 120))
+    return child
+
+
+def finish(child: pexpect.spawn) -> int:
+    """Wait for the process to end and return its exit status."""
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.signalstatus is None
+    return child.exitstatus
+
+
+def test_a_person_plays_a_short_game_to_the_end() -> None:
+    child = spawn("play", "pig", "--players", "you,hold:10", "--goal", "10", "--seed", "3")
+    child.expect("seed 3")
+    moves = 0
+    while True:
+        index = child.expect([PROMPT, GAME_OVER])
+        if index == 1:
+            child.expect(RESULT)
+            break
+        moves += 1
+        assert moves < 200, "the game should end"
+        line = child.before.rsplit("\n", 1)[-1]
+        stake = STAKE.search(line)
+        child.sendline("h" if stake and int(stake.group(2)) >= 4 else "r")
+    transcript = child.before + child.after
+    assert "Traceback" not in transcript
+    assert finish(child) == 0
+
+
+def test_quit_abandons_the_game_cleanly() -> None:
+    child = spawn("play", "--players", "you,hold:20", "--seed", "7")
+    child.expect("seed 7")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect("abandoned")
+    assert finish(child) == 0
+
+
+def test_illegal_input_is_one_line_and_asks_again() -> None:
+    child = spawn("play", "pig", "--players", "you,hold:20", "--seed", "7")
+    child.expect(PROMPT)
+    child.sendline("banana")
+    child.expect("can't read 'banana'")
+    child.expect(PROMPT)  # asked again, the game goes on
+    child.sendline("roll:3")
+    child.expect("always rolls 1 die")
+    child.expect(PROMPT)
+    child.sendline("?")
+    child.expect("hint")
+    child.expect(PROMPT)
+    child.sendline("i")
+    child.expect("Roll a 1")
+    child.expect(PROMPT)
+    child.sendeof()
+    child.expect("abandoned")
+    assert finish(child) == 0
+
+
+def test_dice_choice_prompt_accepts_a_number() -> None:
+    child = spawn("play", "hog", "--players", "you,dice:5", "--goal", "20", "--seed", "1")
+    child.expect(r"dice to throw \(1-26\)")
+    child.expect(PROMPT)
+    child.sendline("30")
+    child.expect("not allowed now")
+    child.expect(PROMPT)
+    child.sendline("3")
+    child.expect("You throw 3 dice")
+    child.expect(PROMPT)
+    child.sendline("q")
+    assert finish(child) == 0
+
+
+def test_hot_seat_swine_herd_asks_every_standing_person() -> None:
+    child = spawn("play", "swine-herd", "--players", "human:Ann,human:Bob,hold:10", "--goal", "15", "--seed", "5")
+    child.expect("Round 1")
+    child.expect(r"Ann \d+ \+ \d+ · ")
+    child.expect(PROMPT)
+    child.sendline("r")
+    child.expect(r"Bob \d+ \+ \d+ · ")
+    child.expect(PROMPT)
+    child.sendline("s")
+    child.expect("Bob sits down and banks")
+    child.sendline("q")
+    assert finish(child) == 0
