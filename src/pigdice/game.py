@@ -61,7 +61,7 @@ def parse_action(text: str) -> Action:
         return Roll()
     if word.startswith("roll:"):
         word = word[5:]
-    if word.isdigit():
+    if word.isdecimal():
         return Roll(int(word))
     raise IllegalActionError(f"cannot read action {text!r}; use roll, hold, or roll:N / N for N dice")
 

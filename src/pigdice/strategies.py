@@ -154,7 +154,7 @@ def known_specs() -> dict[str, str]:
 
 
 def _number(term: str, value: str, low: int = 0) -> int:
-    if not value.strip().isdigit() or int(value) < low:
+    if not value.strip().isdecimal() or int(value) < low:
         raise BadStrategyError(f"{term!r}: expected a whole number >= {low} after ':'")
     return int(value)
 

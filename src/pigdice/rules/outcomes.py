@@ -187,8 +187,8 @@ class RollSpec:
     def throw_faces(self, faces: tuple[int, ...] | None) -> Throw:
         """Score given faces (None means the mishap happened)."""
         if faces is None:
-            if self.mishap is None:
-                raise ValueError("this roll has no mishap to script")
+            if self.mishap is None or self.mishap.probability == 0:
+                raise ValueError("this roll has no mishap to script (its probability is 0)")
             return Throw(None, (), self.mishap.label, self.mishap.effect)
         if len(faces) != len(self.dice):
             raise ValueError(f"scripted throw {faces} has {len(faces)} faces, expected {len(self.dice)}")

@@ -394,7 +394,9 @@ class Entry:
 
     def build(self, **params: Any) -> Variant:
         """Build the variant with variant-specific parameters, rejecting unknown ones."""
-        allowed = list(inspect.signature(self.factory).parameters)
+        # name/title/aliases let one factory build several registered variants; they are not
+        # parameters a player may set
+        allowed = [p for p in inspect.signature(self.factory).parameters if p not in ("name", "title", "aliases")]
         unknown = [key for key in params if key not in allowed]
         if unknown:
             names = ", ".join(allowed) if allowed else "none"

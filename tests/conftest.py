@@ -1,0 +1,32 @@
+"""Shared test helpers: play a game from scripted throws and a line of actions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from pigdice.events import Event
+from pigdice.game import GameState, parse_action, replay
+from pigdice.rules import ScriptedDice, Variant
+
+Play = Callable[..., tuple[GameState, list[Event]]]
+
+
+def play_script(
+    variant: Variant, players: int, actions: str, throws: list[tuple[int, ...] | None]
+) -> tuple[GameState, list[Event]]:
+    """Replay whitespace-separated actions ('r', 'h', 'roll:3') against scripted throws.
+
+    Every scripted throw must be used, so a table row cannot silently leave dice unread.
+    """
+    dice = ScriptedDice(throws)
+    state, events = replay(variant, players, None, [parse_action(a) for a in actions.split()], dice=dice)
+    assert dice.remaining == 0, f"{dice.remaining} scripted throws were never used"
+    return state, events
+
+
+@pytest.fixture
+def play() -> Play:
+    """Return the scripted-game helper ``play(variant, players, actions, throws)``."""
+    return play_script
