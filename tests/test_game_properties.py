@@ -35,7 +35,7 @@ def games(draw):
     name = draw(st.sampled_from(variant_names()))
     goal = draw(st.sampled_from([5, 20, 50]))
     endgame = draw(st.sampled_from(ENDGAMES))
-    if endgame is None:
+    if endgame is None or name == "swine-herd":  # Swine Herd has one fixed ending
         variant = find_variant(name, goal=goal)
     else:
         variant = find_variant(name, goal=goal, endgame=endgame[0], ties=endgame[1], final_turn=endgame[2])

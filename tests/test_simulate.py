@@ -56,10 +56,10 @@ def test_mean_turns_counts_every_players_turns():
     assert 1 <= result.mean_turns < 3
 
 
-def test_progress_is_reported_every_hundred_games():
+def test_progress_is_reported_every_hundred_games_and_at_the_end():
     seen: list[int] = []
     simulate(find_variant("pig", goal=10), [HoldAt(5), HoldAt(5)], 250, seed=0, progress=seen.append)
-    assert seen == [100, 200]
+    assert seen == [100, 200, 250]
 
 
 def test_play_game_is_a_replayable_game_for_deterministic_robots():

@@ -177,7 +177,6 @@ def test_human():
     [
         ("hold:25", "pig", HoldAt(25)),
         ("  HOLD:25 ", "pig", HoldAt(25)),
-        ("hold:0", "pig", HoldAt(0)),
         ("rolls:3", "pig", RollTimes(3)),
         ("random", "pig", RandomPlayer()),
         ("you", "pig", Human("you")),

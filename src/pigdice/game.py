@@ -195,7 +195,8 @@ def _describe_legal(legal: list[Action]) -> str:
     rolls = [a.dice for a in legal if isinstance(a, Roll) and a.dice is not None]
     words = [str(a) for a in legal if not (isinstance(a, Roll) and a.dice is not None)]
     if rolls:
-        words.insert(0, f"roll:{rolls[0]}..roll:{rolls[-1]}" if len(rolls) > 3 else ", ".join(f"roll:{n}" for n in rolls))
+        listed = ", ".join(f"roll:{n}" for n in rolls)
+        words.insert(0, f"roll:{rolls[0]}..roll:{rolls[-1]}" if len(rolls) > 3 else listed)
     return ", ".join(words)
 
 

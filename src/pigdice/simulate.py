@@ -12,7 +12,7 @@ from pigdice.game import GameState, apply, new_game
 from pigdice.rules.variant import Variant
 from pigdice.strategies import Strategy, is_human
 
-MAX_TURNS = 100_000
+MAX_STEPS = 200_000
 
 
 @dataclass
@@ -35,15 +35,26 @@ class SimulationResult:
         return {"games": self.games, "wins": self.wins, "ties": self.ties, "mean_turns": self.mean_turns}
 
 
-def play_game(variant: Variant, strategies: Sequence[Strategy], rng: np.random.Generator) -> GameState:
-    """Play one game between robots to the end and return the final state."""
+def play_game(
+    variant: Variant,
+    strategies: Sequence[Strategy],
+    rng: np.random.Generator,
+    choice_rng: np.random.Generator | None = None,
+) -> GameState:
+    """Play one game between robots to the end and return the final state.
+
+    Dice come from ``rng`` alone; robots that randomise draw from ``choice_rng`` (default: a
+    generator spawned from ``rng``), so a game's seed and action list always replay it.
+    """
     if any(is_human(s) for s in strategies):
         raise BadStrategyError("simulations need robots only; 'you'/'human' cannot be simulated")
+    if choice_rng is None:
+        choice_rng = rng.spawn(1)[0]
     state = new_game(variant, len(strategies))
     while not state.is_terminal():
-        if state.step > MAX_TURNS * 50:
+        if state.step > MAX_STEPS:
             raise BadParameterError("a game ran too long: do these strategies ever hold or score?")
-        state, _ = apply(state, strategies[state.current].choose(state, rng), rng)
+        state, _ = apply(state, strategies[state.current].choose(state, choice_rng), rng)
     return state
 
 
@@ -58,9 +69,10 @@ def simulate(
     if games < 1:
         raise BadParameterError(f"games must be at least 1, got {games}")
     rng = np.random.default_rng(seed)
+    choice_rng = rng.spawn(1)[0]
     result = SimulationResult(games=games, wins=[0.0] * len(strategies), ties=0)
     for index in range(games):
-        state = play_game(variant, strategies, rng)
+        state = play_game(variant, strategies, rng, choice_rng)
         winners = state.winners or ()
         if len(winners) > 1:
             result.ties += 1
@@ -68,6 +80,6 @@ def simulate(
             result.wins[p] += 1.0 / len(winners)
         turns = sum(state.turns_played) if variant.decision.value != "simultaneous" else state.turns_played[0]
         result.total_turns += turns
-        if progress is not None and (index + 1) % 100 == 0:
+        if progress is not None and ((index + 1) % 100 == 0 or index + 1 == games):
             progress(index + 1)
     return result

@@ -23,7 +23,9 @@ from pigdice.rules.variant import Decision, Endgame, Variant
 class Strategy(Protocol):
     """Chooses an action for the current player of a state."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """Return the strategy's spec string or display name."""
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Action:
         """Return the action to take in ``state``."""
@@ -148,8 +150,14 @@ SPEC_HELP = {
 }
 
 
+def _load_extra_specs() -> None:
+    """Import the modules that register strategies built on the solver ('optimal', ...)."""
+    import pigdice.solve.optimal  # noqa: F401  (registers itself)
+
+
 def known_specs() -> dict[str, str]:
     """Return every spec form with one line of help."""
+    _load_extra_specs()
     return {**SPEC_HELP, **{word: help_text for word, (_, help_text) in _EXTRA_SPECS.items()}}
 
 
@@ -171,6 +179,8 @@ def parse_strategy(spec: str, variant: Variant) -> Strategy:
             raise BadStrategyError("human:NAME needs a name")
         return Human(label)
     word = lowered.split(":", 1)[0]
+    if word not in _EXTRA_SPECS:
+        _load_extra_specs()
     if word in _EXTRA_SPECS:
         return _EXTRA_SPECS[word][0](lowered, variant)
     if lowered == "random":
@@ -182,7 +192,7 @@ def parse_strategy(spec: str, variant: Variant) -> Strategy:
             raise _unknown(spec)
         if key in terms:
             raise BadStrategyError(f"{spec!r}: {key} given twice")
-        terms[key] = _number(term, value, 1 if key != "hold" else 0)
+        terms[key] = _number(term, value, 1)
     dice = terms.get("dice")
     if dice is not None:
         if not variant.chooses_dice:

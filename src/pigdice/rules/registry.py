@@ -56,7 +56,15 @@ def _pig() -> Variant:
     )
 
 
-def _two_dice_pig() -> Variant:
+def _two_dice_pig(double_ones: str = "reset-score") -> Variant:
+    if double_ones not in ("reset-score", "bust"):
+        raise BadParameterError(f"unknown double_ones {double_ones!r}; allowed: reset-score, bust")
+    classify = scoring.two_dice_pig if double_ones == "reset-score" else scoring.two_dice_any_one
+    snake = (
+        "Two 1s end the turn and wipe out your whole score."
+        if double_ones == "reset-score"
+        else "Two 1s are just another 1: the turn total is lost (seed 000's reading)."
+    )
     return Variant(
         name="two-dice-pig",
         title="Two-Dice Pig",
@@ -65,13 +73,14 @@ def _two_dice_pig() -> Variant:
         rules=(
             "Roll two dice; if neither shows a 1 their sum joins the turn total.",
             "A single 1 ends the turn with the turn total lost.",
-            "Two 1s end the turn and wipe out your whole score.",
+            snake,
             "Hold to bank the turn total. First to the goal (100) wins.",
         ),
         goal=100,
         decision=Decision.ROLL_HOLD,
         choices=(2,),
-        rolls=(_d6(2, scoring.two_dice_pig),),
+        rolls=(_d6(2, classify),),
+        parameters=(("double_ones", double_ones),),
         aliases=("2-dice-pig", "two-dice", "2dice"),
     )
 
@@ -154,8 +163,8 @@ def _freys_pig() -> Variant:
             "summary": "Big Pig, but 1-1 banks the turn total + 25 and ends the turn; equal turns.",
             "endgame": Endgame.EQUAL_TURNS,
             "ties": TieRule.FIRST_TO_REACH,
-            "rules": variant.rules[:-1]
-            + (
+            "rules": (
+                *variant.rules[:-1],
                 "Hold to bank the turn total. Everyone gets the same number of turns: once a player "
                 "reaches the goal, the rest of the round plays out and the best score wins; a tie "
                 "goes to whoever reached that score first (the others must exceed it).",

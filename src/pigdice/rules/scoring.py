@@ -27,6 +27,12 @@ def two_dice_pig(faces: tuple[int, ...]) -> Effect:
     return add(a + b)
 
 
+def two_dice_any_one(faces: tuple[int, ...]) -> Effect:
+    """Seed 000's two-dice Pig: any 1 (double 1s included) loses the turn total, else add the sum."""
+    a, b = faces
+    return bust() if a == 1 or b == 1 else add(a + b)
+
+
 @dataclass(frozen=True)
 class BigPigScoring:
     """Big Pig and its relatives: 1-1 has a special effect, other doubles count double.

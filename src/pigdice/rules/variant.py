@@ -75,6 +75,13 @@ class Variant:
             raise BadParameterError(f"variant {self.name}: choices and rolls do not match")
         if self.decision in (Decision.ROLL_HOLD, Decision.SIMULTANEOUS) and len(self.choices) != 1:
             raise BadParameterError(f"variant {self.name}: a {self.decision} game has one roll choice")
+        if self.decision is Decision.SIMULTANEOUS and (
+            self.endgame is not Endgame.EQUAL_TURNS or self.ties is not TieRule.SHARED
+        ):
+            raise BadParameterError(
+                f"{self.name}: everyone plays every turn, so the game always ends after the turn in which "
+                "someone reaches the goal, tied players sharing the victory (endgame equal-turns, ties shared)"
+            )
 
     # -- rolls ---------------------------------------------------------------------------
     @property

@@ -17,7 +17,7 @@ ADD, DOUBLE, SUBTRACT, SET, BUST, RESET, BANK = 0, 1, 2, 3, 4, 5, 6
 @njit(cache=True)
 def _banked_target(i, j, goal, V, kind, amount):  # pragma: no cover - numba
     """Return (const, coef) after one banked throw from score i (coef multiplies V[j, i])."""
-    if kind == ADD or kind == SET or kind == BANK:
+    if kind in (ADD, SET, BANK):
         s2 = i + amount
     elif kind == RESET:
         s2 = 0

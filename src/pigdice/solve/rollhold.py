@@ -28,7 +28,9 @@ BOUNDS_SLACK = 1e-14
 
 
 @njit(cache=True)
-def turn_sweep(i, j, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, c, d, act, rolls, bounds):  # pragma: no cover
+def turn_sweep(  # pragma: no cover - numba
+    i, j, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, c, d, act, rolls, bounds
+):
     """Solve one turn at (i, j) given the partner guess x = V[j, i]; fill c, d, act; return sweeps.
 
     P_k = c[k] + d[k] * x. act[k] is 0 for hold and 1 + choice index for a roll. If ``rolls``
@@ -146,7 +148,9 @@ def turn_sweep(i, j, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone
 
 
 @njit(cache=True)
-def _solve_pair(i, j, goal, V, kinds, amounts, keeps, probs, offsets, monotone, C, D, act, rolls, bounds):  # pragma: no cover
+def _solve_pair(  # pragma: no cover - numba
+    i, j, goal, V, kinds, amounts, keeps, probs, offsets, monotone, C, D, act, rolls, bounds
+):
     """Solve V[i, j] and V[j, i] together by policy iteration on their 2x2 affine system.
 
     Returns the Bellman residual of the pair: how far the solved values are from the
@@ -169,7 +173,9 @@ def _solve_pair(i, j, goal, V, kinds, amounts, keeps, probs, offsets, monotone, 
             lo2 = lo1
             hi2 = hi1
         else:
-            turn_sweep(j, i, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, C[j], D[j], act, rolls, bounds)
+            turn_sweep(
+                j, i, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, C[j], D[j], act, rolls, bounds
+            )
             c2 = C[j, 0]
             d2 = D[j, 0]
             lo2 = bounds[0]
@@ -205,7 +211,9 @@ def _guess(V, i, j, goal):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def solve_levels(V, goal, s_high, s_low, kinds, amounts, keeps, probs, offsets, monotone, fresh, out):  # pragma: no cover
+def solve_levels(  # pragma: no cover - numba
+    V, goal, s_high, s_low, kinds, amounts, keeps, probs, offsets, monotone, fresh, out
+):
     """Solve every pair whose score sum lies in [s_low, s_high], high sums first.
 
     ``fresh``: V holds no earlier estimate, so guess from the level above. Writes the largest
