@@ -93,3 +93,34 @@ def solve_levels(V, goal, s_high, s_low, kinds, amounts, probs, offsets):  # pra
             if delta > change:
                 change = delta
     return change
+
+
+@njit(cache=True)
+def _fixed_value(V, i, j, goal, choice, kinds, amounts, probs, offsets):  # pragma: no cover - numba
+    """Return (const, coef) of throwing with a fixed choice at (i, j) against next-mover values V."""
+    vc = 0.0
+    vd = 0.0
+    for e in range(offsets[choice], offsets[choice + 1]):
+        tc, td = _banked_target(i, j, goal, V, kinds[e], amounts[e])
+        vc += probs[e] * tc
+        vd += probs[e] * td
+    return vc, vd
+
+
+@njit(cache=True)
+def evaluate_levels(VA, VB, TA, TB, goal, kinds, amounts, probs, offsets):  # pragma: no cover - numba
+    """Evaluate two fixed dice-count tables (TA[i, j] = choice + 1); return the largest change."""
+    change = 0.0
+    for s in range(2 * goal - 2, -1, -1):
+        i_low = max(0, s - goal + 1)
+        for i in range(i_low, s + 1 - i_low):
+            j = s - i
+            old_a = VA[i, j]
+            old_b = VB[j, i]
+            c1, d1 = _fixed_value(VB, i, j, goal, TA[i, j] - 1, kinds, amounts, probs, offsets)
+            c2, d2 = _fixed_value(VA, j, i, goal, TB[j, i] - 1, kinds, amounts, probs, offsets)
+            a = (c1 + d1 * c2) / (1.0 - d1 * d2)
+            VA[i, j] = a
+            VB[j, i] = c2 + d2 * a
+            change = max(change, abs(a - old_a), abs(VB[j, i] - old_b))
+    return change

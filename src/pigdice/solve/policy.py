@@ -83,7 +83,7 @@ class Policy:
             t = self.table
             win, action, hold, rolls = rollhold.turn_row(
                 self.values, score, opponent, self.goal, t.kinds, t.amounts, t.keeps, t.probabilities,
-                t.offsets, t.monotone,
+                t.offsets, t.monotone, rollhold.NO_FIXED,
             )
             if len(self._rows) > 4096:
                 self._rows.clear()

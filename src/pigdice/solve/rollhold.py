@@ -22,6 +22,7 @@ ADD, DOUBLE, SUBTRACT, SET, BUST, RESET, BANK = 0, 1, 2, 3, 4, 5, 6
 INNER_TOLERANCE = 1e-15
 MAX_INNER_SWEEPS = 10_000
 MAX_PAIR_ROUNDS = 100
+NO_FIXED = np.zeros(0, dtype=np.int8)
 # A chosen action counts as still optimal this far outside its exact range of partner values:
 # choosing between options that tie to within it changes no value by more than twice as much.
 BOUNDS_SLACK = 1e-14
@@ -29,9 +30,14 @@ BOUNDS_SLACK = 1e-14
 
 @njit(cache=True)
 def turn_sweep(  # pragma: no cover - numba
-    i, j, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, c, d, act, rolls, bounds
+    i, j, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, c, d, act, rolls, bounds, fixed
 ):
     """Solve one turn at (i, j) given the partner guess x = V[j, i]; fill c, d, act; return sweeps.
+
+    V holds the values of the player who moves next (the opponent's turn-start values). If
+    ``fixed`` is non-empty it gives the action for every turn total (0 hold, c + 1 roll with
+    choice c) and the turn is evaluated, not optimised: the exact head-to-head evaluator uses
+    this with each side's own value array.
 
     P_k = c[k] + d[k] * x. act[k] is 0 for hold and 1 + choice index for a roll. If ``rolls``
     has a row per choice, the last sweep writes each choice's roll value there. ``bounds``
@@ -44,6 +50,7 @@ def turn_sweep(  # pragma: no cover - numba
     record = rolls.shape[0] == n_choices
     opt_c = np.empty(n_choices)
     opt_d = np.empty(n_choices)
+    use_fixed = fixed.shape[0] > 0
     sweeps = 0
     while True:
         sweeps += 1
@@ -111,8 +118,19 @@ def turn_sweep(  # pragma: no cover - numba
                     best_c = rc
                     best_d = rd
                     best_a = ch + 1
+            if use_fixed:
+                forced = fixed[k]
+                if forced == 0:
+                    best_c = hold_c
+                    best_d = hold_d
+                else:
+                    best_c = opt_c[forced - 1]
+                    best_d = opt_d[forced - 1]
+                best_a = forced
             # the range of x over which the chosen option still beats every other one
             for o in range(n_choices + 1):
+                if use_fixed:
+                    break
                 if o == best_a:
                     continue
                 if o == 0:
@@ -160,7 +178,7 @@ def _solve_pair(  # pragma: no cover - numba
     z = V[j, i]
     residual = 0.0
     for _ in range(MAX_PAIR_ROUNDS):
-        turn_sweep(i, j, goal, V, z, kinds, amounts, keeps, probs, offsets, monotone, C[i], D[i], act, rolls, bounds)
+        turn_sweep(i, j, goal, V, z, kinds, amounts, keeps, probs, offsets, monotone, C[i], D[i], act, rolls, bounds, NO_FIXED)
         c1 = C[i, 0]
         d1 = D[i, 0]
         lo1 = bounds[0]
@@ -174,7 +192,7 @@ def _solve_pair(  # pragma: no cover - numba
             hi2 = hi1
         else:
             turn_sweep(
-                j, i, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, C[j], D[j], act, rolls, bounds
+                j, i, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, C[j], D[j], act, rolls, bounds, NO_FIXED
             )
             c2 = C[j, 0]
             d2 = D[j, 0]
@@ -251,8 +269,11 @@ def solve_levels(  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def turn_row(V, i, j, goal, kinds, amounts, keeps, probs, offsets, monotone):  # pragma: no cover
-    """Return the optimal turn at (i, j) with the solved V: win, action, hold and per-choice roll values."""
+def turn_row(V, i, j, goal, kinds, amounts, keeps, probs, offsets, monotone, fixed):  # pragma: no cover
+    """Return the turn at (i, j) given the next mover's values V: win, action, hold and roll values.
+
+    Optimal play if ``fixed`` is empty, else the given actions (see ``turn_sweep``).
+    """
     top = goal - i
     n_choices = offsets.shape[0] - 1
     c = np.full(goal, 0.5)
@@ -261,10 +282,53 @@ def turn_row(V, i, j, goal, kinds, amounts, keeps, probs, offsets, monotone):  #
     rolls = np.empty((n_choices, goal))
     bounds = np.empty(2)
     x = V[j, i]
-    turn_sweep(i, j, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, c, d, act, rolls, bounds)
+    turn_sweep(i, j, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, c, d, act, rolls, bounds, fixed)
     win = np.empty(top)
     hold = np.empty(top)
     for k in range(top):
         win[k] = c[k] + d[k] * x
         hold[k] = 1.0 - x if k == 0 else 1.0 - V[j, i + k]
     return win, act[:top].copy(), hold, rolls[:, :top].copy()
+
+
+@njit(cache=True)
+def evaluate_levels(  # pragma: no cover - numba
+    VA, VB, TA, TB, goal, s_high, s_low, kinds, amounts, keeps, probs, offsets, monotone, out
+):
+    """Evaluate two fixed strategies: VA[i, j] (VB) is the win probability of A (B) at the start
+    of A's (B's) turn with the mover's score first. TA/TB[i, j, k] are their actions.
+
+    The same level order and 2x2 pair solve as the solver, without the max: the pairs are
+    (VA[i, j], VB[j, i]) and (VA[j, i], VB[i, j]), coupled by busting or passing. Writes the
+    largest change to out[0].
+    """
+    c = np.full(goal, 0.5)
+    d = np.zeros(goal)
+    act = np.empty(goal, dtype=np.int64)
+    rolls = np.empty((0, 0))
+    bounds = np.empty(2)
+    change = 0.0
+    for s in range(s_high, s_low - 1, -1):
+        i_low = s - goal + 1
+        if i_low < 0:
+            i_low = 0
+        for i in range(i_low, s + 1 - i_low):
+            j = s - i
+            # A moves at (i, j) against B's turn-start values; B moves at (j, i) against A's
+            old_a = VA[i, j]
+            old_b = VB[j, i]
+            turn_sweep(i, j, goal, VB, old_b, kinds, amounts, keeps, probs, offsets, monotone,
+                       c, d, act, rolls, bounds, TA[i, j])
+            c1 = c[0]
+            d1 = d[0]
+            turn_sweep(j, i, goal, VA, old_a, kinds, amounts, keeps, probs, offsets, monotone,
+                       c, d, act, rolls, bounds, TB[j, i])
+            c2 = c[0]
+            d2 = d[0]
+            det = 1.0 - d1 * d2
+            a = (c1 + d1 * c2) / det if abs(det) > 1e-15 else c1 + d1 * old_b
+            b = c2 + d2 * a
+            VA[i, j] = a
+            VB[j, i] = b
+            change = max(change, abs(a - old_a), abs(b - old_b))
+    out[0] = change
