@@ -29,7 +29,9 @@ def _choice_index(variant: Variant, dice: int | None) -> int:
 def _hold_at_table(variant: Variant, strategy: HoldAt) -> np.ndarray:
     goal = variant.goal
     k = np.arange(goal)[None, None, :]
-    roll = _choice_index(variant, min(max(strategy.dice or variant.choices[0], variant.choices[0]), variant.choices[-1]))
+    roll = _choice_index(
+        variant, min(max(strategy.dice or variant.choices[0], variant.choices[0]), variant.choices[-1])
+    )
     table = np.where(k >= strategy.threshold, 0, roll).astype(np.int8)
     return np.broadcast_to(table, (goal, goal, goal)).copy()
 
@@ -83,8 +85,13 @@ def _tabulate(strategy: Strategy, variant: Variant, progress: Progress | None) -
         for j in range(goal):
             for k in range(min(last_k, goal - i)):
                 state = GameState(
-                    variant=variant, scores=(i, j), current=0, turn_total=k, rolls_this_turn=1 if k else 0,
-                    turns_played=base.turns_played, reached=base.reached,
+                    variant=variant,
+                    scores=(i, j),
+                    current=0,
+                    turn_total=k,
+                    rolls_this_turn=1 if k else 0,
+                    turns_played=base.turns_played,
+                    reached=base.reached,
                 )
                 action = strategy.choose(state, rng)
                 if isinstance(action, Hold):

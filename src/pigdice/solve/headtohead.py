@@ -49,7 +49,9 @@ def check_table(variant: Variant, table: np.ndarray) -> np.ndarray:
     return table
 
 
-def head_to_head(variant: Variant, table_a: np.ndarray, table_b: np.ndarray, tolerance: float = TOLERANCE) -> HeadToHead:
+def head_to_head(
+    variant: Variant, table_a: np.ndarray, table_b: np.ndarray, tolerance: float = TOLERANCE
+) -> HeadToHead:
     """Return the exact probability that A beats B, with A starting and with B starting."""
     variant = solvable(variant)
     goal = variant.goal
@@ -64,11 +66,34 @@ def head_to_head(variant: Variant, table_a: np.ndarray, table_b: np.ndarray, tol
     while passes < MAX_PASSES:
         passes += 1
         if variant.decision is Decision.DICE_PER_TURN:
-            change = dicechoice.evaluate_levels(va, vb, ta[:, :, 0].copy(), tb[:, :, 0].copy(), goal,
-                                                table.kinds, table.amounts, table.probabilities, table.offsets)
+            change = dicechoice.evaluate_levels(
+                va,
+                vb,
+                ta[:, :, 0].copy(),
+                tb[:, :, 0].copy(),
+                goal,
+                table.kinds,
+                table.amounts,
+                table.probabilities,
+                table.offsets,
+            )
         else:
-            rollhold.evaluate_levels(va, vb, ta, tb, goal, 2 * goal - 2, 0, table.kinds, table.amounts,
-                                     table.keeps, table.probabilities, table.offsets, table.monotone, out)
+            rollhold.evaluate_levels(
+                va,
+                vb,
+                ta,
+                tb,
+                goal,
+                2 * goal - 2,
+                0,
+                table.kinds,
+                table.amounts,
+                table.keeps,
+                table.probabilities,
+                table.offsets,
+                table.monotone,
+                out,
+            )
             change = float(out[0])
         # without resets a pass is exact; the second pass measures what is left to change
         if passes >= 2 and change < tolerance:

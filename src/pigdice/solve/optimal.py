@@ -78,9 +78,7 @@ def hint_from_policy(policy: Policy, score: int, opponent: int, turn_total: int)
     """Return the best action and each action's win probability at (score, opponent, turn_total)."""
     values = policy.action_values(score, opponent, turn_total)
     choice = policy.best_choice(score, opponent, turn_total)
-    return Hint(
-        _action_name(policy.variant, choice), values, policy.win_probability(score, opponent, turn_total)
-    )
+    return Hint(_action_name(policy.variant, choice), values, policy.win_probability(score, opponent, turn_total))
 
 
 @dataclass

@@ -82,8 +82,17 @@ class Policy:
         if key not in self._rows:
             t = self.table
             win, action, hold, rolls = rollhold.turn_row(
-                self.values, score, opponent, self.goal, t.kinds, t.amounts, t.keeps, t.probabilities,
-                t.offsets, t.monotone, rollhold.NO_FIXED,
+                self.values,
+                score,
+                opponent,
+                self.goal,
+                t.kinds,
+                t.amounts,
+                t.keeps,
+                t.probabilities,
+                t.offsets,
+                t.monotone,
+                rollhold.NO_FIXED,
             )
             if len(self._rows) > 4096:
                 self._rows.clear()
@@ -99,8 +108,9 @@ class Policy:
         const = np.empty(len(t.choices))
         coef = np.empty(len(t.choices))
         x = float(self.values[opponent, score])
-        dicechoice.throw_values(self.values, score, opponent, self.goal, x, t.kinds, t.amounts,
-                                t.probabilities, t.offsets, const, coef)
+        dicechoice.throw_values(
+            self.values, score, opponent, self.goal, x, t.kinds, t.amounts, t.probabilities, t.offsets, const, coef
+        )
         return const + coef * x
 
     def win_probability(self, score: int, opponent: int, turn_total: int = 0) -> float:

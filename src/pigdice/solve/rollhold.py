@@ -178,7 +178,9 @@ def _solve_pair(  # pragma: no cover - numba
     z = V[j, i]
     residual = 0.0
     for _ in range(MAX_PAIR_ROUNDS):
-        turn_sweep(i, j, goal, V, z, kinds, amounts, keeps, probs, offsets, monotone, C[i], D[i], act, rolls, bounds, NO_FIXED)
+        turn_sweep(
+            i, j, goal, V, z, kinds, amounts, keeps, probs, offsets, monotone, C[i], D[i], act, rolls, bounds, NO_FIXED
+        )
         c1 = C[i, 0]
         d1 = D[i, 0]
         lo1 = bounds[0]
@@ -192,7 +194,23 @@ def _solve_pair(  # pragma: no cover - numba
             hi2 = hi1
         else:
             turn_sweep(
-                j, i, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, C[j], D[j], act, rolls, bounds, NO_FIXED
+                j,
+                i,
+                goal,
+                V,
+                x,
+                kinds,
+                amounts,
+                keeps,
+                probs,
+                offsets,
+                monotone,
+                C[j],
+                D[j],
+                act,
+                rolls,
+                bounds,
+                NO_FIXED,
             )
             c2 = C[j, 0]
             d2 = D[j, 0]
@@ -317,12 +335,46 @@ def evaluate_levels(  # pragma: no cover - numba
             # A moves at (i, j) against B's turn-start values; B moves at (j, i) against A's
             old_a = VA[i, j]
             old_b = VB[j, i]
-            turn_sweep(i, j, goal, VB, old_b, kinds, amounts, keeps, probs, offsets, monotone,
-                       c, d, act, rolls, bounds, TA[i, j])
+            turn_sweep(
+                i,
+                j,
+                goal,
+                VB,
+                old_b,
+                kinds,
+                amounts,
+                keeps,
+                probs,
+                offsets,
+                monotone,
+                c,
+                d,
+                act,
+                rolls,
+                bounds,
+                TA[i, j],
+            )
             c1 = c[0]
             d1 = d[0]
-            turn_sweep(j, i, goal, VA, old_a, kinds, amounts, keeps, probs, offsets, monotone,
-                       c, d, act, rolls, bounds, TB[j, i])
+            turn_sweep(
+                j,
+                i,
+                goal,
+                VA,
+                old_a,
+                kinds,
+                amounts,
+                keeps,
+                probs,
+                offsets,
+                monotone,
+                c,
+                d,
+                act,
+                rolls,
+                bounds,
+                TB[j, i],
+            )
             c2 = c[0]
             d2 = d[0]
             det = 1.0 - d1 * d2

@@ -56,8 +56,8 @@ class Anderson:
             return output.copy()
         self.inputs.append(self.last_input.copy())
         self.outputs.append(output.copy())
-        self.inputs = self.inputs[-(self.memory + 1):]
-        self.outputs = self.outputs[-(self.memory + 1):]
+        self.inputs = self.inputs[-(self.memory + 1) :]
+        self.outputs = self.outputs[-(self.memory + 1) :]
         residuals = [o - i for i, o in zip(self.inputs, self.outputs, strict=True)]
         if len(residuals) < 2:
             guess = output.copy()
@@ -96,12 +96,25 @@ def solve_uncached(variant: Variant, tolerance: float = TOLERANCE, progress: Pro
         while s >= 0:
             low = max(0, s - chunk + 1)
             if variant.decision is Decision.DICE_PER_TURN:
-                out[0] = dicechoice.solve_levels(values, goal, s, low, table.kinds, table.amounts,
-                                                 table.probabilities, table.offsets)
+                out[0] = dicechoice.solve_levels(
+                    values, goal, s, low, table.kinds, table.amounts, table.probabilities, table.offsets
+                )
                 out[1] = 0.0
             else:
-                rollhold.solve_levels(values, goal, s, low, table.kinds, table.amounts, table.keeps,
-                                      table.probabilities, table.offsets, table.monotone, passes == 1, out)
+                rollhold.solve_levels(
+                    values,
+                    goal,
+                    s,
+                    low,
+                    table.kinds,
+                    table.amounts,
+                    table.keeps,
+                    table.probabilities,
+                    table.offsets,
+                    table.monotone,
+                    passes == 1,
+                    out,
+                )
             change = max(change, float(out[0]))
             pair_residual = max(pair_residual, float(out[1]))
             s = low - 1
