@@ -487,5 +487,9 @@ def main() -> None:
         sys.exit(EXIT_BAD_INPUT)
 
 
+# Command modules register themselves on ``app`` when imported.
+from pigdice.commands import solving  # noqa: E402,F401
+
+
 if __name__ == "__main__":
     main()

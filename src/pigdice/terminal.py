@@ -115,46 +115,18 @@ def throw_text(event: Rolled) -> Text:
     return text
 
 
-def _format_hint(result: Any) -> str:
-    for attribute in ("describe", "text"):
-        value = getattr(result, attribute, None)
-        if callable(value):
-            value = value()
-        if isinstance(value, str):
-            return value
-    action = getattr(result, "action", None)
-    chance = getattr(result, "win_probability", None)
-    if action is not None and isinstance(chance, float):
-        return f"{action} (chance to win {100 * chance:.1f}%)"
-    return str(result)
-
-
-def _hint_function() -> Callable[[GameState], Any] | None:
-    """Return the solver's hint function, or None while the solver is not installed."""
-    try:
-        from pigdice.solve import hint_for_state  # type: ignore[attr-defined]
-    except ImportError:
-        try:
-            from pigdice.solve import hint  # type: ignore[attr-defined]
-        except ImportError:
-            return None
-        return lambda state: hint(state.variant, state)
-    return hint_for_state  # type: ignore[no-any-return]
-
-
 def show_hint(state: GameState, console: Console | None = None) -> None:
-    """Print the perfect player's advice for ``state``, or say that the solver is not available."""
+    """Print the perfect player's advice and win probability for the current player."""
+    from pigdice.solve.optimal import hint_for_state
+
     console = console or Console(highlight=False)
-    advise = _hint_function()
-    if advise is None:
-        console.print("  hints need the solver (not available yet)", style="yellow")
-        return
     try:
-        result = advise(state)
-    except (PigdiceError, NotImplementedError) as exc:
+        with console.status("solving this variant (first time only; cached afterwards)..."):
+            result = hint_for_state(state)
+    except PigdiceError as exc:
         console.print(f"  no hint here: {exc}", style="yellow")
         return
-    console.print(Text(f"  hint: {_format_hint(result)}", style="cyan"))
+    console.print(Text(f"  hint: {result.describe()}", style="cyan"))
 
 
 def show_rules(variant: Variant, console: Console) -> None:

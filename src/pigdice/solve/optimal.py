@@ -58,6 +58,16 @@ class Hint:
     win_probability: float
     approximate: str | None = None
 
+    def describe(self) -> str:
+        """Return one line for people: the best action, your chance, and each option's chance."""
+        options = ", ".join(f"{name} {100 * value:.1f}%" for name, value in self.values.items())
+        text = f"{self.best} — your chance to win {100 * self.win_probability:.1f}% (if you {options})"
+        if len(self.values) > 6:
+            text = f"{self.best} — your chance to win {100 * self.win_probability:.1f}%"
+        if self.approximate:
+            text += f" [approximate: {self.approximate}]"
+        return text
+
     def to_json(self) -> dict[str, object]:
         """Return the hint as JSON-ready data."""
         return {

@@ -23,6 +23,7 @@ INNER_TOLERANCE = 1e-15
 MAX_INNER_SWEEPS = 10_000
 MAX_PAIR_ROUNDS = 100
 NO_FIXED = np.zeros(0, dtype=np.int8)
+ROLL_TIE = 1e-13
 # A chosen action counts as still optimal this far outside its exact range of partner values:
 # choosing between options that tie to within it changes no value by more than twice as much.
 BOUNDS_SLACK = 1e-14
@@ -112,8 +113,11 @@ def turn_sweep(  # pragma: no cover - numba
                     rolls[ch, k] = rv
                 opt_c[ch] = rc
                 opt_d[ch] = rd
-                # ties: at k = 0 prefer rolling (a pass that ties never helps), elsewhere holding
-                if rv > best_v or (k == 0 and rv >= best_v):
+                # ties: at k = 0 prefer rolling (a pass that ties never helps), elsewhere holding;
+                # between roll choices that tie to rounding (e.g. 1 die twice = 2 dice once
+                # while the turn would go on anyway) prefer fewer dice
+                margin = ROLL_TIE if best_a > 0 else 0.0
+                if rv > best_v + margin or (k == 0 and best_a == 0 and rv >= best_v):
                     best_v = rv
                     best_c = rc
                     best_d = rd

@@ -162,6 +162,7 @@ def solve(variant: Variant, use_cache: bool = True, progress: Progress | None = 
     variant = solvable(variant)
     key = f"{variant.name}:{variant.fingerprint()}"
     if use_cache and key in _MEMORY:
+        _MEMORY[key].from_cache = True
         return _MEMORY[key]
     path = cache_path(variant)
     policy: Policy | None = None
