@@ -489,6 +489,7 @@ def main() -> None:
 
 # Command modules register themselves on ``app`` when imported.
 from pigdice.commands import solving  # noqa: E402,F401
+from pigdice.commands import serving  # noqa: E402,F401
 
 
 if __name__ == "__main__":

@@ -1,0 +1,64 @@
+"""Server settings: database URL, robot delay and limits, read from arguments or the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pigdice.errors import BadParameterError
+
+DATABASE_ENV = "PIGDICE_DATABASE_URL"
+ROBOT_DELAY_ENV = "PIGDICE_ROBOT_DELAY"
+DEFAULT_ROBOT_DELAY = 0.5  # seconds before each robot action, so people can follow the game
+
+
+def default_database_url() -> str:
+    """Return the SQLite URL of the database file in the user data dir (the folder is created)."""
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("pigdice"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'pigdice.sqlite3'}"
+
+
+def robot_delay_from_env(default: float = DEFAULT_ROBOT_DELAY) -> float:
+    """Return the robot delay from PIGDICE_ROBOT_DELAY (seconds), or ``default``."""
+    text = os.environ.get(ROBOT_DELAY_ENV, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise BadParameterError(f"{ROBOT_DELAY_ENV} must be a number of seconds, got {text!r}") from None
+    return check_robot_delay(value)
+
+
+def check_robot_delay(value: float) -> float:
+    """Return ``value`` if it is a sensible robot delay (0 to 10 seconds), else raise."""
+    if not 0 <= value <= 10:
+        raise BadParameterError(f"robot delay must be between 0 and 10 seconds, got {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the web app needs to know at start-up."""
+
+    database_url: str = ""
+    robot_delay: float = DEFAULT_ROBOT_DELAY
+    rate_per_second: float = 20.0  # websocket messages per connection per second (token bucket)
+    rate_burst: float = 20.0
+    max_message_bytes: int = 4096
+    max_hint_goal: int = 1000  # hints and the perfect player need a solve; bigger goals are refused
+    max_explore_goal: int = 200
+    max_rooms_in_memory: int = 10_000
+    resume_on_start: bool = True
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls, database_url: str | None = None, robot_delay: float | None = None) -> Settings:
+        """Return settings from arguments, then PIGDICE_DATABASE_URL / PIGDICE_ROBOT_DELAY, then defaults."""
+        url = database_url or os.environ.get(DATABASE_ENV, "").strip() or default_database_url()
+        delay = robot_delay_from_env() if robot_delay is None else check_robot_delay(robot_delay)
+        return cls(database_url=url, robot_delay=delay)

@@ -1,0 +1,428 @@
+// Game page: one websocket to the room; the server rolls, this page only shows and asks.
+"use strict";
+(function () {
+  const code = document.body.dataset.code;
+  const variant = JSON.parse(document.getElementById("variant-data").textContent);
+  const $ = (id) => document.getElementById(id);
+  const storeKey = "pigdice:" + code;
+  const BAD_FACE = { "pig": 1, "two-dice-pig": 1, "big-pig": 1, "big-pig-knizia": 1, "big-pig-reset": 1, "big-pig-002": 1,
+    "freys-pig": 1, "hog": 1, "hog-reroll": 1, "swine-herd": 1, "piggy-six": 6, "piggy-six-3dice": 6 };
+
+  let tokens = loadTokens();
+  let state = null;
+  let events = [];
+  let ws = null;
+  let pending = false;
+  let retry = 0;
+  let lastHint = null;
+  let hintShown = false;
+  let hintAskedAt = -1;
+  let overDismissed = false;
+  let toastTimer = null;
+
+  function loadTokens() {
+    try { return (JSON.parse(localStorage.getItem(storeKey)) || {}).tokens || {}; } catch (e) { return {}; }
+  }
+  function saveTokens() { localStorage.setItem(storeKey, JSON.stringify({ tokens })); }
+  function mySeats() { return Object.keys(tokens).map(Number).filter((s) => state && s < state.seats.length); }
+  function actingSeat() {
+    if (!state || state.finished || !state.started) return null;
+    return tokens[state.current] !== undefined ? state.current : null;
+  }
+  function viewSeat() {
+    const acting = actingSeat();
+    if (acting !== null) return acting;
+    const mine = mySeats();
+    return mine.length ? mine[0] : null;
+  }
+  function name(seat) { return seat < 0 ? "Everyone" : state.seats[seat].name; }
+  function isGroup() { return state.decision === "simultaneous"; }
+
+  // -- connection --------------------------------------------------------------------------
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    ws = new WebSocket(proto + "://" + location.host + "/ws/" + encodeURIComponent(code));
+    ws.onopen = () => {
+      retry = 0;
+      if (Object.keys(tokens).length) send({ type: "hello", tokens });
+    };
+    ws.onmessage = (msg) => handle(JSON.parse(msg.data));
+    ws.onclose = () => {
+      pending = false;
+      setStatus("Connection lost, reconnecting…", false);
+      disableControls();
+      retry = Math.min(retry + 1, 6);
+      setTimeout(connect, 300 * retry);
+    };
+  }
+  function send(message) {
+    if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(message)); return true; }
+    return false;
+  }
+
+  function handle(msg) {
+    switch (msg.type) {
+      case "welcome":
+        state = msg.state; events = msg.events; pending = false;
+        renderLog(true); render(true);
+        break;
+      case "update":
+        state = msg.state; pending = false;
+        for (const ev of msg.events) events.push(ev);
+        appendLog(msg.events);
+        render(msg.events.some((e) => e.type === "Rolled"));
+        break;
+      case "seats":
+        state = msg.state; render(false);
+        break;
+      case "joined":
+        tokens[String(msg.seat)] = msg.token; saveTokens();
+        toast("You took seat " + (msg.seat + 1) + ".");
+        render(false);
+        break;
+      case "hint":
+        lastHint = msg; showHint();
+        break;
+      case "again":
+        showBanner(msg);
+        break;
+      case "error":
+        pending = false;
+        if (msg.code === "no_hint") { $("hint-btn").disabled = true; $("hint-text").textContent = msg.message; break; }
+        if (msg.code === "unknown_room") { setStatus("No room has that code.", false); ws.onclose = null; break; }
+        toast(msg.message, true);
+        render(false);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // -- rendering ---------------------------------------------------------------------------
+  function setStatus(text, mine) {
+    const el = $("status");
+    el.textContent = text;
+    el.classList.toggle("mine", !!mine);
+  }
+
+  function statusText() {
+    if (state.finished) {
+      const w = state.winners.map(name);
+      return [w.join(" and ") + (w.length === 1 ? " wins!" : " share the victory!"), false];
+    }
+    if (!state.started) {
+      const open = state.waiting_for.length;
+      return ["Waiting for " + open + " more player" + (open === 1 ? "" : "s") + " — share the link", false];
+    }
+    const seat = state.seats[state.current];
+    const acting = actingSeat();
+    if (isGroup()) {
+      const standing = state.standing.map((up, i) => (up ? name(i) : null)).filter(Boolean);
+      const prefix = "Standing: " + standing.join(", ") + ". ";
+      if (acting !== null) return [prefix + (mySeats().length > 1 ? name(acting) + ": stand or sit?" : "Stand or sit down?"), true];
+      return [prefix + "Waiting for " + seat.name + " to decide", false];
+    }
+    const final = state.final_round ? " (final round)" : "";
+    if (acting !== null) {
+      return [(mySeats().length > 1 ? seat.name + "'s turn" : "Your turn") + final, true];
+    }
+    if (seat.kind === "robot") return [seat.name + " is thinking…" + final, false];
+    if (!seat.taken) return ["Waiting for someone to take seat " + (seat.seat + 1), false];
+    return ["Waiting for " + seat.name + final, false];
+  }
+
+  function lastRoll() {
+    for (let i = events.length - 1; i >= 0; i--) if (events[i].type === "Rolled") return events[i];
+    return null;
+  }
+
+  function render(animate) {
+    if (!state) return;
+    const [text, mine] = statusText();
+    setStatus(text, mine);
+    $("turn-total").textContent = state.turn_total;
+    const area = $("dice-area");
+    const roll = lastRoll();
+    if (roll) {
+      PigDice.renderRoll(area, roll, { badFace: BAD_FACE[state.variant] ?? null });
+      if (animate) for (const d of area.children) { d.classList.remove("roll-anim"); void d.offsetWidth; d.classList.add("roll-anim"); }
+    } else {
+      area.innerHTML = '<span class="muted">No rolls yet</span>';
+    }
+    renderControls();
+    renderSeats();
+    renderOver();
+    if (hintAskedAt !== state.step) requestHint();
+  }
+
+  function disableControls() {
+    $("roll-btn").disabled = true; $("hold-btn").disabled = true; $("hint-btn").disabled = true;
+  }
+
+  function renderControls() {
+    const acting = actingSeat();
+    const legal = state.legal_actions || [];
+    const rollBtn = $("roll-btn"), holdBtn = $("hold-btn");
+    const canAct = acting !== null && !pending;
+    const rolls = legal.filter((a) => a.startsWith("roll"));
+    rollBtn.disabled = !canAct || rolls.length === 0;
+    holdBtn.disabled = !canAct || !legal.includes("hold");
+    holdBtn.hidden = !state.can_hold;
+    if (isGroup()) { rollBtn.textContent = "Stand"; holdBtn.textContent = "Sit down"; }
+    else if (state.decision === "dice-per-turn") { rollBtn.textContent = "Throw"; }
+    else { rollBtn.textContent = "Roll"; holdBtn.textContent = "Hold"; }
+    const choice = $("dice-choice");
+    choice.hidden = !state.chooses_dice;
+    if (state.chooses_dice) {
+      const input = $("dice-count");
+      input.min = state.choices[0];
+      input.max = state.choices[state.choices.length - 1];
+      clampDice();
+    }
+    $("hint-btn").disabled = acting === null || state.finished;
+  }
+
+  function clampDice() {
+    const input = $("dice-count");
+    const lo = state.choices[0], hi = state.choices[state.choices.length - 1];
+    let n = Math.round(Number(input.value) || lo);
+    n = Math.max(lo, Math.min(hi, n));
+    input.value = n;
+    return n;
+  }
+
+  function renderSeats() {
+    const list = $("seats");
+    list.textContent = "";
+    const mine = new Set(mySeats());
+    for (const seat of state.seats) {
+      const li = document.createElement("li");
+      li.className = "seat";
+      if (!state.finished && state.started && seat.seat === state.current) li.classList.add("current");
+      if (state.finished && state.winners.includes(seat.seat)) li.classList.add("winner");
+      const left = document.createElement("div");
+      const nm = document.createElement("div");
+      nm.className = "name";
+      const dot = document.createElement("span");
+      dot.className = "dot" + (seat.connected ? " on" : "");
+      dot.title = seat.connected ? "connected" : "not connected";
+      nm.append(dot, document.createTextNode(seat.name));
+      if (mine.has(seat.seat)) nm.insertAdjacentHTML("beforeend", ' <span class="tag you">you</span>');
+      if (isGroup() && state.started && !state.finished) {
+        nm.insertAdjacentHTML("beforeend", state.standing[seat.seat] ? ' <span class="tag up">standing</span>' : ' <span class="tag down">seated</span>');
+      }
+      const meta = document.createElement("div");
+      meta.className = "meta";
+      meta.textContent = seat.kind === "robot" ? "robot · " + seat.spec : (seat.taken ? "person" : "open seat");
+      left.append(nm, meta);
+      const score = document.createElement("div");
+      score.className = "score";
+      score.textContent = state.scores[seat.seat];
+      const bar = document.createElement("div");
+      bar.className = "bar";
+      const fill = document.createElement("span");
+      fill.style.width = Math.min(100, (100 * state.scores[seat.seat]) / state.goal) + "%";
+      bar.appendChild(fill);
+      li.append(left, score, bar);
+      if (!seat.taken && mine.size === 0) li.appendChild(joinForm(seat.seat));
+      list.appendChild(li);
+    }
+  }
+
+  function joinForm(seat) {
+    const form = document.createElement("form");
+    form.className = "join-form";
+    form.style.gridColumn = "1 / -1";
+    const input = document.createElement("input");
+    input.type = "text"; input.maxLength = 24; input.placeholder = "Your name";
+    input.setAttribute("aria-label", "your name");
+    const btn = document.createElement("button");
+    btn.type = "submit"; btn.className = "btn small primary"; btn.textContent = "Take this seat";
+    form.append(input, btn);
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      btn.disabled = true;
+      send({ type: "join", seat, name: input.value.trim() || null });
+    });
+    return form;
+  }
+
+  function eventClass(ev) {
+    if (ev.type === "TurnStarted") return "turn";
+    if (ev.type === "Busted" || ev.type === "ScoreReset") return "bad";
+    if (ev.type === "Banked") return "good";
+    if (ev.type === "GameOver") return "over";
+    return "";
+  }
+
+  function logItem(ev) {
+    const li = document.createElement("li");
+    const cls = eventClass(ev);
+    if (cls) li.className = cls;
+    if (ev.type === "Rolled") {
+      const who = document.createElement("span");
+      who.textContent = name(ev.player) + " rolled";
+      const dice = document.createElement("span");
+      dice.className = "mini";
+      if ((ev.labels || []).length <= 12) {
+        PigDice.renderRoll(dice, ev, { badFace: BAD_FACE[state.variant] ?? null });
+      } else {
+        dice.textContent = ev.text;
+      }
+      const what = document.createElement("span");
+      what.className = "muted";
+      what.textContent = describeEffect(ev);
+      li.append(who, dice, what);
+    } else {
+      li.textContent = ev.line;
+    }
+    return li;
+  }
+
+  function describeEffect(ev) {
+    const e = ev.effect || {};
+    const amount = e.amount;
+    switch (e.kind) {
+      case "add": return "+" + amount + " → turn total " + ev.turn_total;
+      case "double": return "doubles the turn total → " + ev.turn_total;
+      case "subtract": return "−" + amount + " → turn total " + ev.turn_total;
+      case "set": return "turn total set to " + ev.turn_total;
+      case "bust": return "bust!";
+      case "reset-score": return "whole score lost!";
+      case "bank": return "banks and ends the turn";
+      default: return ev.text;
+    }
+  }
+
+  function renderLog(full) {
+    const log = $("log");
+    if (full) log.textContent = "";
+    for (const ev of events) log.appendChild(logItem(ev));
+    log.scrollTop = log.scrollHeight;
+  }
+  function appendLog(newEvents) {
+    const log = $("log");
+    for (const ev of newEvents) log.appendChild(logItem(ev));
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function renderOver() {
+    const over = $("game-over");
+    if (!state.finished) { over.hidden = true; return; }
+    const list = $("final-scores");
+    list.textContent = "";
+    const order = state.seats.map((s) => s.seat).sort((a, b) => state.scores[b] - state.scores[a]);
+    for (const seat of order) {
+      const li = document.createElement("li");
+      li.textContent = name(seat) + ": " + state.scores[seat];
+      if (state.winners.includes(seat)) { li.className = "win"; li.textContent += "  ★"; }
+      list.appendChild(li);
+    }
+    const w = state.winners.map(name);
+    const mine = new Set(mySeats());
+    let title = w.join(" and ") + (w.length === 1 ? " wins!" : " share the victory!");
+    if (mine.size === 1 && state.winners.includes([...mine][0])) title = "You win!";
+    else if (mine.size === 1 && state.seats.length === 2) title = "You lose — " + title;
+    $("over-title").textContent = title;
+    $("seed-line").textContent = "Dice seed " + state.seed + " · " + state.step + " moves, all kept in the room's log.";
+    $("again-btn").hidden = mine.size === 0;
+    over.hidden = overDismissed;
+  }
+
+  // -- hints -------------------------------------------------------------------------------
+  function requestHint() {
+    const seat = viewSeat();
+    if (seat === null || !state.started || state.finished) {
+      $("win-chance").textContent = "—"; $("approx").hidden = true; $("hint-text").textContent = "";
+      return;
+    }
+    hintShown = false;
+    $("hint-text").textContent = "";
+    if (send({ type: "hint", seat, token: tokens[seat] })) hintAskedAt = state.step;
+  }
+
+  function showHint() {
+    const h = lastHint;
+    if (!h || h.step !== state.step) return;
+    $("win-chance").textContent = h.win_probability === null ? "—" : (100 * h.win_probability).toFixed(1) + "%";
+    const approx = $("approx");
+    approx.hidden = !h.approximate;
+    approx.textContent = h.approximate ? "approximate: " + h.approximate : "";
+    if (hintShown) {
+      if (!h.your_turn || !h.best) { $("hint-text").textContent = "Hints are for your turn."; return; }
+      const parts = Object.entries(h.values).map(([k, v]) => k + " " + (100 * v).toFixed(1) + "%");
+      $("hint-text").textContent = "Best: " + h.best.toUpperCase() + " (" + parts.join(", ") + ")";
+    }
+  }
+
+  // -- actions -----------------------------------------------------------------------------
+  function act(kind) {
+    const seat = actingSeat();
+    if (seat === null || pending) return;
+    let action = kind;
+    if (kind === "roll" && state.chooses_dice) action = "roll:" + clampDice();
+    if (send({ type: "action", seat, token: tokens[seat], action, expected_step: state.step })) {
+      pending = true;
+      renderControls();
+    }
+  }
+
+  function toast(message, bad) {
+    const el = $("toast");
+    el.textContent = message;
+    el.classList.toggle("bad", !!bad);
+    el.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { el.hidden = true; }, 3500);
+  }
+
+  function showBanner(msg) {
+    const el = $("banner");
+    el.innerHTML = "";
+    el.append(document.createTextNode("A new game has started in this group. "));
+    const a = document.createElement("a");
+    a.href = msg.url; a.textContent = "Join the next game";
+    el.appendChild(a);
+    el.hidden = false;
+  }
+
+  async function playAgain() {
+    const btn = $("again-btn");
+    btn.disabled = true;
+    try {
+      const res = await fetch("/api/games/" + encodeURIComponent(code) + "/again", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ tokens }),
+      });
+      const data = await res.json();
+      if (!res.ok) throw new Error((data.error && data.error.message) || "could not start a new game");
+      localStorage.setItem("pigdice:" + data.code, JSON.stringify({ tokens: data.tokens }));
+      location.href = data.url;
+    } catch (err) {
+      toast(err.message, true);
+      btn.disabled = false;
+    }
+  }
+
+  $("roll-btn").addEventListener("click", () => act("roll"));
+  $("hold-btn").addEventListener("click", () => act("hold"));
+  $("hint-btn").addEventListener("click", () => {
+    if (!(lastHint && lastHint.step === state.step)) requestHint();
+    hintShown = true;
+    showHint();
+  });
+  $("dice-minus").addEventListener("click", () => { $("dice-count").value = Number($("dice-count").value) - 1; clampDice(); });
+  $("dice-plus").addEventListener("click", () => { $("dice-count").value = Number($("dice-count").value) + 1; clampDice(); });
+  $("dice-count").addEventListener("change", clampDice);
+  $("again-btn").addEventListener("click", playAgain);
+  $("close-over").addEventListener("click", () => { overDismissed = true; $("game-over").hidden = true; });
+  $("copy-link").addEventListener("click", async () => {
+    const link = location.origin + "/play/" + code;
+    try { await navigator.clipboard.writeText(link); toast("Link copied: " + link); } catch (e) { toast(link); }
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target instanceof HTMLInputElement) return;
+    if (ev.key === "r") act("roll");
+    if (ev.key === "h" || ev.key === "s") act("hold");
+  });
+  connect();
+})();

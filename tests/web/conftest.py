@@ -1,0 +1,39 @@
+"""Web test helpers: an app on a temporary SQLite database with no robot delay, and small clients."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web extra is not installed (pip install pigdice[web])")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from pigdice.web.app import create_app
+from pigdice.web.config import Settings
+
+
+def make_settings(path: Path, **overrides: Any) -> Settings:
+    """Return test settings: a SQLite file under ``path``, robots without delay."""
+    values: dict[str, Any] = {"database_url": f"sqlite:///{path / 'games.sqlite3'}", "robot_delay": 0.0}
+    values.update(overrides)
+    return Settings(**values)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """Return settings on a fresh temporary database."""
+    return make_settings(tmp_path)
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    """Return a TestClient of a running app (lifespan included)."""
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
