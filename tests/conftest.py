@@ -26,6 +26,14 @@ def play_script(
     return state, events
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _policy_cache_outside_the_user_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Keep solved policies of the test run in a temporary folder, never in the user's cache."""
+    import os
+
+    os.environ.setdefault("PIGDICE_CACHE_DIR", str(tmp_path_factory.mktemp("policies")))
+
+
 @pytest.fixture
 def play() -> Play:
     """Return the scripted-game helper ``play(variant, players, actions, throws)``."""

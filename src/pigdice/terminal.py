@@ -229,6 +229,20 @@ class TerminalGame:
         self.say(Text(f"seed {self.seed}", style="bold") + Text(f"  (replay with --seed {self.seed})", "dim"))
         self.say(Text(f"Goal {variant.goal}: {endgame_note(variant)}."))
         self.say(Text("Keys: r roll · h hold · ? hint · i rules · q quit", style="dim"))
+        self.prepare_robots()
+
+    def prepare_robots(self) -> None:
+        """Solve (or load) the perfect player's policy up front, saying so, and note approximations."""
+        from pigdice.solve.optimal import Optimal, approximation_note
+
+        perfect = [s for s in self.strategies if isinstance(s, Optimal)]
+        if not perfect:
+            return
+        with self.console.status("the perfect player is studying this variant (first time only)..."):
+            _ = perfect[0].policy
+        note = approximation_note(self.variant, len(self.strategies))
+        if note:
+            self.say(Text(f"The perfect player is approximate here: {note}.", style="dim italic"))
 
     def turn_banner(self) -> None:
         """Print the rule line and the scoreboard at the start of a turn."""
