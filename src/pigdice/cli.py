@@ -9,6 +9,7 @@ shared option types below (``VariantArg``, ``GoalOpt``, ``EndgameOpt``, ``TiesOp
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 import secrets
@@ -487,10 +488,10 @@ def main() -> None:
         sys.exit(EXIT_BAD_INPUT)
 
 
-# Command modules register themselves on ``app`` when imported.
-from pigdice.commands import solving  # noqa: E402,F401
-from pigdice.commands import serving  # noqa: E402,F401
-
+# Command modules register themselves on ``app`` when imported; add a new one's name here.
+COMMAND_MODULES = ("solving", "serving")
+for _module in COMMAND_MODULES:
+    importlib.import_module(f"pigdice.commands.{_module}")
 
 if __name__ == "__main__":
     main()
