@@ -16,10 +16,10 @@ import time
 
 os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="pigdice-numba-"))  # compile from scratch
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from pigdice.rules import find_variant  # noqa: E402
-from pigdice.solve import solve_uncached  # noqa: E402
+from pigdice.rules import find_variant
+from pigdice.solve import solve_uncached
 
 TOLERANCE = 1e-12
 

@@ -7,7 +7,6 @@ import json
 import re
 import subprocess
 import sys
-import types
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
