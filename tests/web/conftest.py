@@ -5,7 +5,6 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -15,15 +14,10 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from webhelpers import make_settings
+
 from pigdice.web.app import create_app
 from pigdice.web.config import Settings
-
-
-def make_settings(path: Path, **overrides: Any) -> Settings:
-    """Return test settings: a SQLite file under ``path``, robots without delay."""
-    values: dict[str, Any] = {"database_url": f"sqlite:///{path / 'games.sqlite3'}", "robot_delay": 0.0}
-    values.update(overrides)
-    return Settings(**values)
 
 
 @pytest.fixture

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+from pigdice.web.config import Settings
+
+
+def make_settings(path: Path, **overrides: Any) -> Settings:
+    """Return test settings: a SQLite file under ``path``, robots without delay."""
+    values: dict[str, Any] = {"database_url": f"sqlite:///{path / 'games.sqlite3'}", "robot_delay": 0.0}
+    values.update(overrides)
+    return Settings(**values)
 
 
 def create_game(client: Any, **body: Any) -> dict[str, Any]:
