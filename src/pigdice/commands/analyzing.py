@@ -1,0 +1,231 @@
+"""Commands on exact analysis and figures: ``analyze`` and ``plot``."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from pigdice.cli import (
+    GoalOpt,
+    JsonOpt,
+    ParamOpt,
+    VariantArg,
+    app,
+    emit_json,
+    stderr_console,
+    stdout_console,
+    variant_from_options,
+)
+from pigdice.errors import BadParameterError
+from pigdice.rules.variant import Decision, Variant
+
+PROGRESS_AFTER = 1.0  # seconds of work before a progress bar appears
+
+
+class LazyBar:
+    """A progress callback that shows a rich bar on stderr once the work has taken over a second."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.started = time.perf_counter()
+        self.bar: Progress | None = None
+        self.task: Any = None
+
+    def __call__(self, fraction: float, label: str) -> None:
+        """Record progress; start the bar once the work has run for ``PROGRESS_AFTER`` seconds."""
+        if not self.enabled:
+            return
+        if self.bar is None:
+            if time.perf_counter() - self.started < PROGRESS_AFTER:
+                return
+            self.bar = Progress(
+                TextColumn("{task.description:<22}"),
+                BarColumn(),
+                TextColumn("{task.percentage:>3.0f}%"),
+                TimeElapsedColumn(),
+                console=stderr_console(),
+                transient=True,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task(label, total=1.0)
+        self.bar.update(self.task, completed=min(max(fraction, 0.0), 1.0), description=label)
+
+    def stop(self) -> None:
+        """Remove the bar if it was shown."""
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+
+@contextmanager
+def progress_bar(enabled: bool) -> Iterator[LazyBar]:
+    """Yield a lazy progress callback (a bar only for work over a second, on a terminal)."""
+    bar = LazyBar(enabled and sys.stderr.isatty())
+    try:
+        yield bar
+    finally:
+        bar.stop()
+
+
+def _strategy_list(text: str) -> list[str]:
+    items = [s.strip() for s in text.split(",")]
+    if not 1 <= len(items) <= 2 or not all(items):
+        raise BadParameterError(f"--strategies takes one or two strategies (A or A,B), got {text!r}")
+    return items
+
+
+@app.command()
+def analyze(
+    variant_name: VariantArg,
+    goal: GoalOpt = None,
+    strategies: Annotated[
+        str,
+        typer.Option(
+            "--strategies",
+            help="One strategy (both play it) or two, A,B: optimal, hold:N, dice:N, hold:N+dice:D.",
+        ),
+    ] = "optimal",
+    fmt: Annotated[
+        str | None, typer.Option("--format", help="Report format: md or html (default: from --out, else md).")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the report here, with its PNG figures next to it.")
+    ] = None,
+    param: ParamOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Exact first-player advantage, game length, scoring turns and state visits (no simulation)."""
+    from pigdice.analysis import analyze as run_analysis
+    from pigdice.report import format_from, per_player_rows, report_text, summary_rows, write_report
+
+    variant = variant_from_options(variant_name, goal, params=param)
+    specs = _strategy_list(strategies)
+    report_format = format_from(out, fmt)
+    if out is not None and not (out.parent if str(out.parent) else Path(".")).exists():
+        raise BadParameterError(f"folder {str(out.parent)!r} for --out does not exist")
+    with progress_bar(True) as bar:
+        analysis = run_analysis(variant, specs, progress=bar)
+        files = write_report(analysis, out, report_format, progress=bar) if out is not None else []
+    if json_out:
+        data = analysis.to_json()
+        if files:
+            data["files"] = [str(path) for path in files]
+        emit_json(data)
+        return
+    if out is None and fmt is not None:
+        typer.echo(report_text(analysis, report_format))
+        return
+    console = stdout_console()
+    v = analysis.variant
+    title = f"{v.title}, goal {v.goal}: " + (
+        f"{specs[0]} against itself" if analysis.same_strategy else f"{analysis.names[0]} against {analysis.names[1]}"
+    )
+    table = Table(title=title, title_style="bold", show_header=False)
+    table.add_column(style="bold")
+    table.add_column()
+    for name, value in summary_rows(analysis):
+        table.add_row(name, value)
+    table.add_row("time", f"{analysis.seconds:.2f} s (exact: forward propagation of the chain of turns)")
+    console.print(table)
+    players = Table(title="Per player, expected per game", title_style="bold")
+    from pigdice.report import PER_PLAYER_HEADER
+
+    for header in PER_PLAYER_HEADER:
+        players.add_column(header, justify="left" if header in ("seat", "strategy") else "right")
+    for row in per_player_rows(analysis):
+        players.add_row(*row)
+    console.print(players)
+    if analysis.original_endgame is not analysis.variant.endgame:
+        console.print(
+            f"Analysed with the first-to-goal ending (as seed 003 does); {v.name}'s own ending is "
+            f"{analysis.original_endgame}.",
+            style="dim",
+        )
+    if files:
+        console.print(f"Wrote {files[0]} and {len(files) - 1} figures next to it.")
+    else:
+        console.print(f"Report with figures: pigdice analyze {v.name} --out report.md (or .html)", style="dim")
+
+
+def _variants(names: str, goal: int | None, param: list[str] | None) -> list[Variant]:
+    items = [n.strip() for n in names.split(",")]
+    if not all(items):
+        raise BadParameterError(f"empty variant name in {names!r}")
+    return [variant_from_options(name, goal, params=param) for name in items]
+
+
+@app.command()
+def plot(
+    kind: Annotated[
+        str,
+        typer.Argument(
+            metavar="KIND", help="boundary | slice | hog | turn-score | win (see the list below).", show_default=False
+        ),
+    ],
+    variant_name: Annotated[
+        str,
+        typer.Argument(
+            metavar="VARIANT", help="Variant name or alias; turn-score takes up to three: pig,hog.", show_default=False
+        ),
+    ],
+    out: Annotated[Path, typer.Option("--out", help="F.png (matplotlib) or F.html (interactive plotly, offline).")],
+    goal: GoalOpt = None,
+    opponent: Annotated[int, typer.Option("--opponent", help="Opponent score for the slice.")] = 0,
+    param: ParamOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Draw the perfect player: boundary (3D), slice, hog (dice map), turn-score, win.
+
+    boundary: roll/hold boundary surface (seed 003, Figures 1-8); slice: hold threshold and win
+    probability against the player's score at one opponent score; hog: dice-count map (Figure 9);
+    turn-score: expected points per turn (Figure 10); win: win probability at turn total 0.
+    """
+    from pigdice.plots import FORMATS, KINDS
+    from pigdice.plots import plot as draw
+
+    name = kind.strip().lower()
+    if name not in KINDS:
+        raise BadParameterError(f"unknown plot kind {kind!r}; use one of: {', '.join(KINDS)}")
+    if out.suffix.lower() not in FORMATS:
+        raise BadParameterError(f"--out must end in .png or .html, not {out.name!r}")
+    if not (out.parent if str(out.parent) else Path(".")).exists():
+        raise BadParameterError(f"folder {str(out.parent)!r} for --out does not exist")
+    variants = _variants(variant_name, goal, param)
+    if opponent < 0 or any(opponent >= v.goal for v in variants):
+        raise BadParameterError(f"--opponent must be from 0 to {min(v.goal for v in variants) - 1}, got {opponent}")
+    if name == "boundary" and variants[0].decision is Decision.DICE_PER_TURN:
+        raise BadParameterError(
+            f"{variants[0].name} has no hold (one throw per turn): draw its dice map with "
+            f"`pigdice plot hog {variants[0].name} --out ...`"
+        )
+    started = time.perf_counter()
+    with progress_bar(True) as bar:
+        figure = draw(name, variants, out, opponent, progress=bar)
+    seconds = time.perf_counter() - started
+    if json_out:
+        emit_json(
+            {
+                "kind": name,
+                "variants": [v.name for v in variants],
+                "goal": variants[0].goal,
+                "out": str(out),
+                "format": out.suffix.lower().lstrip("."),
+                "bytes": out.stat().st_size,
+                "title": figure.title,
+                "note": figure.note,
+                "seconds": seconds,
+            }
+        )
+        return
+    console = stdout_console()
+    console.print(f"Wrote {out} ({out.stat().st_size / 1024:.0f} KiB): {figure.title}")
+    if figure.note:
+        console.print(figure.note, style="dim")
