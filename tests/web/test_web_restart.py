@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -15,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from webhelpers import create_game, make_settings
+from webhelpers import create_game, free_port, make_settings, start_server
 
 from pigdice.events import event_to_json
 from pigdice.game import parse_action, replay
@@ -105,33 +101,6 @@ def test_bad_database_url_is_a_clear_error(tmp_path: Path) -> None:
 
 
 # -- a real server process, killed with SIGKILL ---------------------------------------------------------
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def _start(db: Path, port: int, delay: float) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PIGDICE_ROBOT_DELAY": str(delay), "PIGDICE_DATABASE_URL": f"sqlite:///{db}"}
-    process = subprocess.Popen(
-        [sys.executable, "-c", "from pigdice.cli import main; main()", "serve", "--port", str(port),
-         "--log-level", "warning"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            time.sleep(0.1)
-        if process.poll() is not None:
-            raise AssertionError(f"server exited: {process.stderr.read().decode() if process.stderr else ''}")
-    process.kill()
-    raise AssertionError("server did not start in 30 s")
-
-
 def _wait_my_turn(client: httpx.Client, code: str) -> dict[str, Any]:
     deadline = time.time() + 20
     while True:
@@ -147,9 +116,9 @@ def test_kill_9_mid_game_loses_nothing(tmp_path: Path) -> None:
     from websockets.sync.client import connect
 
     db = tmp_path / "kill.sqlite3"
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = _start(db, port, delay=0.1)
+    server = start_server(db, port, delay=0.1)
     try:
         with httpx.Client(base_url=base, timeout=10) as client:
             data = client.post("/api/games", json={"variant": "pig", "goal": 60, "players": ["you", "hold:20"]}).json()
@@ -171,7 +140,7 @@ def test_kill_9_mid_game_loses_nothing(tmp_path: Path) -> None:
         server.send_signal(signal.SIGKILL)
         server.wait()
 
-    server = _start(db, port, delay=0.0)
+    server = start_server(db, port, delay=0.0)
     try:
         with httpx.Client(base_url=base, timeout=10) as client:
             after = client.get(f"/api/games/{code}").json()

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 from pigdice.web.config import Settings
 
@@ -42,3 +49,32 @@ def receive_until(ws: Any, kind: str, limit: int = 500) -> dict[str, Any]:
         if message["type"] == kind:
             return message
     raise AssertionError(f"no {kind!r} message in {limit} messages")
+
+
+def free_port() -> int:
+    """Return a free TCP port on 127.0.0.1."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_server(db: Path, port: int, delay: float) -> subprocess.Popen[bytes]:
+    """Start `pigdice serve` on 127.0.0.1:``port`` with a SQLite file and a robot delay; wait until it answers."""
+    env = {**os.environ, "PIGDICE_ROBOT_DELAY": str(delay), "PIGDICE_DATABASE_URL": f"sqlite:///{db}"}
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from pigdice.cli import main; main()", "serve", "--port", str(port),
+         "--log-level", "warning"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+        if process.poll() is not None:
+            raise AssertionError(f"server exited: {process.stderr.read().decode() if process.stderr else ''}")
+    process.kill()
+    raise AssertionError("server did not start in 30 s")

@@ -40,9 +40,11 @@
   }
 
   // One die from its label; `badFace` marks faces that hurt (e.g. "1" in Pig).
-  function die(label, badFace) {
+  function die(label, badFace, bust) {
     if (/^[1-6]$/.test(label)) return pipDie(Number(label), badFace !== null && label === String(badFace));
-    return labelDie(label);
+    const el = labelDie(label);
+    if (bust) el.classList.add("bad");
+    return el;
   }
 
   // All dice of a Rolled event (labels are what the server rolled; a mishap has none).
@@ -58,7 +60,7 @@
       return;
     }
     container.classList.toggle("many", labels.length > 6);
-    for (const label of labels) container.appendChild(die(label, bad ? badFace : null));
+    for (const label of labels) container.appendChild(die(label, bad ? badFace : null, bad));
   }
 
   window.PigDice = { die, renderRoll };

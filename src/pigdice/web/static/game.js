@@ -273,6 +273,9 @@
       what.className = "muted";
       what.textContent = describeEffect(ev);
       li.append(who, dice, what);
+    } else if (ev.type === "Busted" && ev.lost === 0) {
+      const who = name(ev.player);
+      li.textContent = (who === "You" ? "Your" : who + "'s") + " turn is over";
     } else {
       li.textContent = ev.line;
     }

@@ -1,0 +1,217 @@
+"""Real headless Chromium (Debian's /usr/bin/chromium) driven by Playwright: play, share a room, explore.
+
+Screenshots of every page go to $PIGDICE_SHOTS (default /tmp/shots) so people can look at them.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from webhelpers import free_port, start_server
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+SHOTS = Path(os.environ.get("PIGDICE_SHOTS", "/tmp/shots"))
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.timeout(180),
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium"),
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Start a real server with robots that move at once; return its base URL."""
+    db = tmp_path_factory.mktemp("browser") / "games.sqlite3"
+    port = free_port()
+    process = start_server(db, port, delay=0.0)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(10)
+        except Exception:
+            process.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Launch Chromium once for the module."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def _page(browser: Any, width: int = 1280, height: int = 800) -> tuple[Any, Any, list[str]]:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    return context, page, errors
+
+
+def _shot(page: Any, name: str, full: bool = True) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+
+
+def _wait_for_move(page: Any) -> str:
+    """Wait until it is my move or the game is over; return 'move' or 'over'."""
+    page.wait_for_function(
+        "() => !document.getElementById('game-over').hidden || !document.getElementById('roll-btn').disabled",
+        timeout=15000,
+    )
+    return "over" if page.is_visible("#game-over") else "move"
+
+
+def test_full_game_against_a_robot_by_clicking(server: str, browser: Any) -> None:
+    context, page, errors = _page(browser)
+    page.goto(server + "/")
+    _shot(page, "home")
+    page.fill("#goal", "20")
+    page.fill("#seat-list li:nth-child(2) input", "hold:10")
+    page.click("#start")
+    page.wait_for_url("**/play/**")
+    rolled = 0
+    for _ in range(300):
+        if _wait_for_move(page) == "over":
+            break
+        seen = page.locator("#log li").count()
+        total = int(page.inner_text("#turn-total"))
+        if total >= 8 and not page.is_disabled("#hold-btn"):
+            page.click("#hold-btn")
+        else:
+            page.click("#roll-btn")
+            rolled += 1
+            if rolled == 3:
+                page.click("#hint-btn")
+                page.wait_for_function("() => document.getElementById('hint-text').textContent.startsWith('Best')")
+                page.wait_for_function("() => document.getElementById('win-chance').textContent.includes('%')")
+                _shot(page, "game")
+        page.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=seen, timeout=5000)
+    assert page.is_visible("#game-over")
+    title = page.inner_text("#over-title")
+    assert "win" in title.lower()
+    assert page.locator("#final-scores li").count() == 2
+    assert page.locator("#log li").count() > 3
+    _shot(page, "game-over", full=False)
+    page.click("#again-btn")
+    page.wait_for_url(lambda url: ("/play/" in url and page.url != url) or True)
+    page.wait_for_selector("#roll-btn:not([disabled])", timeout=15000)
+    assert page.inner_text("#turn-total") == "0"
+    assert not errors, errors
+    context.close()
+
+
+def test_two_people_in_one_room_see_each_others_rolls(server: str, browser: Any) -> None:
+    ctx_a, alice, errors_a = _page(browser)
+    ctx_b, bob, errors_b = _page(browser, 390, 844)  # Bob is on a phone
+    alice.goto(server + "/")
+    alice.fill("#your-name", "Alice")
+    alice.select_option("#seat-list li:nth-child(2) select", "friend")
+    alice.click("#start")
+    alice.wait_for_url("**/play/**")
+    alice.wait_for_selector("#status:has-text('Waiting for 1 more player')")
+    code = alice.inner_text("#room-code")
+    bob.goto(server + "/")
+    bob.fill("input[name=code]", alice.url)  # a pasted link works as a code
+    bob.click("#join-room button")
+    bob.wait_for_url(f"**/play/{code}")
+    bob.fill(".seat .join-form input", "Bob")
+    bob.click(".seat .join-form button")
+    bob.wait_for_selector(".tag.you")
+    alice.wait_for_selector("#roll-btn:not([disabled])")
+    assert "Bob" in alice.inner_text("#seats")
+    alice.click("#roll-btn")
+    bob.wait_for_function("() => document.querySelectorAll('#log li').length >= 1")
+    assert "Alice rolled" in bob.inner_text("#log")
+    assert bob.locator("#dice-area .die, #dice-area .die-label").count() == 1
+    # Alice keeps her turn short; then Bob rolls and Alice sees it
+    for _ in range(50):
+        alice.wait_for_function(
+            "() => !document.getElementById('roll-btn').disabled"
+            " || document.getElementById('status').textContent.includes('Bob')"
+        )
+        if "Bob" in alice.inner_text("#status"):
+            break
+        alice.click("#hold-btn" if not alice.is_disabled("#hold-btn") else "#roll-btn")
+        alice.wait_for_timeout(100)
+    bob.wait_for_selector("#roll-btn:not([disabled])")
+    bob.click("#roll-btn")
+    alice.wait_for_function("() => document.getElementById('log').textContent.includes('Bob rolled')")
+    _shot(alice, "room-alice")
+    _shot(bob, "room-bob-phone")
+    assert not errors_a and not errors_b, (errors_a, errors_b)
+    ctx_a.close()
+    ctx_b.close()
+
+
+def test_explorer_draws_the_3d_surface(server: str, browser: Any) -> None:
+    context, page, errors = _page(browser)
+    page.goto(server + "/explore?variant=pig&goal=100")
+    page.wait_for_function("() => document.getElementById('surface').data !== undefined", timeout=60000)
+    assert page.evaluate("document.getElementById('surface').data[0].type") == "surface"
+    page.wait_for_selector("#surface canvas, #surface svg.main-svg")
+    page.wait_for_selector("#slice-plot svg.main-svg")
+    assert page.locator("#slice-plot .scatterlayer .trace").count() == 2
+    page.wait_for_timeout(500)
+    _shot(page, "explorer")
+    page.select_option("#ex-variant", "hog")
+    page.wait_for_function("() => document.getElementById('surface').data[0].type === 'heatmap'", timeout=60000)
+    page.wait_for_timeout(300)
+    _shot(page, "explorer-hog")
+    assert not errors, errors
+    context.close()
+
+
+def test_rules_pages_and_phone_layout(server: str, browser: Any) -> None:
+    context, page, errors = _page(browser)
+    page.goto(server + "/rules/pig-dice")
+    assert "Parker Brothers" in page.inner_text("main")
+    _shot(page, "rules")
+    page.goto(server + "/rules")
+    _shot(page, "rules-index")
+    context.close()
+    phone, small, small_errors = _page(browser, 390, 844)
+    small.goto(server + "/")
+    _shot(small, "home-phone")
+    small.click("text=Swine Herd, group game")
+    small.wait_for_url("**/play/**")
+    small.wait_for_selector("#status:has-text('Waiting')")
+    _shot(small, "swine-herd-phone")
+    # no page is wider than the phone
+    assert small.evaluate("document.documentElement.scrollWidth") <= 390
+    assert not errors and not small_errors, (errors, small_errors)
+    phone.close()
+
+
+def test_pass_the_pigs_and_pig_dice_show_labels(server: str, browser: Any) -> None:
+    context, page, errors = _page(browser)
+    for variant in ("pass-the-pigs", "pig-dice"):
+        page.goto(server + "/")
+        page.select_option("#variant", variant)
+        page.click("#start")
+        page.wait_for_url("**/play/**")
+        page.wait_for_selector("#roll-btn:not([disabled])")
+        page.click("#roll-btn")
+        page.wait_for_selector("#log li")
+        labels = page.locator("#dice-area .die, #dice-area .die-label")
+        assert labels.count() == 2
+        if variant == "pass-the-pigs":
+            assert page.locator("#dice-area .die-label.word").count() == 2
+            _shot(page, "pass-the-pigs")
+    assert not errors, errors
+    context.close()
