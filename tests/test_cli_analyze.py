@@ -181,3 +181,24 @@ def test_plot_kinds(tmp_path: Path, kind: str, variant: str, extra: list[str]) -
 )
 def test_plot_bad_input(args: list[str], words: list[str]) -> None:
     assert_one_line_error(args, *words)
+
+
+def test_analyze_compares_several_variants(tmp_path: Path) -> None:
+    data = run_json("analyze", "pig,piggy,hog", "--goal", "30", "--json")
+    assert [d["variant"] for d in data] == ["pig", "piggy", "hog"]
+    assert all("winner_scoring_turns" in d for d in data)
+    out = tmp_path / "compare.md"
+    result = runner.invoke(app, ["analyze", "pig,hog", "--goal", "30", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    assert "| pig | 30 |" in text and "| hog | 30 |" in text and "winner's scoring turns" in text
+    table = runner.invoke(app, ["analyze", "pig,piggy", "--goal", "30"])
+    assert table.exit_code == 0 and "piggy" in table.stdout
+
+
+def test_analyze_arrays() -> None:
+    data = run_json("analyze", "pig", "--goal", "12", "--arrays", "--json")
+    arrays = data["arrays"]
+    assert len(arrays["expected_turn_score"]) == 12 and len(arrays["expected_turn_score"][0]) == 12
+    assert arrays["expected_turn_score"][0][0] == pytest.approx(data["expected_turn_score_at_start"], abs=1e-6)
+    assert arrays["expected_turn_starts"][0][0] >= 1.0

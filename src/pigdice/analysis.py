@@ -265,13 +265,15 @@ def _chain_block(  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _optimal_rows(V, goal, kinds, amounts, keeps, probs, offsets, monotone, one_throw, table):  # pragma: no cover
-    """Write the optimal action of every state (the solver's own turn sweep) into ``table``."""
+def _optimal_rows(
+    V, goal, i0, i1, kinds, amounts, keeps, probs, offsets, monotone, one_throw, table
+):  # pragma: no cover
+    """Write the optimal action of every state with i0 <= i < i1 (the solver's own turn sweep) into ``table``."""
     n_choices = offsets.shape[0] - 1
     const = np.empty(n_choices)
     coef = np.empty(n_choices)
     fixed = np.zeros(0, dtype=np.int8)
-    for i in range(goal):
+    for i in range(i0, i1):
         for j in range(goal):
             if one_throw:
                 best = dicechoice.throw_values(V, i, j, goal, V[j, i], kinds, amounts, probs, offsets, const, coef)
@@ -386,24 +388,30 @@ def turn_outcomes(
     )
 
 
-def optimal_actions(policy: Policy) -> np.ndarray:
+def optimal_actions(policy: Policy, progress: Callable[[float], None] | None = None) -> np.ndarray:
     """Return the optimal action table T[i, j, k] of a solved policy (0 hold, c + 1 roll choice c)."""
     variant = policy.variant
     goal = variant.goal
     t: EffectTable = policy.table
     table = np.zeros((goal, goal, goal), dtype=np.int8)
-    _optimal_rows(
-        policy.values,
-        goal,
-        t.kinds,
-        t.amounts,
-        t.keeps,
-        t.probabilities,
-        t.offsets,
-        t.monotone,
-        variant.decision is Decision.DICE_PER_TURN,
-        table,
-    )
+    block = max(1, goal // 50)
+    for i0 in range(0, goal, block):
+        _optimal_rows(
+            policy.values,
+            goal,
+            i0,
+            min(goal, i0 + block),
+            t.kinds,
+            t.amounts,
+            t.keeps,
+            t.probabilities,
+            t.offsets,
+            t.monotone,
+            variant.decision is Decision.DICE_PER_TURN,
+            table,
+        )
+        if progress is not None:
+            progress(min(goal, i0 + block) / goal)
     return table
 
 
@@ -658,8 +666,12 @@ class Analysis:
             out["dice"] = self.variant.choices[int(actions[0, 0, 0]) - 1]
         return out
 
-    def to_json(self, length_terms: int | None = 200) -> dict[str, Any]:
-        """Return the analysis as JSON-ready data (the shape of ``pigdice analyze --json``)."""
+    def to_json(self, length_terms: int | None = 200, arrays: bool = False) -> dict[str, Any]:
+        """Return the analysis as JSON-ready data (the shape of ``pigdice analyze --json``).
+
+        ``arrays`` adds per-state arrays indexed [i][j] (mover's score, other's score): strategy A's
+        expected turn score and the expected number of turns per game starting there.
+        """
         a_scoring, b_scoring = self.scoring_turns
         data: dict[str, Any] = {
             "variant": self.variant.name,
@@ -683,6 +695,12 @@ class Analysis:
         }
         if self.policy is not None:
             data["solver_first_player_win"] = float(self.policy.values[0, 0])
+        if arrays:
+            data["arrays"] = {
+                "index": "[i][j]: mover's score i, other's score j",
+                "expected_turn_score": np.round(self.turns[0].banked, 6).tolist(),
+                "expected_turn_starts": np.round(self.turn_starts, 9).tolist(),
+            }
         return data
 
 
@@ -701,7 +719,7 @@ def strategy_table(variant: Variant, spec: str, progress: Progress | None = None
     strategy = parse_strategy(spec, variant)
     if getattr(strategy, "name", "") == "optimal":
         policy = solve(variant, progress=progress)
-        return optimal_actions(policy), policy
+        return optimal_actions(policy, None if progress is None else lambda f: progress(f, "optimal actions")), policy
     return action_table(strategy, variant, None if progress is None else lambda f: progress(f, "action table")), None
 
 
@@ -733,7 +751,9 @@ def analyze(
     policy: Policy | None = None
     mark = time.perf_counter()
     for spec in dict.fromkeys(names):
-        table, found = strategy_table(variant, spec, lambda f, what: report(f, f"solving {variant.name}"))
+        table, found = strategy_table(
+            variant, spec, lambda f, what: report(f, what if what == "optimal actions" else f"solving {variant.name}")
+        )
         tables.append(table)
         policy = policy or found
     if len(tables) == 1:

@@ -305,3 +305,73 @@ def write_report(
         progress(1.0, "figures")
     path.write_text(report_text(analysis, fmt, figures), encoding="utf-8")
     return [path, *figures.values()]
+
+
+COMPARISON_HEADER = [
+    "variant",
+    "goal",
+    "P(first wins)",
+    "first-player advantage",
+    "mean length (turns)",
+    "median",
+    "scoring turns per player",
+    "winner's scoring turns",
+    "opening",
+    "turn score at 0-0",
+]
+
+
+def comparison_rows(analyses: list[Analysis]) -> list[list[str]]:
+    """Return one row per analysed variant for a side-by-side comparison."""
+    rows = []
+    for analysis in analyses:
+        seating = analysis.seatings[0]
+        a, b = analysis.scoring_turns
+        opening = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in analysis.opening().items())
+        rows.append(
+            [
+                analysis.variant.name,
+                str(analysis.variant.goal),
+                f"{seating.p_first_wins:.4f}",
+                f"{analysis.first_player_advantage:+.4f}",
+                f"{analysis.mean_length:.2f}",
+                str(seating.length_quantile(0.5)),
+                f"{(a + b) / 2:.2f}",
+                f"{analysis.winner_scoring_turns:.2f}",
+                opening,
+                f"{analysis.turns[0].banked[0, 0]:.2f}",
+            ]
+        )
+    return rows
+
+
+def comparison_text(analyses: list[Analysis], fmt: str) -> str:
+    """Return a Markdown or HTML comparison of several variants (seed 003: which make good games)."""
+    who = _who(analyses[0])
+    title = "Exact comparison of variants"
+    intro = (
+        f"{who}, first to reach the goal wins. Seed 003: variants where optimal play takes four or five "
+        "successful turns to win are much more popular than those that take two."
+    )
+    rows = comparison_rows(analyses)
+    if fmt == "html":
+        e = html.escape
+        parts = [
+            "<!doctype html>",
+            '<html lang="en"><head><meta charset="utf-8">',
+            f"<title>{e(title)}</title>",
+            "<style>body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em}"
+            "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 10px}</style>",
+            "</head><body>",
+            f"<h1>{e(title)}</h1><p>{e(intro)}</p><table><tr>",
+            *[f"<th>{e(h)}</th>" for h in COMPARISON_HEADER],
+            "</tr>",
+            *["<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>" for row in rows],
+            f"</table><h2>Method</h2><p>{e(_METHOD)}</p></body></html>",
+        ]
+        return "\n".join(parts)
+    lines = [f"# {title}", "", intro, "", "| " + " | ".join(COMPARISON_HEADER) + " |"]
+    lines.append("|" + "---|" * len(COMPARISON_HEADER))
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    lines += ["", "## Method", "", _METHOD, ""]
+    return "\n".join(lines)
