@@ -565,6 +565,16 @@ def _wrap(text: str, width: int) -> str:
 _PLOTLY_SCALES = {"viridis": "Viridis", "plasma": "Plasma", "magma": "Magma", "RdBu": "RdBu", "turbo": "Turbo"}
 
 
+def _eye(view: tuple[float, float], distance: float = 2.2) -> dict[str, float]:
+    """Return the plotly camera position that matches a matplotlib (elevation, azimuth) view."""
+    elevation, azimuth = np.radians(view[0]), np.radians(view[1])
+    return {
+        "x": float(distance * np.cos(elevation) * np.cos(azimuth)),
+        "y": float(distance * np.cos(elevation) * np.sin(azimuth)),
+        "z": float(distance * np.sin(elevation)),
+    }
+
+
 def _save_html(figure: Figure, path: Path) -> None:
     go = _plotly()
     from plotly.subplots import make_subplots
@@ -601,7 +611,7 @@ def _save_html(figure: Figure, path: Path) -> None:
                         "yaxis_title": panel.ylabel,
                         "zaxis_title": panel.zlabel,
                         "zaxis_range": list(panel.zrange) if panel.zrange else None,
-                        "camera": {"eye": {"x": 1.0, "y": -1.75, "z": 1.1}},
+                        "camera": {"eye": _eye(panel.view)},
                     }
                 }
             )
