@@ -489,7 +489,7 @@ def main() -> None:
 
 
 # Command modules register themselves on ``app`` when imported; add a new one's name here.
-COMMAND_MODULES = ("solving", "serving", "analyzing")
+COMMAND_MODULES = ("solving", "serving", "analyzing", "study")
 for _module in COMMAND_MODULES:
     importlib.import_module(f"pigdice.commands.{_module}")
 

@@ -153,6 +153,7 @@ SPEC_HELP = {
 def _load_extra_specs() -> None:
     """Import the modules that register strategies built on the solver ('optimal', ...)."""
     import pigdice.solve.optimal  # noqa: F401  (registers itself)
+    import pigdice.zoo  # noqa: F401  (keep-pace, max-score, python:module:function)
 
 
 def known_specs() -> dict[str, str]:
@@ -182,7 +183,8 @@ def parse_strategy(spec: str, variant: Variant) -> Strategy:
     if word not in _EXTRA_SPECS:
         _load_extra_specs()
     if word in _EXTRA_SPECS:
-        return _EXTRA_SPECS[word][0](lowered, variant)
+        # the spec as typed: plug-ins (python:module:function) name case-sensitive modules and files
+        return _EXTRA_SPECS[word][0](text, variant)
     if lowered == "random":
         return RandomPlayer()
     terms: dict[str, int] = {}
