@@ -49,7 +49,7 @@ def main() -> None:
     print(f"fast simulator first call (compile or load the numba cache): {compile_wall:.2f} s")
     simulate_tables(pig, [table, table], 1000, seed=0, parallel=True)
 
-    engine, engine_wall, engine_cpu = timed(lambda: simulate(pig, [hold20, hold20], args.engine_games, seed=1))
+    engine, _, engine_cpu = timed(lambda: simulate(pig, [hold20, hold20], args.engine_games, seed=1))
     fast, fast_wall, fast_cpu = timed(lambda: simulate_tables(pig, [table, table], args.games, seed=1))
     par, par_wall, _ = timed(lambda: simulate_tables(pig, [table, table], args.games, seed=1, parallel=True))
     assert par.wins == fast.wins, "the parallel run must give the serial result"
@@ -81,7 +81,7 @@ def main() -> None:
         games = 1_000_000
         sim, _, cpu = timed(lambda v=variant, x=ta, y=tb, n=games: head_to_head_sim(v, x, y, n, seed=2))
         exact, exact_wall, _ = timed(lambda v=variant, x=ta, y=tb: head_to_head(v, x, y))
-        small, small_wall, _ = timed(lambda v=variant, x=ta, y=tb: head_to_head_sim(v, x, y, 100_000, seed=3))
+        _, small_wall, _ = timed(lambda v=variant, x=ta, y=tb: head_to_head_sim(v, x, y, 100_000, seed=3))
         print(
             f"  {name:13s} {a:>9s} vs {b:<8s} {games / cpu:>11,.0f} games/s;"
             f" P({a} wins) exact {exact.average:.5f}, simulated {sim.wins / sim.games:.5f};"

@@ -90,6 +90,7 @@ def _play_chunk(  # pragma: no cover - numba
             base = ((seat_table[p] * goal + i) * goal + j) * goal
             k = 0
             new = i
+            limit = 0 if per_turn else goal - i  # one throw per turn (Hog) ends the turn at once
             while True:
                 a = flat[base + k]
                 if a == 0:
@@ -105,7 +106,7 @@ def _play_chunk(  # pragma: no cover - numba
                     v = lut[a - 1, np.int64(r >> shift)]
                 if v >= 0:  # the common case: a bucket inside one outcome that adds v
                     k += v
-                    if i + k >= goal or per_turn:
+                    if k >= limit:
                         new = i + k
                         break
                     continue
@@ -116,7 +117,7 @@ def _play_chunk(  # pragma: no cover - numba
                 d = codes[e]
                 if d >= 0:
                     k += d
-                    if i + k >= goal or per_turn:
+                    if k >= limit:
                         new = i + k
                         break
                     continue
@@ -138,7 +139,7 @@ def _play_chunk(  # pragma: no cover - numba
                     k = max(k - amounts[e], 0)
                 else:  # SET
                     k = amounts[e]
-                if i + k >= goal or per_turn:
+                if k >= limit:
                     new = i + k
                     break
             scores[p] = new

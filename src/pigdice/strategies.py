@@ -152,8 +152,9 @@ SPEC_HELP = {
 
 def _load_extra_specs() -> None:
     """Import the modules that register strategies built on the solver ('optimal', ...)."""
-    import pigdice.solve.optimal  # noqa: F401  (registers itself)
-    import pigdice.zoo  # noqa: F401  (keep-pace, max-score, python:module:function)
+    # each registers itself: 'optimal'; 'keep-pace', 'max-score', 'python:module:function'
+    import pigdice.solve.optimal
+    import pigdice.zoo  # noqa: F401
 
 
 def known_specs() -> dict[str, str]:
