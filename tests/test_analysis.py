@@ -110,12 +110,29 @@ def test_goal_three_pig_hold_one_by_hand() -> None:
     assert a.turns[0].scoring[0, 0] == pytest.approx(5 / 6, abs=1e-15)
 
 
-def test_goal_three_pig_optimal_matches_the_hand_values() -> None:
-    # Optimal goal-3 Pig: at (0, 0) with a turn total of 2, holding (-> f(2, 0)-like race) or rolling
-    # (win 5/6 now). Whatever it picks, the analysis must agree with the solver's own value.
+def test_goal_three_pig_optimal_by_hand() -> None:
+    # Optimal goal-3 Pig goes for the goal every turn: at turn total 2, rolling wins with 5/6 at once,
+    # while holding leaves the opponent to go for 3 from 0 (which wins at least 29/36 for them).
+    # So no score is ever banked short of the goal; a turn wins with 4/6 + (1/6)(5/6) = 29/36
+    # (3-6 at once, or 2 then anything but 1), else the turn passes: q = 7/36.
+    #   P(first wins) = (29/36) / (1 - q^2) = 1044/1247;  P(length = n) = q^(n-1) * 29/36, mean 36/29.
+    win = Fraction(4, 6) + Fraction(1, 6) * Fraction(5, 6)
+    q = 1 - win
+    assert win == Fraction(29, 36)
+    p_first = win / (1 - q * q)
+    assert p_first == Fraction(1044, 1247)
     variant = find_variant("pig", goal=3)
     a = analyze(variant)
-    assert a.seatings[0].p_first_wins == pytest.approx(float(solve(variant).values[0, 0]), abs=1e-12)
+    assert a.opening() == {"hold_at": 3}
+    seating = a.seatings[0]
+    assert seating.p_first_wins == pytest.approx(float(p_first), abs=1e-12)
+    assert seating.p_first_wins == pytest.approx(float(solve(variant).values[0, 0]), abs=1e-12)
+    for n in range(1, 6):
+        assert seating.length[n - 1] == pytest.approx(float(q ** (n - 1) * win), abs=1e-15)
+    assert seating.mean_length == pytest.approx(36 / 29, abs=1e-10)
+    assert a.winner_scoring_turns == pytest.approx(1.0, abs=1e-10)
+    # expected points of the first turn: (3+4+5+6)/6 + (1/6) * (4+5+6+7+8)/6
+    assert a.turns[0].banked[0, 0] == pytest.approx(18 / 6 + 30 / 36, abs=1e-14)
 
 
 @pytest.mark.parametrize(("goal", "thresholds"), [(6, (2, 4)), (10, (3, 7)), (12, (20, 1))])

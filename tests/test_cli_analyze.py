@@ -202,3 +202,5 @@ def test_analyze_arrays() -> None:
     assert len(arrays["expected_turn_score"]) == 12 and len(arrays["expected_turn_score"][0]) == 12
     assert arrays["expected_turn_score"][0][0] == pytest.approx(data["expected_turn_score_at_start"], abs=1e-6)
     assert arrays["expected_turn_starts"][0][0] >= 1.0
+    # Pig has no resets, so the chance that the first player ever starts a turn at (i, j) is exact
+    assert arrays["first_player_turn_start_probability"][0][0] == pytest.approx(1.0)

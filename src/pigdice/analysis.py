@@ -670,7 +670,8 @@ class Analysis:
         """Return the analysis as JSON-ready data (the shape of ``pigdice analyze --json``).
 
         ``arrays`` adds per-state arrays indexed [i][j] (mover's score, other's score): strategy A's
-        expected turn score and the expected number of turns per game starting there.
+        expected turn score, the expected number of turns per game starting there and, for variants
+        without resets, the probability that the first player ever starts a turn there.
         """
         a_scoring, b_scoring = self.scoring_turns
         data: dict[str, Any] = {
@@ -701,6 +702,9 @@ class Analysis:
                 "expected_turn_score": np.round(self.turns[0].banked, 6).tolist(),
                 "expected_turn_starts": np.round(self.turn_starts, 9).tolist(),
             }
+            reach = self.visit_probabilities()
+            if reach is not None:
+                data["arrays"]["first_player_turn_start_probability"] = np.round(reach, 9).tolist()
         return data
 
 
