@@ -10,9 +10,17 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+import pigdice.zoo as zoo
 from pigdice.cli import app
 
 runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def plugins_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Allow plug-ins here even if an earlier test (a web server) disabled them for the process."""
+    monkeypatch.setattr(zoo, "_PLUGINS_ALLOWED", True)
+    monkeypatch.delenv("PIGDICE_NO_PYTHON_SPECS", raising=False)
 
 
 def run_json(*args: str) -> Any:

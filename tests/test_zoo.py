@@ -31,6 +31,13 @@ from pigdice.zoo import (
 RNG = np.random.default_rng(0)
 
 
+@pytest.fixture(autouse=True)
+def plugins_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Allow plug-ins here even if an earlier test (a web server) disabled them for the process."""
+    monkeypatch.setattr(zoo, "_PLUGINS_ALLOWED", True)
+    monkeypatch.delenv("PIGDICE_NO_PYTHON_SPECS", raising=False)
+
+
 def same_moves(first: np.ndarray, second: np.ndarray) -> bool:
     """Return True if two action tables agree wherever they are read (score + turn total < goal)."""
     goal = first.shape[0]
@@ -321,7 +328,6 @@ def test_python_plugins_can_be_disabled(plugin: Path, monkeypatch: pytest.Monkey
     with pytest.raises(BadStrategyError, match="disabled"):
         parse_strategy(f"py:{plugin}:HoldAt20", find_variant("pig"))
     monkeypatch.delenv("PIGDICE_NO_PYTHON_SPECS")
-    monkeypatch.setattr(zoo, "_PLUGINS_ALLOWED", True)
     disable_python_specs()
     with pytest.raises(BadStrategyError, match="disabled"):
         parse_strategy(f"py:{plugin}:HoldAt20", find_variant("pig"))
