@@ -242,6 +242,7 @@ def slice_figure(
         left = [("dice to throw", i, dice[:, opponent].astype(float))]
         ylabel = "dice"
         first = f"throw {int(dice[0, opponent])} dice"
+    limit = "; the dashed line is the roll-to-win limit" if variant.can_hold and thresholds is not None else ""
     panel = Panel(
         kind="lines",
         title=f"Opponent score j = {opponent}",
@@ -252,7 +253,7 @@ def slice_figure(
         right_label="P(player to move wins)",
         step=True,
     )
-    note = f"At i = 0 the perfect player would {first}; the dashed line is the roll-to-win limit."
+    note = f"At i = 0 the perfect player would {first}{limit}."
     return Figure(f"{_variant_label(variant)}: slice at opponent score {opponent}", [panel], note)
 
 
@@ -523,7 +524,9 @@ def _draw_lines(ax: Any, panel: Panel) -> None:
         more_handles, more_labels = twin.get_legend_handles_labels()
         handles += more_handles
         labels += more_labels
-    ax.legend(handles, labels, loc="center right")
+    ax.legend(
+        handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.09), ncol=min(3, len(handles)), frameon=False
+    )
 
 
 def _save_png(figure: Figure, path: Path) -> None:
@@ -549,7 +552,9 @@ def _save_png(figure: Figure, path: Path) -> None:
             lines = note.count("\n") + 1
             fig.text(0.5, 0.925, note, ha="center", va="top", fontsize=10, color="0.25")
         top = 0.86 - lines * 16 / height
-        fig.subplots_adjust(left=0.07, right=0.93 if count == 1 else 0.96, bottom=0.09, top=top, wspace=0.25)
+        legend_below = any(p.kind in ("lines", "bars") for p in figure.panels)
+        bottom = 0.15 if legend_below else 0.09
+        fig.subplots_adjust(left=0.07, right=0.93 if count == 1 else 0.96, bottom=bottom, top=top, wspace=0.25)
         fig.savefig(path, dpi=DPI)
     finally:
         plt.close(fig)
