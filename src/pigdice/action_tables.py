@@ -37,16 +37,7 @@ def _hold_at_table(variant: Variant, strategy: HoldAt) -> np.ndarray:
 
 
 def _optimal_table(variant: Variant, strategy: Strategy) -> np.ndarray:
-    policy = strategy.policy  # type: ignore[attr-defined]
-    goal = variant.goal
-    table = np.zeros((goal, goal, goal), dtype=np.int8)
-    for i in range(goal):
-        for j in range(goal):
-            if variant.decision is Decision.DICE_PER_TURN:
-                table[i, j, :] = policy.best_choice(i, j, 0)
-            else:
-                table[i, j, : goal - i] = policy.turn(i, j).action
-    return table
+    return strategy.policy.action_table()  # type: ignore[attr-defined,no-any-return]
 
 
 def action_table(strategy: Strategy, variant: Variant, progress: Progress | None = None) -> np.ndarray:

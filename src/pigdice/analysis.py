@@ -27,10 +27,9 @@ from numba import njit
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Endgame, Variant
-from pigdice.solve import dicechoice, rollhold
 from pigdice.solve.policy import Policy
 from pigdice.solve.solver import solvable, solve
-from pigdice.solve.tables import EffectTable, effect_table
+from pigdice.solve.tables import effect_table
 
 TAIL = 1e-12  # stop the game chain when less probability than this is still playing
 MAX_TURNS = 100_000  # ... or after this many turns (a pair that never scores is reported, not looped)
@@ -264,26 +263,6 @@ def _chain_block(  # pragma: no cover - numba
     return t, remaining, M, X, Y
 
 
-@njit(cache=True)
-def _optimal_rows(
-    V, goal, i0, i1, kinds, amounts, keeps, probs, offsets, monotone, one_throw, table
-):  # pragma: no cover
-    """Write the optimal action of every state with i0 <= i < i1 (the solver's own turn sweep) into ``table``."""
-    n_choices = offsets.shape[0] - 1
-    const = np.empty(n_choices)
-    coef = np.empty(n_choices)
-    fixed = np.zeros(0, dtype=np.int8)
-    for i in range(i0, i1):
-        for j in range(goal):
-            if one_throw:
-                best = dicechoice.throw_values(V, i, j, goal, V[j, i], kinds, amounts, probs, offsets, const, coef)
-                table[i, j, :] = best + 1
-            else:
-                _, act, _, _ = rollhold.turn_row(V, i, j, goal, kinds, amounts, keeps, probs, offsets, monotone, fixed)
-                for k in range(goal - i):
-                    table[i, j, k] = act[k]
-
-
 # -- turn level -------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class TurnOutcomes:
@@ -390,29 +369,7 @@ def turn_outcomes(
 
 def optimal_actions(policy: Policy, progress: Callable[[float], None] | None = None) -> np.ndarray:
     """Return the optimal action table T[i, j, k] of a solved policy (0 hold, c + 1 roll choice c)."""
-    variant = policy.variant
-    goal = variant.goal
-    t: EffectTable = policy.table
-    table = np.zeros((goal, goal, goal), dtype=np.int8)
-    block = max(1, goal // 50)
-    for i0 in range(0, goal, block):
-        _optimal_rows(
-            policy.values,
-            goal,
-            i0,
-            min(goal, i0 + block),
-            t.kinds,
-            t.amounts,
-            t.keeps,
-            t.probabilities,
-            t.offsets,
-            t.monotone,
-            variant.decision is Decision.DICE_PER_TURN,
-            table,
-        )
-        if progress is not None:
-            progress(min(goal, i0 + block) / goal)
-    return table
+    return policy.action_table(progress)
 
 
 def hold_thresholds(actions: np.ndarray) -> np.ndarray:

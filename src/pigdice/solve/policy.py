@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Variant
@@ -22,6 +24,27 @@ from pigdice.solve import dicechoice, rollhold
 from pigdice.solve.tables import EffectTable, effect_table
 
 FORMAT_VERSION = 1
+
+
+@njit(cache=True)
+def _optimal_rows(
+    V, goal, i0, i1, kinds, amounts, keeps, probs, offsets, monotone, one_throw, table
+):  # pragma: no cover
+    """Write the optimal action of every state with i0 <= i < i1 into ``table`` (the solver's own sweeps)."""
+    n_choices = offsets.shape[0] - 1
+    const = np.empty(n_choices)
+    coef = np.empty(n_choices)
+    for i in range(i0, i1):
+        for j in range(goal):
+            if one_throw:
+                best = dicechoice.throw_values(V, i, j, goal, V[j, i], kinds, amounts, probs, offsets, const, coef)
+                table[i, j, :] = best + 1
+            else:
+                _, act, _, _ = rollhold.turn_row(
+                    V, i, j, goal, kinds, amounts, keeps, probs, offsets, monotone, rollhold.NO_FIXED
+                )
+                for k in range(goal - i):
+                    table[i, j, k] = act[k]
 
 
 @dataclass(frozen=True)
@@ -145,6 +168,31 @@ class Policy:
         for index, name in enumerate(names):
             values[name] = float(row.rolls[index, turn_total])
         return values
+
+    def action_table(self, progress: Callable[[float], None] | None = None) -> np.ndarray:
+        """Return every state's optimal action, T[i, j, k] (0 hold, c + 1 roll choice c; Hog: all k alike)."""
+        goal = self.goal
+        t = self.table
+        table = np.zeros((goal, goal, goal), dtype=np.int8)
+        block = max(1, goal // 50)
+        for i0 in range(0, goal, block):
+            _optimal_rows(
+                self.values,
+                goal,
+                i0,
+                min(goal, i0 + block),
+                t.kinds,
+                t.amounts,
+                t.keeps,
+                t.probabilities,
+                t.offsets,
+                t.monotone,
+                self.variant.decision is Decision.DICE_PER_TURN,
+                table,
+            )
+            if progress is not None:
+                progress(min(goal, i0 + block) / goal)
+        return table
 
     def hold_threshold(self, score: int = 0, opponent: int = 0) -> int | None:
         """Return the smallest turn total at which holding is optimal at (score, opponent)."""
