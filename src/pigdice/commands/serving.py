@@ -48,4 +48,7 @@ def serve(
         f"pigdice web on http://{host}:{port}  (database {Store(settings.database_url).safe_url()}, "
         f"robot delay {settings.robot_delay:g}s)"
     )
-    uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level, ws_max_size=65536)
+    uvicorn.run(
+        create_app(settings), host=host, port=port, log_level=log_level, ws_max_size=65536,
+        ws_per_message_deflate=False,  # messages are small; compressing them costs more CPU than it saves
+    )

@@ -30,7 +30,7 @@ from pigdice.rules.registry import find_variant
 from pigdice.rules.variant import Decision, Variant
 from pigdice.strategies import Human, Strategy, parse_strategy
 from pigdice.web.config import Settings
-from pigdice.web.store import GameRecord, SeatRecord, Store, StoreError
+from pigdice.web.store import GameRecord, MoveWrite, SeatRecord, Store, StoreError
 
 log = logging.getLogger("pigdice.web")
 
@@ -39,6 +39,7 @@ ROBOT_NAMES = ("Wilbur", "Babe", "Hamlet", "Truffle", "Porkchop", "Snout", "Trot
 OPEN_WORDS = ("friend", "open", "human", "person", "guest")
 YOU_WORDS = ("you", "me")
 MAX_NAME = 24
+MAX_BATCH = 500  # moves written in one transaction at most
 
 T = TypeVar("T")
 
@@ -229,7 +230,7 @@ class Connection:
 
 # -- the room ---------------------------------------------------------------------------------
 def robot_rng(seed: int, step: int) -> np.random.Generator:
-    """Return the robots' generator for one move (separate from the dice, reproducible after a restart)."""
+    """Return a generator for the robots of a room (separate from the dice), seeded from the seed and the step."""
     return np.random.default_rng([seed, step, 7])
 
 
@@ -253,6 +254,7 @@ class Room:
     robot_task: asyncio.Task[None] | None = None
     last_active: float = field(default_factory=time.monotonic)
     replay_mismatch: bool = False
+    robot_rng: np.random.Generator | None = None  # robots' own generator (their moves are logged as actions)
 
     # -- views ---------------------------------------------------------------------------
     @property
@@ -270,9 +272,9 @@ class Room:
         """Return the number of actions played so far."""
         return self.state.step
 
-    def event_json(self, step: int, event: Event) -> dict[str, Any]:
+    def event_json(self, step: int, event: Event, data: dict[str, Any] | None = None) -> dict[str, Any]:
         """Return an event for clients: its fields, the step that made it, and a line of text (``line``)."""
-        data = event_to_json(event)
+        data = dict(event_to_json(event) if data is None else data)
         data["step"] = step
         data["line"] = describe_event(event, self.names)
         return data
@@ -406,9 +408,16 @@ class Room:
         step = state.step
         events_json = [event_to_json(ev) for ev in events]
         try:
-            await self.manager.db(
-                self.manager.store.record_move, self.game_id, step, index, str(action), events_json,
-                state.is_terminal(), None if state.winners is None else list(state.winners),
+            await self.manager.write_move(
+                MoveWrite(
+                    self.game_id,
+                    step,
+                    index,
+                    str(action),
+                    events_json,
+                    state.is_terminal(),
+                    None if state.winners is None else list(state.winners),
+                )
             )
         except Exception as exc:
             self.rng.bit_generator.state = saved  # nothing happened: the dice are rolled again next time
@@ -424,7 +433,7 @@ class Room:
             "step": step,
             "seat": index,
             "action": str(action),
-            "events": [self.event_json(step, ev) for ev in events],
+            "events": [self.event_json(step, ev, js) for ev, js in zip(events, events_json, strict=True)],
             "state": self.snapshot(),
         }
         self.broadcast(update)
@@ -454,7 +463,9 @@ class Room:
                 if seat is None or seat.strategy is None:
                     return
                 try:
-                    action = seat.strategy.choose(self.state, robot_rng(self.seed, self.state.step))
+                    if self.robot_rng is None:
+                        self.robot_rng = robot_rng(self.seed, self.state.step)
+                    action = seat.strategy.choose(self.state, self.robot_rng)
                     await self._play(seat.index, str(action), action)
                 except WebError as exc:
                     log.error("room %s: robot %s failed: %s", self.code, seat.name, exc)
@@ -494,10 +505,48 @@ class RoomManager:
         self.settings = settings
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        # SQLite writes take well under a millisecond and group commit batches them: doing them on the event
+        # loop beats a thread, whose GIL hand-offs (5 ms switch interval) would stall every batch under load
+        self._inline = store.is_sqlite
+        self._pending: list[tuple[MoveWrite, asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
         self._executor = ThreadPoolExecutor(max_workers=1 if store.is_sqlite else 4, thread_name_prefix="pigdice-db")
 
+    async def write_move(self, move: MoveWrite) -> None:
+        """Store a move; moves of many rooms waiting at once are written in one transaction (group commit)."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((move, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_pending())
+        await future
+
+    async def _write_pending(self) -> None:
+        """Write queued moves in batches until none are left."""
+        while self._pending:
+            batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
+            try:
+                await self.db(self.store.record_moves, [move for move, _ in batch])
+                outcomes: list[BaseException | None] = [None] * len(batch)
+            except Exception:
+                outcomes = []
+                for move, _ in batch:  # find the bad one(s); the others still get written
+                    try:
+                        await self.db(self.store.record_moves, [move])
+                        outcomes.append(None)
+                    except Exception as exc:
+                        outcomes.append(exc)
+            for (_, future), outcome in zip(batch, outcomes, strict=True):
+                if future.done():
+                    continue
+                if outcome is None:
+                    future.set_result(None)
+                else:
+                    future.set_exception(outcome)
+
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run a database call in the database thread(s), keeping the event loop free."""
+        """Run a database call: inline for SQLite, in a thread pool for server databases (PostgreSQL)."""
+        if self._inline:
+            return fn(*args)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, fn, *args)
 

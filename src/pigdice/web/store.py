@@ -24,6 +24,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -116,6 +117,19 @@ class MoveRecord:
     seat: int
     action: str
     events: list[dict[str, Any]]
+
+
+@dataclass
+class MoveWrite:
+    """One move to append: the game, its new step, who acted, the action, events and the outcome."""
+
+    game_id: int
+    step: int
+    seat: int
+    action: str
+    events: list[dict[str, Any]]
+    finished: bool = False
+    winners: list[int] | None = None
 
 
 @dataclass
@@ -262,31 +276,66 @@ class Store:
                 )
 
     def record_move(
-        self, game_id: int, step: int, seat: int, action: str, events: list[dict[str, Any]],
-        finished: bool, winners: list[int] | None,
+        self,
+        game_id: int,
+        step: int,
+        seat: int,
+        action: str,
+        events: list[dict[str, Any]],
+        finished: bool,
+        winners: list[int] | None,
     ) -> None:
         """Append move ``step`` and advance the game, in one transaction (fails if the step exists)."""
+        self.record_moves([MoveWrite(game_id, step, seat, action, events, finished, winners)])
+
+    def record_moves(self, moves: list[MoveWrite]) -> None:
+        """Append moves of different games and advance each game, all in one transaction (group commit)."""
+        if not moves:
+            return
+        if len({m.game_id for m in moves}) != len(moves):
+            raise StoreError("a batch may hold one move per game")
         now = time.time()
         try:
             with self.engine.begin() as conn:
                 conn.execute(
-                    insert(moves_table).values(
-                        game_id=game_id, step=step, seat=seat, action=action, events=json.dumps(events),
-                        created_at=now,
-                    )
+                    insert(moves_table),
+                    [
+                        {
+                            "game_id": m.game_id,
+                            "step": m.step,
+                            "seat": m.seat,
+                            "action": m.action,
+                            "events": json.dumps(m.events, separators=(",", ":")),
+                            "created_at": now,
+                        }
+                        for m in moves
+                    ],
                 )
                 result = conn.execute(
                     update(games_table)
-                    .where(games_table.c.id == game_id, games_table.c.step == step - 1)
+                    .where(games_table.c.id == bindparam("b_id"), games_table.c.step == bindparam("b_prev"))
                     .values(
-                        step=step, finished=finished, updated_at=now,
-                        winners=None if winners is None else json.dumps(winners),
-                    )
+                        step=bindparam("b_step"),
+                        finished=bindparam("b_finished"),
+                        winners=bindparam("b_winners"),
+                        updated_at=bindparam("b_now"),
+                    ),
+                    [
+                        {
+                            "b_id": m.game_id,
+                            "b_prev": m.step - 1,
+                            "b_step": m.step,
+                            "b_finished": m.finished,
+                            "b_winners": None if m.winners is None else json.dumps(m.winners),
+                            "b_now": now,
+                        }
+                        for m in moves
+                    ],
                 )
-                if result.rowcount != 1:
-                    raise StoreError(f"game {game_id}: step {step} does not follow the stored step")
+                if result.rowcount != len(moves):
+                    raise StoreError("a move does not follow its game's stored step")
         except IntegrityError:
-            raise StoreError(f"game {game_id}: step {step} was already recorded") from None
+            raise StoreError("a move was already recorded") from None
 
     def load_game(self, code: str) -> GameRecord | None:
         """Return the stored game with this code (seats and moves included), or None."""

@@ -1,0 +1,197 @@
+"""Load test of the web server: N concurrent websocket clients play whole games on loopback.
+
+Each client creates a room against a ``hold:20`` robot (robot delay 0), connects a websocket and
+plays (holding at 20 too) until the game ends, ``--moves`` of its own actions are made, or
+``--seconds`` pass. The latency of a move is the time from sending the action to receiving the
+update for that step. By default a server is started in a subprocess on a free port with a
+temporary SQLite database; ``--url`` points at a running server instead (loopback only).
+
+    python bench/web_load.py --clients 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ipaddress
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+import httpx
+from websockets.asyncio.client import connect
+
+
+@dataclass
+class Result:
+    """What one client saw."""
+
+    latencies: list[float] = field(default_factory=list)
+    steps: int = 0  # actions applied in its room (its own and the robot's)
+    finished: bool = False
+    errors: list[str] = field(default_factory=list)
+
+
+def check_loopback(url: str) -> None:
+    """Refuse any target that is not on this machine's loopback interface."""
+    host = urlparse(url).hostname or ""
+    if host == "localhost":
+        return
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return
+    except ValueError:
+        pass
+    raise SystemExit(f"refusing to load-test {host!r}: only loopback addresses (127.0.0.1, ::1, localhost)")
+
+
+def free_port() -> int:
+    """Return a free TCP port on 127.0.0.1."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
+    """Start `pigdice serve` with no robot delay; wait until it answers."""
+    env = {**os.environ, "PIGDICE_ROBOT_DELAY": "0", "PIGDICE_DATABASE_URL": f"sqlite:///{db}"}
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from pigdice.cli import main; main()", "serve", "--port", str(port),
+         "--log-level", "warning"],
+        env=env,
+    )
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("the server did not start")
+
+
+async def play(
+    base: str, http: httpx.AsyncClient, goal: int, moves: int, deadline: float, think: float
+) -> Result:
+    """Create a room against a hold:20 robot and play it over a websocket; return timings."""
+    result = Result()
+    reply = await http.post(f"{base}/api/games", json={"variant": "pig", "goal": goal, "players": ["you", "hold:20"]})
+    if reply.status_code != 201:
+        result.errors.append(f"create: {reply.status_code} {reply.text[:100]}")
+        return result
+    data = reply.json()
+    code, token = data["code"], data["tokens"]["0"]
+    ws_url = base.replace("http", "ws", 1) + f"/ws/{code}"
+    async with connect(ws_url, max_size=2**22) as ws:
+        state = json.loads(await ws.recv())["state"]
+        made = 0
+        while not state["finished"] and made < moves and time.perf_counter() < deadline:
+            if state["current"] != 0:  # the robot is moving: wait for its updates
+                message = json.loads(await ws.recv())
+                if message["type"] == "update":
+                    state = message["state"]
+                continue
+            await asyncio.sleep(think)  # a person's pause; keeps each client under the server's rate limit
+            action = "hold" if state["turn_total"] >= 20 else "roll"
+            expected = state["step"]
+            sent = time.perf_counter()
+            await ws.send(json.dumps({"type": "action", "seat": 0, "token": token, "action": action,
+                                      "expected_step": expected}))
+            while True:
+                message = json.loads(await ws.recv())
+                if message["type"] == "error":
+                    result.errors.append(message["code"])
+                    break
+                if message["type"] == "update" and message["step"] == expected + 1:
+                    result.latencies.append(time.perf_counter() - sent)
+                    state = message["state"]
+                    break
+            made += 1
+        result.steps = state["step"]
+        result.finished = state["finished"]
+    return result
+
+
+async def run(base: str, clients: int, goal: int, moves: int, seconds: float, think: float) -> list[Result]:
+    """Run all clients at once; return their results."""
+    deadline = time.perf_counter() + seconds
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(limits=limits, timeout=30) as http:
+        tasks = [play(base, http, goal, moves, deadline, think) for _ in range(clients)]
+        outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+    results: list[Result] = []
+    for outcome in outcomes:
+        if isinstance(outcome, BaseException):
+            results.append(Result(errors=[f"{type(outcome).__name__}: {outcome}"]))
+        else:
+            results.append(outcome)
+    return results
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Return the q-th percentile (0..100) of ``values``."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def main() -> None:
+    """Parse options, run the load, print throughput and latency."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--clients", type=int, default=200, help="concurrent websocket clients (default 200)")
+    parser.add_argument("--goal", type=int, default=100, help="goal of each game (default 100)")
+    parser.add_argument("--moves", type=int, default=150, help="at most this many actions per client (default 150)")
+    parser.add_argument("--seconds", type=float, default=120.0, help="stop after this long (default 120)")
+    parser.add_argument("--think", type=float, default=0.1,
+                        help="seconds each client waits before each action (default 0.1: 10 actions/s per client, "
+                        "under the server's 20 messages/s limit)")
+    parser.add_argument("--url", default=None, help="a running server on loopback (default: start one)")
+    args = parser.parse_args()
+    if not 1 <= args.clients <= 2000 or args.moves < 1 or not 0 < args.seconds <= 600 or args.think < 0:
+        raise SystemExit("clients must be 1..2000, moves >= 1, seconds in (0, 600], think >= 0")
+    server = None
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.url:
+            base = args.url.rstrip("/")
+            check_loopback(base)
+        else:
+            port = free_port()
+            base = f"http://127.0.0.1:{port}"
+            server = start_server(port, Path(tmp) / "load.sqlite3")
+        try:
+            started = time.perf_counter()
+            results = asyncio.run(run(base, args.clients, args.goal, args.moves, args.seconds, args.think))
+            elapsed = time.perf_counter() - started
+        finally:
+            if server is not None:
+                server.terminate()
+                server.wait(10)
+    latencies = [x for r in results for x in r.latencies]
+    steps = sum(r.steps for r in results)
+    errors = [e for r in results for e in r.errors]
+    print(f"clients {args.clients}  goal {args.goal}  think {args.think:g} s  elapsed {elapsed:.2f} s")
+    print(f"games finished {sum(r.finished for r in results)}/{len(results)}  "
+          f"client moves {len(latencies)}  all moves (incl. robots) {steps}")
+    print(f"throughput {len(latencies) / elapsed:.0f} client moves/s, {steps / elapsed:.0f} moves/s incl. robots")
+    if latencies:
+        ms = [1000 * x for x in latencies]
+        print(f"move latency ms: p50 {percentile(ms, 50):.2f}  p90 {percentile(ms, 90):.2f}  "
+              f"p99 {percentile(ms, 99):.2f}  max {max(ms):.2f}  mean {statistics.fmean(ms):.2f}")
+    if errors:
+        print(f"errors {len(errors)}: {sorted(set(errors))[:5]}")
+
+
+if __name__ == "__main__":
+    main()
