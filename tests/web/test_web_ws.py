@@ -10,7 +10,8 @@ from typing import Any
 from webhelpers import create_game, make_settings, receive_until
 
 from pigdice.web.config import Settings
-from pigdice.web.rooms import RoomManager, WebError
+from pigdice.web.errors import WebError
+from pigdice.web.manager import RoomManager
 from pigdice.web.store import Store
 
 

@@ -25,6 +25,9 @@ from pigdice.rules.variant import Decision, Endgame, FinalTurn, TieRule, Variant
 from pigdice.strategies import endgame_note, known_specs
 from pigdice.web import content
 from pigdice.web.config import Settings
+from pigdice.web.errors import WebError
+from pigdice.web.live import Connection, TokenBucket, dumps
+from pigdice.web.manager import RoomManager
 from pigdice.web.protocol import (
     ActionRequest,
     AgainRequest,
@@ -39,7 +42,8 @@ from pigdice.web.protocol import (
     validation_message,
     ws_adapter,
 )
-from pigdice.web.rooms import CODE_RE, Connection, Room, RoomManager, TokenBucket, WebError, _dumps
+from pigdice.web.rooms import Room
+from pigdice.web.seats import CODE_RE
 from pigdice.web.store import Store
 
 log = logging.getLogger("pigdice.web")
@@ -311,14 +315,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             room = await manager.get(code)
         except WebError as exc:
-            await ws.send_text(_dumps({"type": "error", **exc.to_json()}))
+            await ws.send_text(dumps({"type": "error", **exc.to_json()}))
             await ws.close(code=4404)
             return
         conn = Connection(ws.send_text)
         conn.start()
         async with room.lock:
             room.connections.add(conn)
-            conn.send(_dumps(room.welcome()))
+            conn.send(dumps(room.welcome()))
         bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
         strikes = 0
         try:
@@ -371,11 +375,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             elif isinstance(message, WsHint):
                 room.authorize(message.seat, message.token)
                 reply = await manager.hint(room, message.seat)
-                conn.send(_dumps({**reply, "id": msg_id}))
+                conn.send(dumps({**reply, "id": msg_id}))
             elif isinstance(message, WsJoin):
                 seat, token = await room.join(message.seat, message.name)
                 conn.seats.add(seat.index)
-                conn.send(_dumps({"type": "joined", "seat": seat.index, "token": token, "id": msg_id}))
+                conn.send(dumps({"type": "joined", "seat": seat.index, "token": token, "id": msg_id}))
                 room.broadcast({"type": "seats", "state": room.snapshot()})
             elif isinstance(message, WsHello):
                 held = []
@@ -386,15 +390,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     held.append(int(key))
                 new = set(held) - conn.seats
                 conn.seats |= set(held)
-                conn.send(_dumps({"type": "hello", "seats": sorted(held), "id": msg_id}))
+                conn.send(dumps({"type": "hello", "seats": sorted(held), "id": msg_id}))
                 if new:
                     room.broadcast({"type": "seats", "state": room.snapshot()})
             elif isinstance(message, WsPing):
-                conn.send(_dumps({"type": "pong", "id": msg_id}))
+                conn.send(dumps({"type": "pong", "id": msg_id}))
         except WebError as exc:
-            conn.send(_dumps({"type": "error", **exc.to_json(), "id": msg_id}))
+            conn.send(dumps({"type": "error", **exc.to_json(), "id": msg_id}))
         except PigdiceError as exc:
-            conn.send(_dumps({"type": "error", "code": "bad_request", "message": str(exc), "id": msg_id}))
+            conn.send(dumps({"type": "error", "code": "bad_request", "message": str(exc), "id": msg_id}))
 
     # mounted last, so /static/vendor/plotly.min.js above wins over the folder
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
@@ -402,4 +406,4 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def _error(code: str, message: str) -> str:
-    return _dumps({"type": "error", "code": code, "message": message})
+    return dumps({"type": "error", "code": code, "message": message})

@@ -11,7 +11,7 @@ import numpy as np
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.optimal import policy_variant
 from pigdice.solve.policy import Policy
-from pigdice.web.rooms import warm_policy
+from pigdice.web.manager import warm_policy
 
 _cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
 _cache_lock = threading.Lock()

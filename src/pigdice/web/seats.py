@@ -1,0 +1,124 @@
+"""Seats: people (open until taken, then held by a secret token) and robots; room codes and names."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pigdice.errors import PigdiceError
+from pigdice.rules.variant import Variant
+from pigdice.strategies import Human, Strategy, parse_strategy
+from pigdice.web.errors import WebError
+
+CODE_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+ROBOT_NAMES = ("Wilbur", "Babe", "Hamlet", "Truffle", "Porkchop", "Snout", "Trotter", "Oinkers", "Hamm", "Curly")
+OPEN_WORDS = ("friend", "open", "human", "person", "guest")
+YOU_WORDS = ("you", "me")
+MAX_NAME = 24
+
+
+def hash_token(token: str) -> str:
+    """Return the SHA-256 hex digest under which a seat token is stored."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_code() -> str:
+    """Return a fresh room code that cannot be guessed (72 random bits)."""
+    return secrets.token_urlsafe(9)
+
+
+def clean_name(name: str | None, fallback: str) -> str:
+    """Return a display name: printable, trimmed to 24 characters, or ``fallback``."""
+    if not name:
+        return fallback
+    text = " ".join("".join(ch for ch in name if ch.isprintable()).split())[:MAX_NAME]
+    return text or fallback
+
+
+@dataclass
+class Seat:
+    """One seat: a person (open until someone takes it) or a robot."""
+
+    index: int
+    kind: Literal["human", "robot"]
+    spec: str
+    name: str
+    token_hash: str | None = None
+    strategy: Strategy | None = None
+
+    @property
+    def is_robot(self) -> bool:
+        """Return True for a robot seat."""
+        return self.kind == "robot"
+
+    @property
+    def is_taken(self) -> bool:
+        """Return True once a person holds the seat (robots always do)."""
+        return self.is_robot or self.token_hash is not None
+
+    def check_token(self, token: str) -> bool:
+        """Return True if ``token`` is this seat's secret (constant-time compare)."""
+        return self.token_hash is not None and hmac.compare_digest(self.token_hash, hash_token(token))
+
+    def public(self, connected: bool) -> dict[str, Any]:
+        """Return what everyone may know about the seat (never the token)."""
+        return {
+            "seat": self.index,
+            "kind": self.kind,
+            "spec": self.spec,
+            "name": self.name,
+            "taken": self.is_taken,
+            "connected": connected or self.is_robot,
+        }
+
+
+@dataclass
+class SeatPlan:
+    """A seat as requested when a room is created."""
+
+    kind: Literal["human", "robot"]
+    spec: str
+    name: str
+    mine: bool = False  # the creator takes it at once (hot-seat: several may be the creator's)
+    strategy: Strategy | None = None
+
+
+def plan_seats(specs: list[str], variant: Variant, your_name: str | None) -> list[SeatPlan]:
+    """Turn player specs (you, friend, human:NAME, hold:20, optimal, ...) into seats; raise on bad specs."""
+    plans: list[SeatPlan] = []
+    robots = 0
+    yours = sum(1 for s in specs if s.strip().lower() in YOU_WORDS)
+    for number, raw in enumerate(specs, start=1):
+        spec = raw.strip()
+        word = spec.lower()
+        if not spec:
+            raise WebError("bad_strategy", f"player {number} is empty; use you, friend or a robot like hold:20")
+        if word in YOU_WORDS:
+            base = clean_name(your_name, "You")
+            name = base if yours == 1 else f"{base} {sum(1 for p in plans if p.mine) + 1}"
+            plans.append(SeatPlan("human", "you", name, mine=True))
+            continue
+        if word in OPEN_WORDS:
+            plans.append(SeatPlan("human", "friend", f"Player {number}"))
+            continue
+        try:
+            strategy = parse_strategy(spec, variant)
+        except PigdiceError as exc:
+            raise WebError("bad_strategy", f"player {number}: {exc}") from None
+        if isinstance(strategy, Human):
+            plans.append(SeatPlan("human", "friend", clean_name(strategy.label, f"Player {number}")))
+            continue
+        name = f"{ROBOT_NAMES[robots % len(ROBOT_NAMES)]} ({strategy.name})"
+        robots += 1
+        plans.append(SeatPlan("robot", strategy.name, name, strategy=strategy))
+    if not plans:
+        raise WebError("bad_strategy", "a game needs players: e.g. you, hold:20")
+    try:
+        variant.check_players(len(plans))
+    except PigdiceError as exc:
+        raise WebError("bad_players", str(exc)) from None
+    return plans
