@@ -90,8 +90,10 @@ def test_engine_loop_is_used_without_tables() -> None:
     assert (sim.a_first_games, sim.b_first_games) == (21, 20)
     assert 0 <= sim.average <= 1 and sim.mean_turns > 0
     assert sim == simulate_compare(pig, a, b, 41, seed=5)
-    result = compare(pig, a, b, games=20, seed=1)
+    seen: list[int] = []
+    result = compare(pig, a, b, games=120, seed=1, progress=seen.append)
     assert result.exact is None and result.simulated is not None
+    assert seen[0] == 0 and seen[-1] == 120 and seen == sorted(seen)
 
 
 def test_final_round_endings_are_simulated_by_the_engine_and_noted() -> None:
@@ -100,7 +102,7 @@ def test_final_round_endings_are_simulated_by_the_engine_and_noted() -> None:
     result = compare(variant, a, b, games=30, seed=1)
     assert result.exact is not None and result.simulated is not None
     assert result.simulated.engine == "engine"
-    assert result.notes and "first-to-goal" in result.notes[0]
+    assert result.notes and "first-to-goal" in result.notes[0] and "engine loop" in result.notes[1]
     assert result.to_json()["endgame"] == "final-round"
 
 

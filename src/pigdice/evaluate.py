@@ -28,6 +28,7 @@ from pigdice.strategies import Strategy, is_human
 
 Z95 = 1.959963984540054
 Progress = Callable[[float, str], None]  # fraction done, what is running
+GamesProgress = Callable[[int], None]  # games played so far
 
 
 def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -125,13 +126,19 @@ class SimulatedComparison:
 
 
 def _engine_match(
-    variant: Variant, seats: Sequence[Strategy], games: int, rng: np.random.Generator
+    variant: Variant,
+    seats: Sequence[Strategy],
+    games: int,
+    rng: np.random.Generator,
+    progress: GamesProgress | None = None,
 ) -> tuple[list[float], int]:
     """Play ``games`` engine-loop games with this seating; return win shares per seat and total turns."""
     wins = [0.0] * len(seats)
     turns = 0
     dice_rng, choice_rng = rng.spawn(2)
-    for _ in range(games):
+    for played in range(games):
+        if progress is not None and played % 50 == 0:
+            progress(played)
         state = play_game(variant, seats, dice_rng, choice_rng)
         winners = state.winners or ()
         for p in winners:
@@ -156,8 +163,13 @@ def simulate_compare(
     games: int,
     seed: int | None = None,
     tables: tuple[np.ndarray | None, np.ndarray | None] | None = None,
+    progress: GamesProgress | None = None,
 ) -> SimulatedComparison:
-    """Simulate ``games`` games of A against B (A first in the first half, rounded up)."""
+    """Simulate ``games`` games of A against B (A first in the first half, rounded up).
+
+    ``progress`` hears the games played so far (engine loop only: the fast simulator takes
+    about a second per million games).
+    """
     if games < 2:
         raise BadParameterError(f"--games must be at least 2 (each side starts half), got {games}")
     if any(is_human(s) for s in (a, b)):
@@ -182,8 +194,11 @@ def simulate_compare(
         )
     first = (games + 1) // 2
     rng_one, rng_two = rng.spawn(2)
-    wins_one, turns_one = _engine_match(variant, [a, b], first, rng_one)
-    wins_two, turns_two = _engine_match(variant, [b, a], games - first, rng_two)
+    wins_one, turns_one = _engine_match(variant, [a, b], first, rng_one, progress)
+    later = None if progress is None else (lambda done: progress(first + done))
+    wins_two, turns_two = _engine_match(variant, [b, a], games - first, rng_two, later)
+    if progress is not None:
+        progress(games)
     return SimulatedComparison(
         games, first, wins_one[0], games - first, wins_two[1], "engine", (turns_one + turns_two) / games, seed
     )
@@ -219,7 +234,12 @@ class Comparison:
 
 
 def compare(
-    variant: Variant, a: Strategy, b: Strategy, games: int | None = None, seed: int | None = None
+    variant: Variant,
+    a: Strategy,
+    b: Strategy,
+    games: int | None = None,
+    seed: int | None = None,
+    progress: GamesProgress | None = None,
 ) -> Comparison:
     """Compare A with B: exactly when both have tables, and by ``games`` simulated games if given."""
     variant.check_players(2)
@@ -241,7 +261,11 @@ def compare(
         else:
             why = f"{' and '.join(missing)} {'has' if len(missing) == 1 else 'have'} no action table"
         raise BadStrategyError(f"{why}: compare by simulation with --games N")
-    simulated = simulate_compare(variant, a, b, games, seed, tables) if games is not None else None
+    simulated = None
+    if games is not None:
+        simulated = simulate_compare(variant, a, b, games, seed, tables, progress)
+        if simulated.engine == "engine" and all(t is not None for t in tables):
+            notes.append("simulated with the engine loop (the fast simulator plays first-to-goal only)")
     return Comparison(variant, a.name, b.name, exact, simulated, tuple(notes))
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from pigdice.cli import (
@@ -32,7 +32,7 @@ from pigdice.cli import (
 from pigdice.errors import BadParameterError, BadStrategyError
 from pigdice.evaluate import CSV_FIELDS, Comparison, TournamentResult, compare, tournament
 from pigdice.evaluate import Progress as EvalProgress
-from pigdice.rules.variant import Variant
+from pigdice.rules.variant import Endgame, Variant
 from pigdice.strategies import Strategy, parse_strategy
 
 VariantOpt = Annotated[str, typer.Option("--variant", "-v", help="Variant name or alias (see `pigdice variants`).")]
@@ -66,7 +66,7 @@ def print_comparison(result: Comparison) -> None:
     if sim is not None:
         lo, hi = sim.ci95
         line = f"95% confidence interval of the simulated average: {percent(lo)} .. {percent(hi)}"
-        if exact is not None:
+        if exact is not None and result.variant.endgame is Endgame.FIRST_TO_GOAL:
             inside = lo <= exact.average <= hi
             line += "  (exact value inside)" if inside else "  (exact value outside: 1 in 20 runs expect this)"
         console.print(line)
@@ -99,11 +99,23 @@ def compare_command(
         raise BadParameterError(f"--games must be at least 2 (each side starts half), got {games}")
     used_seed = resolve_seed(seed) if games is not None else None
     err = stderr_console()
-    if err.is_terminal and not json_out:
-        with err.status("comparing..."):
-            result = compare(variant, strategy_a, strategy_b, games, used_seed)
-    else:
+    if not err.is_terminal:
         result = compare(variant, strategy_a, strategy_b, games, used_seed)
+    else:
+        with Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            transient=True,
+        ) as bar:
+            task = bar.add_task("comparing", total=games or 1)
+
+            def report(done: int) -> None:
+                bar.update(task, completed=done, description="simulating (engine loop)")
+
+            result = compare(variant, strategy_a, strategy_b, games, used_seed, report)
     if json_out:
         emit_json(result.to_json())
         return
