@@ -15,7 +15,7 @@ import numpy as np
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve import dicechoice, rollhold
-from pigdice.solve.solver import TOLERANCE, solvable
+from pigdice.solve.solver import TOLERANCE, Anderson, solvable
 from pigdice.solve.tables import effect_table
 
 MAX_PASSES = 10_000
@@ -60,9 +60,12 @@ def head_to_head(
     table = effect_table(variant)
     va = np.full((goal, goal), 0.5)
     vb = np.full((goal, goal), 0.5)
+    warm = np.zeros((4, goal, goal))
+    warm[0] = warm[2] = 0.5
     out = np.zeros(1)
     passes = 0
     change = float("inf")
+    accelerator = Anderson(memory=4)  # resets: the same acceleration as the solver's
     while passes < MAX_PASSES:
         passes += 1
         if variant.decision is Decision.DICE_PER_TURN:
@@ -92,12 +95,20 @@ def head_to_head(
                 table.probabilities,
                 table.offsets,
                 table.monotone,
+                warm,
                 out,
             )
             change = float(out[0])
-        # without resets a pass is exact; the second pass measures what is left to change
+        # without resets every dependency is final before it is used, so one pass is exact
+        if not table.has_reset and variant.decision is not Decision.DICE_PER_TURN:
+            change = 0.0
+            break
         if passes >= 2 and change < tolerance:
             break
+        if table.has_reset:
+            mixed = accelerator.next(np.concatenate([va[:, 0], vb[:, 0]]))
+            va[:, 0] = mixed[:goal]
+            vb[:, 0] = mixed[goal:]
     if change >= tolerance:
         raise BadParameterError(f"evaluation did not converge (change {change:.3g} after {passes} passes)")
     return HeadToHead(float(va[0, 0]), 1.0 - float(vb[0, 0]), passes, change)

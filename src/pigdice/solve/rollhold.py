@@ -315,72 +315,40 @@ def turn_row(V, i, j, goal, kinds, amounts, keeps, probs, offsets, monotone, fix
 
 @njit(cache=True)
 def evaluate_levels(  # pragma: no cover - numba
-    VA, VB, TA, TB, goal, s_high, s_low, kinds, amounts, keeps, probs, offsets, monotone, out
+    VA, VB, TA, TB, goal, s_high, s_low, kinds, amounts, keeps, probs, offsets, monotone, warm, out
 ):
     """Evaluate two fixed strategies: VA[i, j] (VB) is the win probability of A (B) at the start
     of A's (B's) turn with the mover's score first. TA/TB[i, j, k] are their actions.
 
     The same level order and 2x2 pair solve as the solver, without the max: the pairs are
-    (VA[i, j], VB[j, i]) and (VA[j, i], VB[i, j]), coupled by busting or passing. Writes the
-    largest change to out[0].
+    (VA[i, j], VB[j, i]) and (VA[j, i], VB[i, j]), coupled by busting or passing. ``warm``
+    (4, goal, goal) keeps each row's last in-turn solution (A's c, d; B's c, d) so turns whose
+    rolls can lower the turn total start their sweeps close to the answer. Writes the largest
+    change to out[0].
     """
-    c = np.full(goal, 0.5)
-    d = np.zeros(goal)
     act = np.empty(goal, dtype=np.int64)
     rolls = np.empty((0, 0))
     bounds = np.empty(2)
     change = 0.0
     for s in range(s_high, s_low - 1, -1):
-        i_low = s - goal + 1
-        if i_low < 0:
-            i_low = 0
+        i_low = max(s - goal + 1, 0)
         for i in range(i_low, s + 1 - i_low):
             j = s - i
             # A moves at (i, j) against B's turn-start values; B moves at (j, i) against A's
             old_a = VA[i, j]
             old_b = VB[j, i]
-            turn_sweep(
-                i,
-                j,
-                goal,
-                VB,
-                old_b,
-                kinds,
-                amounts,
-                keeps,
-                probs,
-                offsets,
-                monotone,
-                c,
-                d,
-                act,
-                rolls,
-                bounds,
-                TA[i, j],
-            )
-            c1 = c[0]
-            d1 = d[0]
-            turn_sweep(
-                j,
-                i,
-                goal,
-                VA,
-                old_a,
-                kinds,
-                amounts,
-                keeps,
-                probs,
-                offsets,
-                monotone,
-                c,
-                d,
-                act,
-                rolls,
-                bounds,
-                TB[j, i],
-            )
-            c2 = c[0]
-            d2 = d[0]
+            ca = warm[0, i]
+            da = warm[1, i]
+            cb = warm[2, j]
+            db = warm[3, j]
+            turn_sweep(i, j, goal, VB, old_b, kinds, amounts, keeps, probs, offsets, monotone,
+                       ca, da, act, rolls, bounds, TA[i, j])  # fmt: skip
+            turn_sweep(j, i, goal, VA, old_a, kinds, amounts, keeps, probs, offsets, monotone,
+                       cb, db, act, rolls, bounds, TB[j, i])  # fmt: skip
+            c1 = ca[0]
+            d1 = da[0]
+            c2 = cb[0]
+            d2 = db[0]
             det = 1.0 - d1 * d2
             a = (c1 + d1 * c2) / det if abs(det) > 1e-15 else c1 + d1 * old_b
             b = c2 + d2 * a
