@@ -22,8 +22,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 import httpx
@@ -138,6 +140,15 @@ async def run(base: str, clients: int, goal: int, moves: int, seconds: float, th
     return results
 
 
+def run_loop(main: Coroutine[Any, Any, list[Result]]) -> list[Result]:
+    """Run the clients on uvloop when it is installed (as the server does), else on asyncio."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
+
+
 def percentile(values: list[float], q: float) -> float:
     """Return the q-th percentile (0..100) of ``values``."""
     ordered = sorted(values)
@@ -172,7 +183,7 @@ def main() -> None:
             server = start_server(port, Path(tmp) / "load.sqlite3")
         try:
             started = time.perf_counter()
-            results = asyncio.run(run(base, args.clients, args.goal, args.moves, args.seconds, args.think))
+            results = run_loop(run(base, args.clients, args.goal, args.moves, args.seconds, args.think))
             elapsed = time.perf_counter() - started
         finally:
             if server is not None:

@@ -94,6 +94,16 @@ moves_table = Table(
 )
 
 
+# built once: the statements of the hot path (a move is written on every roll and hold)
+INSERT_MOVES = insert(moves_table)
+ADVANCE_GAME = (
+    update(games_table)
+    .where(games_table.c.id == bindparam("b_id"), games_table.c.step == bindparam("b_prev"))
+    .values(step=bindparam("b_step"), finished=bindparam("b_finished"), winners=bindparam("b_winners"),
+            updated_at=bindparam("b_now"))
+)
+
+
 class StoreError(PigdiceError):
     """The database could not be opened, is of a newer schema, or refused a write."""
 
