@@ -178,3 +178,38 @@ def test_tournament_two_player_people_table_shows_who_beats_whom() -> None:
 )
 def test_tournament_bad_input_is_one_line(args: list[str], expected: str) -> None:
     assert_bad(args, expected)
+
+
+def test_simulate_uses_the_fast_simulator_where_it_can_and_agrees_with_the_exact_value():
+    """hold:20 vs hold:25 in Pig: exact P(first wins) = 0.52003 (pigdice compare); 100k fast games agree."""
+    import json as _json
+
+    from typer.testing import CliRunner as _Runner
+
+    from pigdice.cli import app as _app
+
+    result = _Runner().invoke(
+        _app, ["simulate", "pig", "--players", "hold:20,hold:25", "--games", "100000", "--seed", "3", "--json"]
+    )
+    data = _json.loads(result.stdout)
+    share = data["wins"][0] / data["games"]
+    assert abs(share - 0.52003) < 4 * (0.25 / 100000) ** 0.5
+    loop = _Runner().invoke(
+        _app,
+        [
+            "simulate",
+            "pig",
+            "--players",
+            "hold:20,hold:25",
+            "--games",
+            "20",
+            "--seed",
+            "3",
+            "--engine",
+            "loop",
+            "--json",
+        ],
+    )
+    assert _json.loads(loop.stdout)["games"] == 20
+    bad = _Runner().invoke(_app, ["simulate", "pig", "--players", "hold:20,random", "--engine", "fast"])
+    assert bad.exit_code == 2 and "action tables" in bad.output

@@ -403,9 +403,18 @@ def simulate(
     ties: TiesOpt = None,
     final_turn: FinalTurnOpt = None,
     param: ParamOpt = None,
+    engine: Annotated[
+        str,
+        typer.Option(
+            "--engine",
+            help="auto: the numba simulator where every robot has an action table and the first to the goal "
+            "wins, else the engine loop; fast; loop (the game engine, whose seeds replay game by game).",
+        ),
+    ] = "auto",
     json_out: JsonOpt = False,
 ) -> None:
     """Play many seeded games between robots and count the wins per seat."""
+    from pigdice.evaluate import simulate_with_tables
     from pigdice.simulate import simulate as run_simulation
 
     variant = variant_from_options(variant_name, goal, endgame, ties, final_turn, param)
@@ -413,9 +422,18 @@ def simulate(
     strategies = players_from_option(specs, variant)
     if games < 1:
         raise BadParameterError(f"--games must be at least 1, got {games}")
+    if engine not in ("auto", "fast", "loop"):
+        raise BadParameterError(f"unknown --engine {engine!r}; allowed: auto, fast, loop")
     used_seed = resolve_seed(seed)
     err = stderr_console()
-    if games >= PROGRESS_MIN_GAMES and err.is_terminal:
+    fast = None if engine == "loop" else simulate_with_tables(variant, strategies, games, used_seed)
+    if engine == "fast" and fast is None:
+        raise BadParameterError(
+            "--engine fast needs robots with action tables (not rolls:N or random) and the first-to-goal ending"
+        )
+    if fast is not None:
+        result = fast
+    elif games >= PROGRESS_MIN_GAMES and err.is_terminal:
         with Progress(
             TextColumn("simulating"),
             BarColumn(),
@@ -447,6 +465,7 @@ def simulate(
     console.print(table)
     console.print(f"Goal {variant.goal}: {endgame_note(variant)}.")
     console.print(f"Tied games: {result.ties}    mean turns per game: {result.mean_turns:.2f}")
+    console.print(f"Engine: {'numba simulator' if fast is not None else 'game engine loop'}.", style="dim")
 
 
 # -- play -------------------------------------------------------------------------------------

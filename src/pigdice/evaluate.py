@@ -21,7 +21,7 @@ from pigdice.action_tables import action_table
 from pigdice.errors import BadParameterError, BadStrategyError
 from pigdice.fastsim import head_to_head_sim, simulate_tables
 from pigdice.rules.variant import Decision, Endgame, Variant
-from pigdice.simulate import play_game
+from pigdice.simulate import SimulationResult, play_game
 from pigdice.solve.headtohead import HeadToHead, head_to_head
 from pigdice.solve.solver import solvable
 from pigdice.strategies import Strategy, is_human
@@ -153,6 +153,22 @@ def can_fast_simulate(variant: Variant, tables: Sequence[np.ndarray | None]) -> 
         variant.endgame is Endgame.FIRST_TO_GOAL
         and variant.decision is not Decision.SIMULTANEOUS
         and all(t is not None for t in tables)
+    )
+
+
+def simulate_with_tables(
+    variant: Variant, strategies: Sequence[Strategy], games: int, seed: int | None
+) -> SimulationResult | None:
+    """Simulate with the numba simulator if every robot has a table (first to the goal), else return None."""
+    tables = [table_or_none(s, variant) for s in strategies]
+    if not can_fast_simulate(variant, tables):
+        return None
+    result = simulate_tables(variant, [t for t in tables if t is not None], games, seed)
+    return SimulationResult(
+        games=games,
+        wins=[float(w) for w in result.wins],
+        ties=0,
+        total_turns=int((np.arange(len(result.lengths.histogram)) * result.lengths.histogram).sum()),
     )
 
 
