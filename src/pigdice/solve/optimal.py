@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from pigdice.errors import BadStrategyError
 from pigdice.game import Action, GameState, Hold, Roll
 from pigdice.rules.registry import find_variant
 from pigdice.rules.variant import Decision, Endgame, Variant
@@ -159,7 +160,9 @@ def hint_for_state(state: GameState) -> Hint:
 
 
 def parse_optimal(spec: str, variant: Variant) -> Optimal:
-    """Parse the 'optimal' strategy spec."""
+    """Parse the 'optimal' strategy spec (it takes no arguments)."""
+    if spec.strip().lower() != "optimal":
+        raise BadStrategyError(f"{spec!r}: 'optimal' takes no arguments; write just optimal")
     return Optimal(variant)
 
 
