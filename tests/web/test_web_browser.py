@@ -215,3 +215,38 @@ def test_pass_the_pigs_and_pig_dice_show_labels(server: str, browser: Any) -> No
             _shot(page, "pass-the-pigs")
     assert not errors, errors
     context.close()
+
+
+def test_hog_dice_selector_and_swine_herd_hot_seat(server: str, browser: Any) -> None:
+    context, page, errors = _page(browser)
+    page.goto(server + "/?variant=hog")
+    page.fill("#goal", "30")
+    page.click("#start")
+    page.wait_for_url("**/play/**")
+    page.wait_for_selector("#roll-btn:not([disabled])")
+    assert page.is_visible("#dice-choice") and not page.is_visible("#hold-btn")
+    page.fill("#dice-count", "3")
+    page.click("#roll-btn")
+    page.wait_for_selector("#log li")
+    first = page.locator("#log li").first.inner_text()
+    assert first.startswith("You rolled")
+    assert page.locator("#log li").first.locator(".die, .die-label").count() == 3
+    _shot(page, "hog")
+
+    page.goto(server + "/?variant=swine-herd")
+    page.fill("#goal", "30")
+    page.click("[data-add=you]")
+    page.click("#start")
+    page.wait_for_url("**/play/**")
+    for _ in range(4):
+        page.wait_for_selector("#roll-btn:not([disabled])")
+        assert page.inner_text("#roll-btn") == "Stand" and page.inner_text("#hold-btn") == "Sit down"
+        seen = page.locator("#log li").count()
+        page.click("#roll-btn")
+        page.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=seen, timeout=5000)
+    page.wait_for_timeout(200)
+    assert "Standing" in page.inner_text("#status") or page.is_visible("#game-over")
+    assert "Everyone rolled" in page.inner_text("#log")
+    _shot(page, "swine-herd")
+    assert not errors, errors
+    context.close()

@@ -17,7 +17,12 @@ from pigdice.web.config import Settings
 
 def make_settings(path: Path, **overrides: Any) -> Settings:
     """Return test settings: a SQLite file under ``path``, robots without delay."""
-    values: dict[str, Any] = {"database_url": f"sqlite:///{path / 'games.sqlite3'}", "robot_delay": 0.0}
+    values: dict[str, Any] = {
+        "database_url": f"sqlite:///{path / 'games.sqlite3'}",
+        "robot_delay": 0.0,
+        "rate_per_second": 1000.0,  # tests click faster than people; test_rate_limit sets its own limit
+        "rate_burst": 1000.0,
+    }
     values.update(overrides)
     return Settings(**values)
 
@@ -48,6 +53,8 @@ def receive_until(ws: Any, kind: str, limit: int = 500) -> dict[str, Any]:
         message: dict[str, Any] = ws.receive_json()
         if message["type"] == kind:
             return message
+        if message["type"] == "error":
+            raise AssertionError(f"expected {kind!r}, got an error: {message}")
     raise AssertionError(f"no {kind!r} message in {limit} messages")
 
 

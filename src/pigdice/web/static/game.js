@@ -17,6 +17,7 @@
   let lastHint = null;
   let hintShown = false;
   let hintAskedAt = -1;
+  let hintTimer = null;
   let overDismissed = false;
   let toastTimer = null;
 
@@ -152,7 +153,9 @@
     renderControls();
     renderSeats();
     renderOver();
-    if (hintAskedAt !== state.step) requestHint();
+    // ask for the win chance once the table is quiet (robots can move several times a second)
+    clearTimeout(hintTimer);
+    if (hintAskedAt !== state.step) hintTimer = setTimeout(requestHint, 150);
   }
 
   function disableControls() {
