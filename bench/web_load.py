@@ -7,6 +7,7 @@ update for that step. By default a server is started in a subprocess on a free p
 temporary SQLite database; ``--url`` points at a running server instead (loopback only).
 
     python bench/web_load.py --clients 200
+    python bench/web_load.py --clients 200 --think 0.1   # 10 actions/s per client: saturates a 2-core box
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import asyncio
 import ipaddress
 import json
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -87,6 +89,7 @@ async def play(
 ) -> Result:
     """Create a room against a hold:20 robot and play it over a websocket; return timings."""
     result = Result()
+    await asyncio.sleep(random.uniform(0, think * 2))  # people do not all arrive in the same millisecond
     reply = await http.post(f"{base}/api/games", json={"variant": "pig", "goal": goal, "players": ["you", "hold:20"]})
     if reply.status_code != 201:
         result.errors.append(f"create: {reply.status_code} {reply.text[:100]}")
@@ -103,7 +106,8 @@ async def play(
                 if message["type"] == "update":
                     state = message["state"]
                 continue
-            await asyncio.sleep(think)  # a person's pause; keeps each client under the server's rate limit
+            # a person's pause, random around --think so the clients do not click in lockstep
+            await asyncio.sleep(think * random.uniform(0.5, 1.5))
             action = "hold" if state["turn_total"] >= 20 else "roll"
             expected = state["step"]
             sent = time.perf_counter()
@@ -165,8 +169,9 @@ def main() -> None:
     parser.add_argument("--goal", type=int, default=100, help="goal of each game (default 100)")
     parser.add_argument("--moves", type=int, default=150, help="at most this many actions per client (default 150)")
     parser.add_argument("--seconds", type=float, default=120.0, help="stop after this long (default 120)")
-    parser.add_argument("--think", type=float, default=0.1,
-                        help="seconds each client waits before each action (default 0.1: 10 actions/s per client, "
+    parser.add_argument("--think", type=float, default=0.25,
+                        help="mean seconds each client waits before each action, drawn from 0.5-1.5 times this "
+                        "(default 0.25: about 4 actions/s per client, faster than people click; 0.1 still stays "
                         "under the server's 20 messages/s limit)")
     parser.add_argument("--url", default=None, help="a running server on loopback (default: start one)")
     args = parser.parse_args()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -98,10 +99,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(store.migrate)
+        await asyncio.to_thread(known_specs)  # imports the solver (numba) now, not during the first game
+        manager.start()
         if settings.resume_on_start:
             loaded = await manager.resume_all()
             if loaded:
                 log.info("resumed %d unfinished games", loaded)
+        gc.freeze()  # start-up objects (numba, numpy, templates) need no more garbage-collector passes
         yield
         await manager.close()
         store.close()

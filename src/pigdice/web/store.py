@@ -169,6 +169,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=5000")
+    # no checkpoints on the write path (they fsync): Store.checkpoint runs them from a background thread
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
     cursor.close()
 
 
@@ -202,6 +204,7 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = open_engine(url)
+        self._raw: Any = None  # SQLite: one DB-API connection kept open for the hot path (moves)
 
     @property
     def is_sqlite(self) -> bool:
@@ -304,6 +307,9 @@ class Store:
             return
         if len({m.game_id for m in moves}) != len(moves):
             raise StoreError("a batch may hold one move per game")
+        if self.is_sqlite:
+            self._record_sqlite(moves)
+            return
         now = time.time()
         try:
             with self.engine.begin() as conn:
@@ -347,6 +353,38 @@ class Store:
         except IntegrityError:
             raise StoreError("a move was already recorded") from None
 
+    def _record_sqlite(self, moves: list[MoveWrite]) -> None:
+        """SQLite's hot path: the same two statements on a kept-open DB-API connection (about 50 µs a move)."""
+        if self._raw is None:
+            self._raw = self.engine.raw_connection()
+        raw = self._raw
+        now = time.time()
+        cursor = raw.cursor()
+        try:
+            cursor.executemany(
+                "INSERT INTO moves (game_id, step, seat, action, events, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                [(m.game_id, m.step, m.seat, m.action, json.dumps(m.events, separators=(",", ":")), now)
+                 for m in moves],
+            )
+            changed = 0
+            for m in moves:
+                cursor.execute(
+                    "UPDATE games SET step = ?, finished = ?, winners = ?, updated_at = ? WHERE id = ? AND step = ?",
+                    (m.step, m.finished, None if m.winners is None else json.dumps(m.winners), now, m.game_id,
+                     m.step - 1),
+                )
+                changed += cursor.rowcount
+            if changed != len(moves):
+                raise StoreError("a move does not follow its game's stored step")
+            raw.commit()
+        except Exception as exc:
+            raw.rollback()
+            if type(exc).__name__ == "IntegrityError":
+                raise StoreError("a move was already recorded") from None
+            raise
+        finally:
+            cursor.close()
+
     def load_game(self, code: str) -> GameRecord | None:
         """Return the stored game with this code (seats and moves included), or None."""
         with self.engine.connect() as conn:
@@ -383,6 +421,16 @@ class Store:
             )
             return [r[0] for r in rows]
 
+    def checkpoint(self, mode: str = "PASSIVE") -> None:
+        """Copy the SQLite write-ahead log into the database file (a no-op for other databases)."""
+        if not self.is_sqlite or mode not in ("PASSIVE", "TRUNCATE"):
+            return
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
+
     def close(self) -> None:
         """Release the database connections."""
+        if self._raw is not None:
+            self._raw.close()
+            self._raw = None
         self.engine.dispose()
