@@ -19,6 +19,16 @@ def test_variants_and_strategies_are_listed(client: Any) -> None:
     assert "optimal" in specs and "hold:N" in specs
 
 
+def test_every_offered_robot_can_be_seated(client: Any) -> None:
+    specs = client.get("/api/strategies").json()
+    assert not any(form.startswith(("python", "py:")) for form in specs)
+    for spec in ("optimal", "hold:25", "rolls:3", "random", "keep-pace", "max-score"):
+        if spec.split(":")[0] in {f.split(":")[0] for f in specs}:
+            create_game(client, players=["you", spec])
+    create_game(client, variant="hog", players=["you", "dice:5"])
+    create_game(client, variant="hog-reroll", players=["you", "hold:20+dice:2"])
+
+
 def test_create_returns_tokens_only_for_my_seats(client: Any) -> None:
     data = create_game(client, players=["you", "friend", "hold:20"])
     assert set(data["tokens"]) == {"0"}
@@ -47,6 +57,10 @@ def test_create_returns_tokens_only_for_my_seats(client: Any) -> None:
         ({"variant": "pig", "params": {"colour": "pink"}}, "bad_parameter", 400),
         ({"variant": "pig", "surprise": 1}, "bad_request", 422),
         ({"variant": "pig", "goal": 5000, "players": ["you", "optimal"]}, "bad_parameter", 400),
+        # plug-in strategies load code: never from a web request
+        ({"variant": "pig", "players": ["you", "python:os:getcwd"]}, "bad_strategy", 400),
+        ({"variant": "pig", "players": ["you", "py:/etc/hosts:f"]}, "bad_strategy", 400),
+        ({"variant": "pig", "players": ["you", "hold:20+python:os:getcwd"]}, "bad_strategy", 400),
     ],
 )
 def test_create_rejects_bad_input(client: Any, body: dict[str, Any], code: str, status: int) -> None:

@@ -44,7 +44,7 @@ from pigdice.web.protocol import (
     ws_adapter,
 )
 from pigdice.web.rooms import Room
-from pigdice.web.seats import CODE_RE
+from pigdice.web.seats import CODE_RE, WEB_ROBOT_WORDS
 from pigdice.web.store import Store
 
 log = logging.getLogger("pigdice.web")
@@ -81,6 +81,14 @@ def variant_info(variant: Variant) -> dict[str, Any]:
         }
     )
     return data
+
+
+def web_specs() -> dict[str, str]:
+    """Return the robot specs the web server offers (no plug-in code), with a line of help each."""
+    return {
+        form: text for form, text in known_specs().items()
+        if form.split(":", 1)[0].split(" ", 1)[0] in WEB_ROBOT_WORDS
+    }
 
 
 def error_response(exc: WebError) -> JSONResponse:
@@ -154,7 +162,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Home: start a game or join a room by code."""
         variants = [variant_info(v) for v in all_variants()]
         return page(
-            request, "home.html", title="Play Pig", variants=variants, specs=known_specs(),
+            request, "home.html", title="Play Pig", variants=variants, specs=web_specs(),
             endgames=[e.value for e in Endgame], ties=[t.value for t in TieRule],
             final_turns=[f.value for f in FinalTurn],
         )
@@ -223,7 +231,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/strategies")
     async def api_strategies() -> dict[str, str]:
         """Every robot spec form with a line of help."""
-        return {"you": "you take this seat", "friend": "an open seat for a person who joins by link", **known_specs()}
+        return {"you": "you take this seat", "friend": "an open seat for a person who joins by link", **web_specs()}
 
     @app.post("/api/games", status_code=201)
     async def api_create(body: CreateGame) -> dict[str, Any]:

@@ -19,11 +19,10 @@ from pigdice.events import Event, event_to_json
 from pigdice.game import apply, new_game, parse_action
 from pigdice.rules.registry import find_variant
 from pigdice.rules.variant import Decision, Variant
-from pigdice.strategies import parse_strategy
 from pigdice.web.config import Settings
 from pigdice.web.errors import WebError
 from pigdice.web.rooms import Room
-from pigdice.web.seats import CODE_RE, Seat, hash_token, new_code, plan_seats
+from pigdice.web.seats import CODE_RE, Seat, hash_token, new_code, parse_web_strategy, plan_seats
 from pigdice.web.store import GameRecord, MoveWrite, SeatRecord, Store, StoreError
 
 log = logging.getLogger("pigdice.web")
@@ -208,7 +207,7 @@ class RoomManager:
             raise WebError("broken_room", f"this room's variant cannot be rebuilt: {exc}", 500) from None
         seats: list[Seat] = []
         for s in record.seats:
-            strategy = parse_strategy(s.spec, variant) if s.kind == "robot" else None
+            strategy = parse_web_strategy(s.spec, variant) if s.kind == "robot" else None
             kind: Literal["human", "robot"] = "robot" if s.kind == "robot" else "human"
             seats.append(Seat(s.seat, kind, s.spec, s.name, s.token_hash, strategy))
         await self._warm(seats, variant)

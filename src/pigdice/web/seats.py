@@ -19,6 +19,26 @@ ROBOT_NAMES = ("Wilbur", "Babe", "Hamlet", "Truffle", "Porkchop", "Snout", "Trot
 OPEN_WORDS = ("friend", "open", "human", "person", "guest")
 YOU_WORDS = ("you", "me")
 MAX_NAME = 24
+# Robots a stranger may put in a room. Anything else (notably python:/py: specs, which load code) is refused.
+WEB_ROBOT_WORDS = ("hold", "rolls", "dice", "random", "optimal", "keep-pace", "max-score")
+
+
+def check_web_spec(spec: str) -> None:
+    """Raise WebError unless every term of a robot spec is one the web server allows."""
+    words = [term.split(":", 1)[0].strip().lower() for term in spec.split("+")]
+    refused = [w for w in words if w not in WEB_ROBOT_WORDS and not w.startswith("human")]
+    if refused:
+        allowed = ", ".join(WEB_ROBOT_WORDS)
+        raise WebError("bad_strategy", f"robot {spec!r} is not available on the web server; use one of: {allowed}")
+
+
+def parse_web_strategy(spec: str, variant: Variant) -> Strategy:
+    """Parse a seat's spec like parse_strategy, but only for the robots the web server allows."""
+    check_web_spec(spec)
+    try:
+        return parse_strategy(spec, variant)
+    except PigdiceError as exc:
+        raise WebError("bad_strategy", str(exc)) from None
 
 
 def hash_token(token: str) -> str:
@@ -106,8 +126,8 @@ def plan_seats(specs: list[str], variant: Variant, your_name: str | None) -> lis
             plans.append(SeatPlan("human", "friend", f"Player {number}"))
             continue
         try:
-            strategy = parse_strategy(spec, variant)
-        except PigdiceError as exc:
+            strategy = parse_web_strategy(spec, variant)
+        except WebError as exc:
             raise WebError("bad_strategy", f"player {number}: {exc}") from None
         if isinstance(strategy, Human):
             plans.append(SeatPlan("human", "friend", clean_name(strategy.label, f"Player {number}")))
