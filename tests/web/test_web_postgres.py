@@ -18,7 +18,7 @@ from pigdice.web.app import create_app
 from pigdice.web.config import Settings
 from pigdice.web.store import SCHEMA_VERSION, Store
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
 
 def _pg_bin() -> Path | None:

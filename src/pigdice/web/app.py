@@ -394,15 +394,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 conn.send(dumps({"type": "joined", "seat": seat.index, "token": token, "id": msg_id}))
                 room.broadcast({"type": "seats", "state": room.snapshot()})
             elif isinstance(message, WsHello):
-                held = []
+                held: list[int] = []
+                refused: list[str] = []
                 for key, token in message.tokens.items():
-                    if not key.isdecimal():
-                        raise WebError("bad_seat", f"seat {key!r} is not a number")
-                    room.authorize(int(key), token)
-                    held.append(int(key))
+                    try:
+                        room.authorize(int(key) if key.isdecimal() else -1, token)
+                        held.append(int(key))
+                    except WebError:
+                        refused.append(key)
                 new = set(held) - conn.seats
                 conn.seats |= set(held)
-                conn.send(dumps({"type": "hello", "seats": sorted(held), "id": msg_id}))
+                conn.send(dumps({"type": "hello", "seats": sorted(held), "refused": refused, "id": msg_id}))
                 if new:
                     room.broadcast({"type": "seats", "state": room.snapshot()})
             elif isinstance(message, WsPing):

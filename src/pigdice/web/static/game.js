@@ -81,6 +81,10 @@
         toast("You took seat " + (msg.seat + 1) + ".");
         render(false);
         break;
+      case "hello":
+        // tokens this room does not know (an old game in this browser) are forgotten
+        if (msg.refused && msg.refused.length) { for (const key of msg.refused) delete tokens[key]; saveTokens(); render(false); }
+        break;
       case "hint":
         lastHint = msg; showHint();
         break;
