@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,6 +23,7 @@ from pigdice.cli import (
     VariantArg,
     app,
     emit_json,
+    progress_bar,
     stderr_console,
     stdout_console,
     variant_from_options,
@@ -32,37 +32,14 @@ from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve import Policy, solvable, solve
 from pigdice.solve.optimal import hint_from_policy
-from pigdice.solve.solver import Progress as SolveProgress
 
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Solve again even if a cached policy exists.")]
-
-
-@contextmanager
-def solve_progress(enabled: bool) -> Iterator[SolveProgress | None]:
-    """Yield a solver progress callback that drives a rich progress bar (None when disabled)."""
-    if not enabled:
-        yield None
-        return
-    with Progress(
-        TextColumn("solving [bold]{task.description}"),
-        BarColumn(),
-        TextColumn("{task.percentage:>3.0f}%"),
-        TimeElapsedColumn(),
-        console=stderr_console(),
-        transient=True,
-    ) as bar:
-        task = bar.add_task("", total=1.0)
-
-        def report(fraction: float, label: str) -> None:
-            bar.update(task, completed=min(fraction, 1.0), description=label)
-
-        yield report
 
 
 def solved(variant: Variant, no_cache: bool = False) -> tuple[Policy, float]:
     """Return the policy of ``variant`` (from the cache unless ``no_cache``) and the seconds it took."""
     started = time.perf_counter()
-    with solve_progress(sys.stderr.isatty() and variant.goal >= 200) as progress:
+    with progress_bar(True) as progress:
         policy = solve(variant, use_cache=not no_cache, progress=progress)
     return policy, time.perf_counter() - started
 

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import csv
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from pigdice.cli import (
@@ -24,6 +22,7 @@ from pigdice.cli import (
     app,
     emit_json,
     percent,
+    progress_bar,
     resolve_seed,
     stderr_console,
     stdout_console,
@@ -31,7 +30,6 @@ from pigdice.cli import (
 )
 from pigdice.errors import BadParameterError, BadStrategyError
 from pigdice.evaluate import CSV_FIELDS, Comparison, TournamentResult, compare, tournament
-from pigdice.evaluate import Progress as EvalProgress
 from pigdice.rules.variant import Endgame, Variant
 from pigdice.strategies import Strategy, parse_strategy
 
@@ -123,28 +121,6 @@ def compare_command(
 
 
 # -- tournament -----------------------------------------------------------------------------------
-@contextmanager
-def tournament_progress(enabled: bool) -> Iterator[EvalProgress | None]:
-    """Yield a progress callback driving a rich progress bar on stderr (None when disabled)."""
-    if not enabled:
-        yield None
-        return
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        TextColumn("{task.percentage:>3.0f}%"),
-        TimeElapsedColumn(),
-        console=stderr_console(),
-        transient=True,
-    ) as bar:
-        task = bar.add_task("", total=1.0)
-
-        def report(fraction: float, label: str) -> None:
-            bar.update(task, completed=min(fraction, 1.0), description=label)
-
-        yield report
-
-
 def print_tournament(result: TournamentResult) -> None:
     """Print the standings (and for 2 players the table of who beats whom) for people."""
     console = stdout_console()
@@ -236,7 +212,7 @@ def tournament_command(
         raise BadParameterError(f"--games must be at least 1, got {games}")
     used_seed = resolve_seed(seed)
     combos = math.comb(len(robots), players) if 1 <= players <= len(robots) else 0
-    with tournament_progress(stderr_console().is_terminal and combos > 1) as progress:
+    with progress_bar(combos > 1) as progress:
         result = tournament(variant, robots, players, games, used_seed, progress, exact=not simulate_all)
     if json_out:
         emit_json(result.to_json())
