@@ -39,7 +39,11 @@ NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Solve again even i
 def solved(variant: Variant, no_cache: bool = False) -> tuple[Policy, float]:
     """Return the policy of ``variant`` (from the cache unless ``no_cache``) and the seconds it took."""
     started = time.perf_counter()
-    with progress_bar(True) as progress:
+    with progress_bar(True) as bar:
+
+        def progress(fraction: float, label: str) -> None:
+            bar(fraction, f"solving {variant.name} goal {variant.goal}, {label}")
+
         policy = solve(variant, use_cache=not no_cache, progress=progress)
     return policy, time.perf_counter() - started
 
