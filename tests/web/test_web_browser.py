@@ -94,13 +94,13 @@ def test_full_game_against_a_robot_by_clicking(server: str, browser: Any) -> Non
         if total >= 8 and not page.is_disabled("#hold-btn"):
             page.click("#hold-btn")
         else:
-            page.click("#roll-btn")
-            rolled += 1
-            if rolled == 3:
+            if rolled == 2:  # ask the perfect player once, on my move, before rolling
                 page.click("#hint-btn")
                 page.wait_for_function("() => document.getElementById('hint-text').textContent.startsWith('Best')")
                 page.wait_for_function("() => document.getElementById('win-chance').textContent.includes('%')")
                 _shot(page, "game")
+            page.click("#roll-btn")
+            rolled += 1
         page.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=seen, timeout=5000)
     assert page.is_visible("#game-over")
     title = page.inner_text("#over-title")

@@ -18,6 +18,7 @@
   let hintShown = false;
   let hintAskedAt = -1;
   let hintTimer = null;
+  let hintStep = -1;
   let overDismissed = false;
   let toastTimer = null;
 
@@ -157,6 +158,11 @@
     renderControls();
     renderSeats();
     renderOver();
+    if (hintStep !== state.step) {  // advice is for one position: forget it when the game moves on
+      hintStep = state.step;
+      hintShown = false;
+      $("hint-text").textContent = "";
+    }
     // ask for the win chance once the table is quiet (robots can move several times a second)
     clearTimeout(hintTimer);
     if (hintAskedAt !== state.step) hintTimer = setTimeout(requestHint, 150);
@@ -346,8 +352,7 @@
       $("win-chance").textContent = "—"; $("approx").hidden = true; $("hint-text").textContent = "";
       return;
     }
-    hintShown = false;
-    $("hint-text").textContent = "";
+    if (hintAskedAt === state.step) return;  // asked already; the reply shows it
     if (send({ type: "hint", seat, token: tokens[seat] })) hintAskedAt = state.step;
   }
 
@@ -416,9 +421,9 @@
   $("roll-btn").addEventListener("click", () => act("roll"));
   $("hold-btn").addEventListener("click", () => act("hold"));
   $("hint-btn").addEventListener("click", () => {
-    if (!(lastHint && lastHint.step === state.step)) requestHint();
     hintShown = true;
-    showHint();
+    if (lastHint && lastHint.step === state.step) showHint();
+    else { clearTimeout(hintTimer); requestHint(); }
   });
   $("dice-minus").addEventListener("click", () => { $("dice-count").value = Number($("dice-count").value) - 1; clampDice(); });
   $("dice-plus").addEventListener("click", () => { $("dice-count").value = Number($("dice-count").value) + 1; clampDice(); });
