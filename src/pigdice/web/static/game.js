@@ -151,9 +151,11 @@
     const roll = lastRoll();
     if (roll) {
       PigDice.renderRoll(area, roll, { badFace: BAD_FACE[state.variant] ?? null });
+      $("roll-caption").textContent = "Last roll: " + name(roll.player) + " · " + describeEffect(roll);
       if (animate) for (const d of area.children) { d.classList.remove("roll-anim"); void d.offsetWidth; d.classList.add("roll-anim"); }
     } else {
       area.innerHTML = '<span class="muted">No rolls yet</span>';
+      $("roll-caption").textContent = "";
     }
     renderControls();
     renderSeats();
