@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from pigdice.cli import app, stderr_console
+from pigdice.cli import app
 
 
 @app.command()
@@ -44,9 +44,10 @@ def serve(
 
     settings = Settings.from_env(database_url, robot_delay)
     Store(settings.database_url).migrate()  # fail fast, with a clear message, before binding the port
-    stderr_console().print(
-        f"pigdice web on http://{host}:{port}  (database {Store(settings.database_url).safe_url()}, "
-        f"robot delay {settings.robot_delay:g}s)"
+    typer.echo(
+        f"pigdice web on http://{host}:{port} (database {Store(settings.database_url).safe_url()}, "
+        f"robot delay {settings.robot_delay:g}s)",
+        err=True,
     )
     uvicorn.run(
         create_app(settings), host=host, port=port, log_level=log_level, ws_max_size=65536,
