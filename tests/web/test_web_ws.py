@@ -194,3 +194,61 @@ def test_two_quick_clicks_roll_once(tmp_path: Path) -> None:
     assert step == 1
     assert sum(isinstance(r, dict) for r in results) == 1
     assert all(isinstance(r, WebError) and r.code == "stale_step" for r in results if not isinstance(r, dict))
+
+
+def test_a_move_that_cannot_be_stored_is_not_played(tmp_path: Path) -> None:
+    """Write before broadcast: a failed write refuses the move, keeps the dice generator, and tells nobody."""
+
+    async def scenario() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'fail.sqlite3'}")
+        store.migrate()
+        manager = RoomManager(store, Settings(database_url=store.url, robot_delay=0))
+        room, tokens = await manager.create("pig", 30, None, None, None, {}, ["you", "you"], None)
+        sent: list[str] = []
+
+        async def capture(text: str) -> None:
+            sent.append(text)
+
+        from pigdice.web.live import Connection
+
+        watcher = Connection(capture)
+        watcher.start()
+        room.connections.add(watcher)
+        real = store.record_moves
+
+        def broken(moves: Any) -> None:
+            raise OSError("disk full")
+
+        store.record_moves = broken  # type: ignore[method-assign]
+        try:
+            await room.act(0, tokens[0], "roll", 0)
+            raise AssertionError("the move should have been refused")
+        except WebError as exc:
+            assert exc.code == "storage_failed"
+        await asyncio.sleep(0.01)
+        assert room.state.step == 0 and room.history == [] and sent == []
+        store.record_moves = real  # type: ignore[method-assign]
+        update = await room.act(0, tokens[0], "roll", 0)
+        await asyncio.sleep(0.01)
+        assert len(sent) == 1 and json.loads(sent[0])["step"] == 1
+        # the refused attempt did not use up a throw: the game is exactly the replay of its stored log
+        from pigdice.game import parse_action, replay
+        from pigdice.rules import find_variant
+
+        record = store.load_game(room.code)
+        assert record is not None
+        _, events = replay(find_variant("pig", goal=30), 2, room.seed, [parse_action(m.action) for m in record.moves])
+        assert update["events"][0]["faces"] == list(events[0].faces or ())
+        await watcher.stop()
+        await manager.close()
+
+    asyncio.run(scenario())
+
+
+def test_optimal_robots_play_a_whole_game(client: Any) -> None:
+    data = create_game(client, players=["optimal", "keep-pace"], goal=30)
+    with client.websocket_connect(f"/ws/{data['code']}") as ws:
+        state = ws.receive_json()["state"]
+        while not state["finished"]:
+            state = receive_until(ws, "update")["state"]
+    assert max(state["scores"]) >= 30
