@@ -50,7 +50,7 @@ class Settings:
     rate_per_second: float = 20.0  # websocket messages per connection per second (token bucket)
     rate_burst: float = 20.0
     max_message_bytes: int = 4096
-    max_hint_goal: int = 1000  # hints and the perfect player need a solve; bigger goals are refused
+    max_hint_goal: int = 200  # hints and the perfect player need a solve (seconds at 200); bigger goals are refused
     max_explore_goal: int = 200
     max_rooms_in_memory: int = 10_000
     resume_on_start: bool = True

@@ -19,6 +19,7 @@
   let hintAskedAt = -1;
   let hintTimer = null;
   let hintStep = -1;
+  let noHints = null;  // the server's reason when it offers no hints for this game (goal too large)
   let overDismissed = false;
   let toastTimer = null;
 
@@ -94,7 +95,7 @@
         break;
       case "error":
         pending = false;
-        if (msg.code === "no_hint") { $("hint-btn").disabled = true; $("hint-text").textContent = msg.message; break; }
+        if (msg.code === "no_hint") { noHints = msg.message; $("hint-btn").disabled = true; $("hint-text").textContent = msg.message; break; }
         if (msg.code === "unknown_room") { setStatus("No room has that code.", false); ws.onclose = null; break; }
         toast(msg.message, true);
         render(false);
@@ -194,7 +195,7 @@
       input.max = state.choices[state.choices.length - 1];
       clampDice();
     }
-    $("hint-btn").disabled = acting === null || state.finished;
+    $("hint-btn").disabled = acting === null || state.finished || !!noHints;
   }
 
   function clampDice() {
@@ -354,6 +355,7 @@
       $("win-chance").textContent = "—"; $("approx").hidden = true; $("hint-text").textContent = "";
       return;
     }
+    if (noHints) { $("hint-text").textContent = noHints; return; }
     if (hintAskedAt === state.step) return;  // asked already; the reply shows it
     if (send({ type: "hint", seat, token: tokens[seat] })) hintAskedAt = state.step;
   }
