@@ -104,6 +104,8 @@ def describe_event(event: Event, names: list[str]) -> str:
     if isinstance(event, Rolled):
         return f"{who(event.player)} rolled {event.text}: {event.effect.describe()} (turn total {event.turn_total})"
     if isinstance(event, Busted):
+        if event.lost == 0:
+            return f"{who(event.player)}: the turn is over, nothing lost"
         return f"{who(event.player)} lost the turn total of {event.lost}"
     if isinstance(event, ScoreReset):
         return f"{who(event.player)} lost the whole score of {event.lost_score}!"

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
+
+import numpy as np
 
 from pigdice.errors import BadParameterError
 
@@ -24,6 +27,11 @@ class Die:
             raise BadParameterError(f"die {self.name!r}: probabilities sum to {sum(self.probabilities)}, not 1")
         if any(p < 0 for p in self.probabilities):
             raise BadParameterError(f"die {self.name!r}: a probability is negative")
+
+    @cached_property
+    def cumulative(self) -> np.ndarray:
+        """Return the cumulative probabilities as floats, for sampling a face."""
+        return np.cumsum([float(p) for p in self.probabilities])
 
     def label(self, face: int) -> str:
         """Return the printed label of a face."""

@@ -222,13 +222,8 @@ class ScriptedDice:
         return len(self._throws) - self._index
 
 
-@cache
-def _cumulative(die: Die) -> np.ndarray:
-    return np.cumsum([float(p) for p in die.probabilities])
-
-
 def _sample_face(die: Die, rng: np.random.Generator) -> int:
-    index = int(np.searchsorted(_cumulative(die), rng.random(), side="right"))
+    index = int(np.searchsorted(die.cumulative, rng.random(), side="right"))
     return die.faces[min(index, len(die.faces) - 1)]
 
 
