@@ -154,62 +154,21 @@ def _play_chunk(  # pragma: no cover - numba
         turns[g] = n_turns
 
 
-@njit(cache=True)
-def _play_serial(  # pragma: no cover - numba
+def _play_all(  # pragma: no cover - numba
     seeds, tables, seat_table, goal, per_turn, codes, kinds, amounts, keeps, thresholds, lut, bits, winners, turns
 ):
-    """Play every chunk in order on this thread."""
-    n = winners.shape[0]
-    for chunk in range(seeds.shape[0]):
-        first = chunk * CHUNK
-        count = min(CHUNK, n - first)
-        _play_chunk(
-            first,
-            count,
-            seeds[chunk],
-            tables,
-            seat_table,
-            goal,
-            per_turn,
-            codes,
-            kinds,
-            amounts,
-            keeps,
-            thresholds,
-            lut,
-            bits,
-            winners,
-            turns,
-        )
-
-
-@njit(cache=True, parallel=True)
-def _play_parallel(  # pragma: no cover - numba
-    seeds, tables, seat_table, goal, per_turn, codes, kinds, amounts, keeps, thresholds, lut, bits, winners, turns
-):
-    """Play the chunks on all threads (each chunk owns its stream, so results match the serial run)."""
+    """Play every chunk (each chunk owns its random stream, so serial and parallel runs agree)."""
     n = winners.shape[0]
     for chunk in prange(seeds.shape[0]):
         first = chunk * CHUNK
         count = min(CHUNK, n - first)
-        _play_chunk(
-            first,
-            count,
-            seeds[chunk],
-            tables,
-            seat_table,
-            goal,
-            per_turn,
-            codes,
-            kinds,
-            amounts,
-            keeps,
-            thresholds,
-            lut,
-            bits,
-            winners,
-            turns,
-        )
+        _play_chunk(first, count, seeds[chunk], tables, seat_table, goal, per_turn, codes, kinds, amounts, keeps,
+                    thresholds, lut, bits, winners, turns)  # fmt: skip
+
+
+# one body, two compilations: prange is a plain range in the serial one
+_play_serial = njit(cache=True)(_play_all)
+_play_parallel = njit(parallel=True)(_play_all)  # not cached: it would share the serial one's cache entry
 
 
 # -- sampling tables ---------------------------------------------------------------------------
