@@ -45,7 +45,7 @@ def _pig() -> Variant:
             "On your turn, roll one die as often as you like, adding each roll to your turn total.",
             "Roll a 1 and the turn ends with the turn total lost.",
             "Hold to bank the turn total into your score; the next player takes the die.",
-            "First to bank the goal (100) wins. Seed 000 suggests finishing the round so everyone "
+            "First to bank the goal wins (100 unless you choose another). Seed 000 suggests finishing the round so everyone "
             "has equal turns: play it with --endgame equal-turns.",
         ),
         goal=100,
@@ -74,7 +74,7 @@ def _two_dice_pig(double_ones: str = "reset-score") -> Variant:
             "Roll two dice; if neither shows a 1 their sum joins the turn total.",
             "A single 1 ends the turn with the turn total lost.",
             snake,
-            "Hold to bank the turn total. First to the goal (100) wins.",
+            "Hold to bank the turn total. First to the goal wins (100 unless you choose another).",
         ),
         goal=100,
         decision=Decision.ROLL_HOLD,
@@ -114,8 +114,13 @@ def _big_pig(
         if bad == "ones"
         else "1s are harmless; any roll totalling 7 ends the turn with the turn total lost (Knizia, seed 000)."
     )
-    sources = {"add-25": (S000, S001, S003), "set-25": (S000,), "reset-score": (S000, S003),
-               "score-25": (S002,), "bank-25": (S003,)}[snake_eyes]
+    sources = {
+        "add-25": (S000, S001, S003),
+        "set-25": (S000,),
+        "reset-score": (S000, S003),
+        "score-25": (S002,),
+        "bank-25": (S003,),
+    }[snake_eyes]
     return Variant(
         name=name,
         title=title,
@@ -126,7 +131,7 @@ def _big_pig(
             bad_text,
             "Other doubles add twice their sum (2-2 adds 8, 6-6 adds 24).",
             snake_text,
-            "Hold to bank the turn total. First to the goal (100) wins.",
+            "Hold to bank the turn total. First to the goal wins (100 unless you choose another).",
         ),
         goal=100,
         decision=Decision.ROLL_HOLD,
@@ -185,7 +190,7 @@ def _pig_dice(final_turn: str = "turn") -> Variant:
             "Head with anything else adds double the other die.",
             "Tail with anything else subtracts the other die (the turn total never goes below 0).",
             "Otherwise a total of 7 ends the turn with the turn total lost; any other total is added.",
-            "Once someone reaches the goal (100), every other player gets one more turn "
+            "Once someone reaches the goal (100 by default), every other player gets one more turn "
             "(seed 003; seed 000 says one more roll: --final-turn roll); the best score wins, and "
             "a tie goes to whoever reached it first.",
         ),
@@ -209,7 +214,7 @@ def _piggy() -> Variant:
         rules=(
             "Roll two dice and add their sum to the turn total.",
             "Any doubles end the turn with the turn total lost.",
-            "Hold to bank the turn total. First to the goal (100) wins.",
+            "Hold to bank the turn total. First to the goal wins (100 unless you choose another).",
         ),
         goal=100,
         decision=Decision.ROLL_HOLD,
@@ -227,7 +232,7 @@ def _piggy_sevens() -> Variant:
         rules=(
             "Roll two dice and add their sum to the turn total.",
             "A total of 7 ends the turn with the turn total lost.",
-            "Hold to bank the turn total. First to the goal (100) wins.",
+            "Hold to bank the turn total. First to the goal wins (100 unless you choose another).",
         ),
         goal=100,
         decision=Decision.ROLL_HOLD,
@@ -259,7 +264,7 @@ def _pass_the_pigs(oinker: Any = 0) -> Variant:
             "Pigs touching (an 'oinker') lose your whole score; its probability is a parameter "
             "(--param oinker=0.01), 0 by default as in seed 003.",
             "Landing probabilities are Ballard's class counts: 1344, 1294, 767, 365, 137, 32 of 3939.",
-            "Hold to bank the turn total. First to the goal (100) wins.",
+            "Hold to bank the turn total. First to the goal wins (100 unless you choose another).",
         ),
         goal=100,
         decision=Decision.ROLL_HOLD,
@@ -287,7 +292,7 @@ def _hog(max_dice: int = 26) -> Variant:
         rules=(
             "On your turn choose how many dice to throw (1 to the maximum) and throw them once.",
             "If no die shows a 1, their sum is added to your score; if any shows a 1, you score nothing.",
-            "First to the goal (100) wins. Seed 003: with 26 or more dice allowed, optimal play "
+            "First to the goal wins (100 unless you choose another). Seed 003: with 26 or more dice allowed, optimal play "
             "does not change.",
         ),
         goal=100,
@@ -310,7 +315,7 @@ def _hog_reroll(max_dice: int = 10) -> Variant:
             "Before each roll choose how many dice to throw, up to the agreed maximum (10 by default).",
             "If no die shows a 1 their sum joins the turn total and you may roll again or hold.",
             "Any 1 ends the turn with the turn total lost.",
-            "Hold to bank the turn total. First to the goal (100) wins.",
+            "Hold to bank the turn total. First to the goal wins (100 unless you choose another).",
         ),
         goal=100,
         decision=Decision.DICE_PER_ROLL,
@@ -332,7 +337,7 @@ def _swine_herd() -> Variant:
             "After each roll the shared turn total is called; anyone may sit down to bank it.",
             "A 1 ends the turn: whoever is still standing loses the turn total.",
             "The turn also ends when everyone is seated.",
-            "After a turn in which someone reaches the goal (100), the best score wins; tied "
+            "After a turn in which someone reaches the goal (100 by default), the best score wins; tied "
             "players share the victory.",
         ),
         goal=100,
@@ -391,7 +396,6 @@ def _piggy_six_3dice() -> Variant:
             "aliases": ("piggy-six-3", "piggy6-3dice"),
         }
     )
-
 
 
 @dataclass(frozen=True)
