@@ -45,7 +45,8 @@ def _pig() -> Variant:
             "On your turn, roll one die as often as you like, adding each roll to your turn total.",
             "Roll a 1 and the turn ends with the turn total lost.",
             "Hold to bank the turn total into your score; the next player takes the die.",
-            "First to bank the goal wins (100 unless you choose another). Seed 000 suggests finishing the round so everyone "
+            "First to bank the goal wins (100 unless you choose another). Seed 000 suggests finishing "
+            "the round so everyone "
             "has equal turns: play it with --endgame equal-turns.",
         ),
         goal=100,
@@ -292,8 +293,8 @@ def _hog(max_dice: int = 26) -> Variant:
         rules=(
             "On your turn choose how many dice to throw (1 to the maximum) and throw them once.",
             "If no die shows a 1, their sum is added to your score; if any shows a 1, you score nothing.",
-            "First to the goal wins (100 unless you choose another). Seed 003: with 26 or more dice allowed, optimal play "
-            "does not change.",
+            "First to the goal wins (100 unless you choose another). Seed 003: with 26 or more dice "
+            "allowed, optimal play does not change.",
         ),
         goal=100,
         decision=Decision.DICE_PER_TURN,
