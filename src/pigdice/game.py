@@ -7,7 +7,6 @@ endgame rule. Chance is explicit: the caller passes a seeded ``numpy.random.Gene
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -119,6 +118,15 @@ class GameState:
         }
 
 
+def _evolve(state: GameState, **changes: Any) -> GameState:
+    """Return a copy of ``state`` with some fields changed (``dataclasses.replace`` without its
+    per-call introspection, which dominated the engine loop's time)."""
+    new = object.__new__(GameState)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
 def new_game(variant: Variant, players: int = 2) -> GameState:
     """Return the starting state of a game of ``variant`` for ``players`` players."""
     variant.check_players(players)
@@ -167,7 +175,7 @@ def apply(state: GameState, action: Action, rng: np.random.Generator | ScriptedD
     if action not in legal:
         allowed = _describe_legal(legal)
         raise IllegalActionError(f"{action} is not allowed now; allowed: {allowed}")
-    state = dataclasses.replace(state, step=state.step + 1)
+    state = _evolve(state, step=state.step + 1)
     if state.variant.decision is Decision.SIMULTANEOUS:
         return _apply_simultaneous(state, action, rng)
     events: list[Event] = []
@@ -178,7 +186,7 @@ def apply(state: GameState, action: Action, rng: np.random.Generator | ScriptedD
     throw = state.variant.roll_spec(dice).throw(rng)
     score, turn_total, ends = throw.effect.resolve(state.scores[player], state.turn_total)
     events.append(Rolled(player, dice, throw.faces, throw.labels, throw.text, throw.effect, turn_total))
-    state = dataclasses.replace(state, rolls_this_turn=state.rolls_this_turn + 1)
+    state = _evolve(state, rolls_this_turn=state.rolls_this_turn + 1)
     if ends:
         kind = throw.effect.kind
         if kind is EffectKind.BUST:
@@ -188,7 +196,7 @@ def apply(state: GameState, action: Action, rng: np.random.Generator | ScriptedD
         return _end_turn(state, score, score - state.scores[player], events)
     if state.variant.decision is Decision.DICE_PER_TURN or state.is_final_roll():
         return _end_turn(state, score + turn_total, turn_total, events)
-    return dataclasses.replace(state, turn_total=turn_total), events
+    return _evolve(state, turn_total=turn_total), events
 
 
 def _describe_legal(legal: list[Action]) -> str:
@@ -206,7 +214,7 @@ def _with_score(state: GameState, player: int, score: int) -> GameState:
     if score > scores[player]:
         reached[player] = state.step
     scores[player] = score
-    return dataclasses.replace(state, scores=tuple(scores), reached=tuple(reached))
+    return _evolve(state, scores=tuple(scores), reached=tuple(reached))
 
 
 def _end_turn(state: GameState, new_score: int, points: int, events: list[Event]) -> tuple[GameState, list[Event]]:
@@ -217,7 +225,7 @@ def _end_turn(state: GameState, new_score: int, points: int, events: list[Event]
     state = _with_score(state, player, new_score)
     played = list(state.turns_played)
     played[player] += 1
-    state = dataclasses.replace(state, turns_played=tuple(played), turn_total=0, rolls_this_turn=0)
+    state = _evolve(state, turns_played=tuple(played), turn_total=0, rolls_this_turn=0)
     final = state.final_round
     if final is not None:
         final = tuple(p for p in final if p != player)
@@ -232,7 +240,7 @@ def _end_turn(state: GameState, new_score: int, points: int, events: list[Event]
     if final is not None and not final:
         return _game_over(state, _best(state), events)
     next_player = final[0] if final else (player + 1) % state.players
-    state = dataclasses.replace(state, final_round=final, current=next_player, turn=state.turn + 1)
+    state = _evolve(state, final_round=final, current=next_player, turn=state.turn + 1)
     events.append(TurnStarted(next_player, state.turn))
     return state, events
 
@@ -248,7 +256,7 @@ def _best(state: GameState) -> tuple[int, ...]:
 
 def _game_over(state: GameState, winners: tuple[int, ...], events: list[Event]) -> tuple[GameState, list[Event]]:
     events.append(GameOver(winners, state.scores))
-    return dataclasses.replace(state, winners=winners), events
+    return _evolve(state, winners=winners), events
 
 
 def _apply_simultaneous(
@@ -265,27 +273,27 @@ def _apply_simultaneous(
         state = _with_score(state, player, state.scores[player] + state.turn_total)
     else:
         events.append(StayedStanding(player))
-    state = dataclasses.replace(state, standing=tuple(standing))
+    state = _evolve(state, standing=tuple(standing))
     later = [p for p in range(player + 1, state.players) if standing[p]]
     if later:
-        return dataclasses.replace(state, current=later[0]), events
+        return _evolve(state, current=later[0]), events
     if any(standing):
         throw = state.variant.roll_spec().throw(rng)
         _, turn_total, ends = throw.effect.resolve(0, state.turn_total)
         events.append(Rolled(-1, 1, throw.faces, throw.labels, throw.text, throw.effect, turn_total))
-        state = dataclasses.replace(state, rolls_this_turn=state.rolls_this_turn + 1)
+        state = _evolve(state, rolls_this_turn=state.rolls_this_turn + 1)
         if not ends:
             first = standing.index(True)
-            return dataclasses.replace(state, turn_total=turn_total, current=first), events
+            return _evolve(state, turn_total=turn_total, current=first), events
         for p in range(state.players):
             if standing[p]:
                 events.append(Busted(p, state.turn_total))
     # the turn is over for everyone
     played = tuple(n + 1 for n in state.turns_played)
-    state = dataclasses.replace(state, turns_played=played, turn_total=0, rolls_this_turn=0)
+    state = _evolve(state, turns_played=played, turn_total=0, rolls_this_turn=0)
     if max(state.scores) >= state.variant.goal:
         return _game_over(state, _best(state), events)
-    state = dataclasses.replace(state, standing=(True,) * state.players, current=0, turn=state.turn + 1)
+    state = _evolve(state, standing=(True,) * state.players, current=0, turn=state.turn + 1)
     events.append(TurnStarted(-1, state.turn))
     return state, events
 
