@@ -23,7 +23,7 @@ from typing import Annotated, Any
 import typer
 from rich import box
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 from typer.core import TyperGroup
@@ -38,7 +38,6 @@ from pigdice.strategies import Strategy, endgame_note, parse_players
 
 EXIT_BAD_INPUT = 2
 SHOWN_TABLE_ROWS = 40  # outcome tables longer than this get only the per-choice summary for people
-PROGRESS_MIN_GAMES = 300  # show a progress bar from this many simulated games (on a terminal)
 
 
 # -- progress: one place --------------------------------------------------------------------
@@ -477,7 +476,6 @@ def simulate(
     if engine not in ("auto", "fast", "loop"):
         raise BadParameterError(f"unknown --engine {engine!r}; allowed: auto, fast, loop")
     used_seed = resolve_seed(seed)
-    err = stderr_console()
     fast = None if engine == "loop" else simulate_with_tables(variant, strategies, games, used_seed)
     if engine == "fast" and fast is None:
         raise BadParameterError(
@@ -485,21 +483,11 @@ def simulate(
         )
     if fast is not None:
         result = fast
-    elif games >= PROGRESS_MIN_GAMES and err.is_terminal:
-        with Progress(
-            TextColumn("simulating"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            transient=True,
-        ) as bar:
-            task = bar.add_task("games", total=games)
-            result = run_simulation(
-                variant, strategies, games, used_seed, progress=lambda done: bar.update(task, completed=done)
-            )
     else:
-        result = run_simulation(variant, strategies, games, used_seed)
+        with progress_bar(True) as bar:
+            result = run_simulation(
+                variant, strategies, games, used_seed, progress=lambda done: bar(done / games, "simulating")
+            )
     if json_out:
         emit_json(result.to_json())
         return

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from pigdice.cli import (
@@ -96,24 +95,12 @@ def compare_command(
     if games is not None and games < 2:
         raise BadParameterError(f"--games must be at least 2 (each side starts half), got {games}")
     used_seed = resolve_seed(seed) if games is not None else None
-    err = stderr_console()
-    if not err.is_terminal:
-        result = compare(variant, strategy_a, strategy_b, games, used_seed)
-    else:
-        with Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            transient=True,
-        ) as bar:
-            task = bar.add_task("comparing", total=games or 1)
+    with progress_bar(True) as bar:
 
-            def report(done: int) -> None:
-                bar.update(task, completed=done, description="simulating (engine loop)")
+        def report(done: int) -> None:
+            bar(done / max(games or 1, 1), "simulating (engine loop)")
 
-            result = compare(variant, strategy_a, strategy_b, games, used_seed, report)
+        result = compare(variant, strategy_a, strategy_b, games, used_seed, report)
     if json_out:
         emit_json(result.to_json())
         return
