@@ -1,8 +1,8 @@
 """Simulation benchmark: the numba simulator against the plain engine loop, same process.
 
 Run: python bench/bench_simulate.py [--games N] [--engine-games N]
-Prints games per second of ``pigdice.simulate.simulate`` (the engine loop) and of
-``pigdice.fastsim`` (one thread, then all threads) for Pig, hold at 20 against itself, goal 100,
+Prints games per second of ``pigdice.study.simulate.simulate`` (the engine loop) and of
+``pigdice.study.fastsim`` (one thread, then all threads) for Pig, hold at 20 against itself, goal 100,
 and their ratio; then a few other pairs and variants, and the time of one exact head-to-head
 evaluation next to a 1e5-game simulation. "per core" rates use this process's CPU time, so
 they hold on a busy machine too. Takes about half a minute.
@@ -18,12 +18,12 @@ from typing import Any
 
 import numba
 
-from pigdice.action_tables import action_table
-from pigdice.fastsim import head_to_head_sim, simulate_tables
+from pigdice.players.base import parse_strategy
+from pigdice.players.tables import action_table
 from pigdice.rules import find_variant
-from pigdice.simulate import simulate
 from pigdice.solve.headtohead import head_to_head
-from pigdice.strategies import parse_strategy
+from pigdice.study.fastsim import head_to_head_sim, simulate_tables
+from pigdice.study.simulate import simulate
 
 
 def timed(run: Callable[[], Any]) -> tuple[Any, float, float]:

@@ -69,7 +69,7 @@ def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
     """Start `pigdice serve` with no robot delay; wait until it answers."""
     env = {**os.environ, "PIGDICE_ROBOT_DELAY": "0", "PIGDICE_DATABASE_URL": f"sqlite:///{db}"}
     process = subprocess.Popen(
-        [sys.executable, "-c", "from pigdice.cli import main; main()", "serve", "--port", str(port),
+        [sys.executable, "-c", "from pigdice.cli.app import main; main()", "serve", "--port", str(port),
          "--log-level", "warning"],
         env=env,
     )

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import pytest
 
-from pigdice.events import Event
-from pigdice.game import GameState, parse_action, replay
+from pigdice.engine.events import Event
+from pigdice.engine.game import GameState, parse_action, replay
 from pigdice.rules import ScriptedDice, Variant
 
 Play = Callable[..., tuple[GameState, list[Event]]]

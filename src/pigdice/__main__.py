@@ -1,5 +1,5 @@
 """``python -m pigdice``: the same command line as the ``pigdice`` script."""
 
-from pigdice.cli import main
+from pigdice.cli.app import main
 
 main()

@@ -11,10 +11,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from pigdice.events import Banked, GameOver, ScoreReset
-from pigdice.game import GameState, apply, legal_actions, new_game, returns
+from pigdice.engine.events import Banked, GameOver, ScoreReset
+from pigdice.engine.game import GameState, apply, legal_actions, new_game, returns
+from pigdice.players.base import RandomPlayer, parse_strategy
 from pigdice.rules import Decision, EffectKind, Endgame, Variant, find_variant, variant_names
-from pigdice.strategies import RandomPlayer, parse_strategy
 
 MAX_STEPS = 200_000
 

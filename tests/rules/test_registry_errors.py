@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from pigdice.engine.game import Hold, Roll, apply, new_game, parse_action
 from pigdice.errors import (
     BadParameterError,
     BadStrategyError,
@@ -11,10 +12,9 @@ from pigdice.errors import (
     PigdiceError,
     UnknownVariantError,
 )
-from pigdice.game import Hold, Roll, apply, new_game, parse_action
+from pigdice.players.base import parse_players, parse_strategy
 from pigdice.rules import ScriptedDice, all_variants, canonical_name, find_variant, variant_names
 from pigdice.rules.registry import REGISTRY
-from pigdice.strategies import parse_players, parse_strategy
 
 # --- lookups ---------------------------------------------------------------------------------
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from pigdice.events import Banked, Busted, FinalRoundStarted, GameOver, Rolled, ScoreReset
-from pigdice.game import Hold, Roll, legal_actions, new_game
+from pigdice.engine.events import Banked, Busted, FinalRoundStarted, GameOver, Rolled, ScoreReset
+from pigdice.engine.game import Hold, Roll, legal_actions, new_game
 from pigdice.rules import EffectKind, find_variant, variant_names
 
 PIG = find_variant("pig")

@@ -7,12 +7,12 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from pigdice.action_tables import action_table
 from pigdice.errors import BadParameterError, BadStrategyError
+from pigdice.players.base import parse_strategy
+from pigdice.players.tables import action_table
 from pigdice.rules import find_variant
 from pigdice.solve import solve
 from pigdice.solve.headtohead import head_to_head
-from pigdice.strategies import parse_strategy
 
 
 @pytest.fixture(autouse=True)

@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pigdice.engine.game import Hold, Roll, new_game
 from pigdice.errors import BadParameterError
-from pigdice.game import Hold, Roll, new_game
+from pigdice.players.base import HoldAt, parse_strategy
+from pigdice.players.optimal import Optimal, approximation_note, hint_for_state
 from pigdice.rules import find_variant
-from pigdice.simulate import simulate
 from pigdice.solve import Policy, cache_path, solve, solve_uncached
-from pigdice.solve.optimal import Optimal, approximation_note, hint_for_state
-from pigdice.strategies import HoldAt, parse_strategy
+from pigdice.study.simulate import simulate
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from webhelpers import create_game, error_of
 
-from pigdice.game import replay
+from pigdice.engine.game import replay
 
 
 def test_variants_and_strategies_are_listed(client: Any) -> None:
@@ -158,8 +158,8 @@ def test_a_whole_game_over_http_matches_a_replay(client: Any) -> None:
                            json={"seat": 0, "token": tokens["0"], "action": "roll", "expected_step": state["step"]})
     assert finished.status_code == 409 and error_of(finished)["code"] == "game_over"
 
-    from pigdice.events import event_to_json
-    from pigdice.game import parse_action
+    from pigdice.engine.events import event_to_json
+    from pigdice.engine.game import parse_action
     from pigdice.rules import find_variant
 
     actions = [parse_action(a) for a in _actions_from_store(client, code)]

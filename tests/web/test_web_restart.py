@@ -13,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 from webhelpers import create_game, free_port, make_settings, start_server
 
-from pigdice.events import event_to_json
-from pigdice.game import parse_action, replay
+from pigdice.engine.events import event_to_json
+from pigdice.engine.game import parse_action, replay
 from pigdice.rules import find_variant
 from pigdice.web.app import create_app
 from pigdice.web.store import SCHEMA_VERSION, Store, StoreError, schema_table

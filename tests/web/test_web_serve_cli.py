@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pigdice.cli import app
+from pigdice.cli.app import app
 from pigdice.web import MissingExtraError, missing_web_modules, require_web
 from pigdice.web.config import Settings, default_database_url
 

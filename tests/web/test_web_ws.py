@@ -232,7 +232,7 @@ def test_a_move_that_cannot_be_stored_is_not_played(tmp_path: Path) -> None:
         await asyncio.sleep(0.01)
         assert len(sent) == 1 and json.loads(sent[0])["step"] == 1
         # the refused attempt did not use up a throw: the game is exactly the replay of its stored log
-        from pigdice.game import parse_action, replay
+        from pigdice.engine.game import parse_action, replay
         from pigdice.rules import find_variant
 
         record = store.load_game(room.code)

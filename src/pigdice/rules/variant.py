@@ -132,6 +132,45 @@ class Variant:
             final_turn=self.final_turn if final_turn is None else parse_enum(FinalTurn, final_turn, "final turn"),
         )
 
+    def first_to_goal(self) -> Variant:
+        """Return the first-to-goal form of this variant (the game seed 003 solves "for symmetry")."""
+        if self.endgame is Endgame.FIRST_TO_GOAL:
+            return self
+        return dataclasses.replace(self, endgame=Endgame.FIRST_TO_GOAL)
+
+    def roll_hold_form(self) -> Variant:
+        """Return the turn-based roll/hold game with this variant's dice and goal, first to the goal.
+
+        Swine Herd's shared rolls become one player's rolls: the game its approximate robot solves.
+        """
+        if self.decision is not Decision.SIMULTANEOUS:
+            return self.first_to_goal()
+        return dataclasses.replace(
+            self, decision=Decision.ROLL_HOLD, endgame=Endgame.FIRST_TO_GOAL, ties=TieRule.SHARED
+        )
+
+    @property
+    def is_simultaneous(self) -> bool:
+        """Return True if everyone decides on the same shared rolls at once (Swine Herd)."""
+        return self.decision is Decision.SIMULTANEOUS
+
+    def require_turns(self, what: str) -> Variant:
+        """Return this variant, or raise BadParameterError if it is simultaneous and ``what`` needs turns."""
+        if self.is_simultaneous:
+            raise BadParameterError(
+                f"{self.name} is played by everyone at once on shared rolls; {what} follows turn-based games"
+            )
+        return self
+
+    def endgame_note(self) -> str:
+        """Return a one-line description of how reaching the goal ends the game."""
+        if self.endgame is Endgame.FIRST_TO_GOAL:
+            return f"first to {self.goal} wins"
+        if self.endgame is Endgame.FINAL_ROUND:
+            what = "roll" if self.final_turn is FinalTurn.ROLL else "turn"
+            return f"reaching {self.goal} gives everyone else one more {what}; best score wins ({self.ties} ties)"
+        return f"reaching {self.goal} finishes the round; best score wins ({self.ties} ties)"
+
     def check_players(self, players: int) -> None:
         """Raise BadParameterError unless ``players`` is a legal number of players."""
         if not self.players_min <= players <= self.players_max:

@@ -21,6 +21,7 @@ from numba import njit
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve import dicechoice, rollhold
+from pigdice.solve.actions import first_hold
 from pigdice.solve.tables import EffectTable, effect_table
 
 FORMAT_VERSION = 1
@@ -198,10 +199,7 @@ class Policy:
         """Return the smallest turn total at which holding is optimal at (score, opponent)."""
         if not self.variant.can_hold:
             return None
-        row = self.turn(score, opponent)
-        holds = np.nonzero(row.action == 0)[0]
-        holds = holds[holds > 0]
-        return int(holds[0]) if holds.size else self.goal - score
+        return first_hold(self.turn(score, opponent).action, self.goal - score)
 
     def start_action(self) -> int | str:
         """Return the hold threshold at (0, 0) (roll/hold games) or the dice to throw first (Hog)."""

@@ -21,9 +21,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pigdice import __version__
 from pigdice.errors import PigdiceError, UnknownVariantError
+from pigdice.players.base import endgame_note, known_specs
 from pigdice.rules.registry import all_variants, find_variant
 from pigdice.rules.variant import Decision, Endgame, FinalTurn, TieRule, Variant
-from pigdice.strategies import endgame_note, known_specs
 from pigdice.web import content
 from pigdice.web.config import Settings
 from pigdice.web.errors import WebError

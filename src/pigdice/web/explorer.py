@@ -8,37 +8,14 @@ from typing import Any
 
 import numpy as np
 
+from pigdice.players.optimal import policy_variant
 from pigdice.rules.variant import Decision, Variant
-from pigdice.solve.optimal import policy_variant
-from pigdice.solve.policy import Policy
+from pigdice.solve.actions import dice_at_start, hold_thresholds
 from pigdice.web.manager import warm_policy
 
 _cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
 _cache_lock = threading.Lock()
 CACHE_SIZE = 16
-
-
-def hold_thresholds(policy: Policy) -> np.ndarray:
-    """Return T[j, i]: the smallest turn total k >= 1 at which holding is optimal (goal - i if never)."""
-    goal = policy.goal
-    thresholds = np.empty((goal, goal), dtype=np.int32)
-    for i in range(goal):
-        for j in range(goal):
-            action = policy.turn(i, j).action
-            holds = np.flatnonzero(action[1:] == 0)
-            thresholds[j, i] = int(holds[0]) + 1 if holds.size else goal - i
-    return thresholds
-
-
-def dice_map(policy: Policy) -> np.ndarray:
-    """Return D[j, i]: the optimal number of dice to throw at score i, opponent score j (Hog)."""
-    goal = policy.goal
-    choices = policy.variant.choices
-    grid = np.empty((goal, goal), dtype=np.int32)
-    for i in range(goal):
-        for j in range(goal):
-            grid[j, i] = choices[int(np.argmax(policy.dice_values(i, j)))]
-    return grid
 
 
 def explorer_data(variant: Variant) -> dict[str, Any]:
@@ -66,13 +43,15 @@ def explorer_data(variant: Variant) -> dict[str, Any]:
         "win": win.T.tolist(),
         "first_player_wins": round(float(policy.values[0, 0]), 6),
     }
+    actions = policy.action_table()
     if target.decision is Decision.DICE_PER_TURN:
         data["kind"] = "dice"
-        data["dice"] = dice_map(policy).tolist()
+        # dice[j][i], like win
+        data["dice"] = dice_at_start(target.choices, actions).T.tolist()
         data["max_dice"] = int(target.choices[-1])
     else:
         data["kind"] = "hold"
-        data["threshold"] = hold_thresholds(policy).tolist()
+        data["threshold"] = hold_thresholds(actions).T.tolist()
         data["chooses_dice"] = target.chooses_dice
     with _cache_lock:
         _cache[key] = data

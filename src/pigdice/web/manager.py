@@ -14,9 +14,9 @@ from typing import Any, Literal, TypeVar
 
 import numpy as np
 
+from pigdice.engine.events import Event, event_to_json
+from pigdice.engine.game import apply, new_game, parse_action
 from pigdice.errors import PigdiceError
-from pigdice.events import Event, event_to_json
-from pigdice.game import apply, new_game, parse_action
 from pigdice.rules.registry import find_variant
 from pigdice.rules.variant import Decision, Variant
 from pigdice.web.config import Settings
@@ -38,7 +38,7 @@ _solve_lock = threading.Lock()
 
 def warm_policy(variant: Variant) -> None:
     """Solve (or load) the perfect player's policy for ``variant``, one solve at a time."""
-    from pigdice.solve.optimal import policy_variant
+    from pigdice.players.optimal import policy_variant
     from pigdice.solve.solver import solve
 
     with _solve_lock:
@@ -275,7 +275,7 @@ class RoomManager:
     # -- hints --------------------------------------------------------------------------------
     async def hint(self, room: Room, seat_index: int) -> dict[str, Any]:
         """Return the perfect player's hint and the win chance of ``seat_index`` in the room's current state."""
-        from pigdice.solve.optimal import approximation_note, hint_for_state
+        from pigdice.players.optimal import approximation_note, hint_for_state
 
         state = room.state
         variant = room.variant

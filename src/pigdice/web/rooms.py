@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from pigdice.engine.events import Event, describe_event, event_to_json
+from pigdice.engine.game import GameState, apply, parse_action
 from pigdice.errors import IllegalActionError
-from pigdice.events import Event, describe_event, event_to_json
-from pigdice.game import GameState, apply, parse_action
 from pigdice.rules.variant import Variant
 from pigdice.web.errors import WebError
 from pigdice.web.live import Connection, dumps

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from pigdice.errors import PigdiceError
+from pigdice.players.base import Human, Strategy, parse_strategy
 from pigdice.rules.variant import Variant
-from pigdice.strategies import Human, Strategy, parse_strategy
 from pigdice.web.errors import WebError
 
 CODE_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")

@@ -1,0 +1,233 @@
+"""Commands on exact analysis and figures: ``analyze`` and ``plot``."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from pigdice.cli.app import (
+    GoalOpt,
+    JsonOpt,
+    ParamOpt,
+    VariantArg,
+    app,
+    emit_json,
+    progress_bar,
+    stdout_console,
+    variant_from_options,
+)
+from pigdice.errors import BadParameterError
+from pigdice.rules.variant import Decision, Variant
+
+
+def _strategy_list(text: str) -> list[str]:
+    items = [s.strip() for s in text.split(",")]
+    if not 1 <= len(items) <= 2 or not all(items):
+        raise BadParameterError(f"--strategies takes one or two strategies (A or A,B), got {text!r}")
+    return items
+
+
+@app.command()
+def analyze(
+    variant_name: VariantArg,
+    goal: GoalOpt = None,
+    strategies: Annotated[
+        str,
+        typer.Option(
+            "--strategies",
+            help="One strategy (both play it) or two, A,B: optimal, hold:N, dice:N, hold:N+dice:D.",
+        ),
+    ] = "optimal",
+    fmt: Annotated[
+        str | None, typer.Option("--format", help="Report format: md or html (default: from --out, else md).")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the report here, with its PNG figures next to it.")
+    ] = None,
+    param: ParamOpt = None,
+    arrays: Annotated[
+        bool, typer.Option("--arrays", help="Add per-state arrays to the JSON (turn scores, turn starts).")
+    ] = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Exact first-player advantage, game length, scoring turns and state visits (no simulation).
+
+    VARIANT may list several variants (pig,hog,piggy) for a side-by-side comparison.
+    """
+    from pigdice.study.analysis import analyze as run_analysis
+    from pigdice.study.report import format_from, per_player_rows, report_text, summary_rows, write_report
+
+    variants = _variants(variant_name, goal, param)
+    specs = _strategy_list(strategies)
+    report_format = format_from(out, fmt)
+    if out is not None and not (out.parent if str(out.parent) else Path(".")).exists():
+        raise BadParameterError(f"folder {str(out.parent)!r} for --out does not exist")
+    if len(variants) > 1:
+        _compare(variants, specs, out, fmt, report_format, json_out, arrays)
+        return
+    with progress_bar(True) as bar:
+        analysis = run_analysis(variants[0], specs, progress=bar)
+        files = write_report(analysis, out, report_format, progress=bar) if out is not None else []
+    if json_out:
+        data = analysis.to_json(arrays=arrays)
+        if files:
+            data["files"] = [str(path) for path in files]
+        emit_json(data)
+        return
+    if out is None and fmt is not None:
+        typer.echo(report_text(analysis, report_format))
+        return
+    console = stdout_console()
+    v = analysis.variant
+    title = f"{v.title}, goal {v.goal}: " + (
+        f"{specs[0]} against itself" if analysis.same_strategy else f"{analysis.names[0]} against {analysis.names[1]}"
+    )
+    table = Table(title=title, title_style="bold", show_header=False)
+    table.add_column(style="bold")
+    table.add_column()
+    for name, value in summary_rows(analysis):
+        table.add_row(name, value)
+    table.add_row("time", f"{analysis.seconds:.2f} s (exact: forward propagation of the chain of turns)")
+    console.print(table)
+    players = Table(title="Per player, expected per game", title_style="bold")
+    from pigdice.study.report import PER_PLAYER_HEADER
+
+    for header in PER_PLAYER_HEADER:
+        players.add_column(header, justify="left" if header in ("seat", "strategy") else "right")
+    for row in per_player_rows(analysis):
+        players.add_row(*row)
+    console.print(players)
+    if analysis.original_endgame is not analysis.variant.endgame:
+        console.print(
+            f"Analysed with the first-to-goal ending (as seed 003 does); {v.name}'s own ending is "
+            f"{analysis.original_endgame}.",
+            style="dim",
+        )
+    if files:
+        console.print(f"Wrote {files[0]} and {len(files) - 1} figures next to it.")
+    else:
+        console.print(f"Report with figures: pigdice analyze {v.name} --out report.md (or .html)", style="dim")
+
+
+def _compare(
+    variants: list[Variant],
+    specs: list[str],
+    out: Path | None,
+    fmt: str | None,
+    report_format: str,
+    json_out: bool,
+    arrays: bool,
+) -> None:
+    """Analyse several variants with the same strategies and compare them side by side."""
+    from pigdice.study.analysis import analyze as run_analysis
+    from pigdice.study.report import COMPARISON_HEADER, comparison_rows, comparison_text
+
+    analyses = []
+    with progress_bar(True) as bar:
+        for variant in variants:
+
+            def report(fraction: float, what: str, name: str = variant.name) -> None:
+                bar(fraction, f"{name}: {what}")
+
+            analyses.append(run_analysis(variant, specs, progress=report))
+    if out is not None:
+        out.write_text(comparison_text(analyses, report_format), encoding="utf-8")
+    if json_out:
+        emit_json([a.to_json(arrays=arrays) for a in analyses])
+        return
+    if out is None and fmt is not None:
+        typer.echo(comparison_text(analyses, report_format))
+        return
+    table = Table(title=f"Exact comparison: {', '.join(analyses[0].names)}", title_style="bold")
+    for header in COMPARISON_HEADER:
+        table.add_column(header, justify="left" if header in ("variant", "opening") else "right")
+    for row in comparison_rows(analyses):
+        table.add_row(*row)
+    console = stdout_console()
+    console.print(table)
+    console.print(
+        "Seed 003: variants won in four or five scoring turns are much more popular than those won in two.",
+        style="dim",
+    )
+    if out is not None:
+        console.print(f"Wrote {out}.")
+
+
+def _variants(names: str, goal: int | None, param: list[str] | None) -> list[Variant]:
+    items = [n.strip() for n in names.split(",")]
+    if not all(items):
+        raise BadParameterError(f"empty variant name in {names!r}")
+    return [variant_from_options(name, goal, params=param) for name in items]
+
+
+@app.command()
+def plot(
+    kind: Annotated[
+        str,
+        typer.Argument(
+            metavar="KIND", help="boundary | slice | hog | turn-score | win (see the list below).", show_default=False
+        ),
+    ],
+    variant_name: Annotated[
+        str,
+        typer.Argument(
+            metavar="VARIANT", help="Variant name or alias; turn-score takes up to three: pig,hog.", show_default=False
+        ),
+    ],
+    out: Annotated[Path, typer.Option("--out", help="F.png (matplotlib) or F.html (interactive plotly, offline).")],
+    goal: GoalOpt = None,
+    opponent: Annotated[int, typer.Option("--opponent", help="Opponent score for the slice.")] = 0,
+    param: ParamOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Draw the perfect player: boundary (3D), slice, hog (dice map), turn-score, win.
+
+    boundary: roll/hold boundary surface (seed 003, Figures 1-8); slice: hold threshold and win
+    probability against the player's score at one opponent score; hog: dice-count map (Figure 9);
+    turn-score: expected points per turn (Figure 10); win: win probability at turn total 0.
+    """
+    from pigdice.study.plots import FORMATS, KINDS
+    from pigdice.study.plots import plot as draw
+
+    name = kind.strip().lower()
+    if name not in KINDS:
+        raise BadParameterError(f"unknown plot kind {kind!r}; use one of: {', '.join(KINDS)}")
+    if out.suffix.lower() not in FORMATS:
+        raise BadParameterError(f"--out must end in .png or .html, not {out.name!r}")
+    if not (out.parent if str(out.parent) else Path(".")).exists():
+        raise BadParameterError(f"folder {str(out.parent)!r} for --out does not exist")
+    variants = _variants(variant_name, goal, param)
+    if opponent < 0 or any(opponent >= v.goal for v in variants):
+        raise BadParameterError(f"--opponent must be from 0 to {min(v.goal for v in variants) - 1}, got {opponent}")
+    if name == "boundary" and variants[0].decision is Decision.DICE_PER_TURN:
+        raise BadParameterError(
+            f"{variants[0].name} has no hold (one throw per turn): draw its dice map with "
+            f"`pigdice plot hog {variants[0].name} --out ...`"
+        )
+    started = time.perf_counter()
+    with progress_bar(True) as bar:
+        figure = draw(name, variants, out, opponent, progress=bar)
+    seconds = time.perf_counter() - started
+    if json_out:
+        emit_json(
+            {
+                "kind": name,
+                "variants": [v.name for v in variants],
+                "goal": variants[0].goal,
+                "out": str(out),
+                "format": out.suffix.lower().lstrip("."),
+                "bytes": out.stat().st_size,
+                "title": figure.title,
+                "note": figure.note,
+                "seconds": seconds,
+            }
+        )
+        return
+    console = stdout_console()
+    console.print(f"Wrote {out} ({out.stat().st_size / 1024:.0f} KiB): {figure.title}")
+    if figure.note:
+        console.print(figure.note, style="dim")

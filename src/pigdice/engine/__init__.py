@@ -1,0 +1,1 @@
+"""The game engine: states, actions, apply(state, action, rng) -> (state, events), replay."""

@@ -1,0 +1,319 @@
+"""The game engine: immutable states and ``apply(state, action, rng) -> (state, events)``.
+
+One engine serves every variant, from 2 to 10 players (Swine Herd: any group), under every
+endgame rule. Chance is explicit: the caller passes a seeded ``numpy.random.Generator`` (or
+``ScriptedDice`` for tests), so the same seed and actions always replay the same game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pigdice.engine.events import (
+    Banked,
+    Busted,
+    Event,
+    FinalRoundStarted,
+    GameOver,
+    Rolled,
+    ScoreReset,
+    StayedStanding,
+    TurnStarted,
+)
+from pigdice.errors import IllegalActionError
+from pigdice.rules.effects import EffectKind
+from pigdice.rules.outcomes import ScriptedDice
+from pigdice.rules.variant import Decision, Endgame, FinalTurn, TieRule, Variant
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Roll the dice (``dice``: how many, where the variant lets the player choose)."""
+
+    dice: int | None = None
+
+    def __str__(self) -> str:
+        return "roll" if self.dice is None else f"roll:{self.dice}"
+
+
+@dataclass(frozen=True)
+class Hold:
+    """Hold: bank the turn total (in Swine Herd: sit down)."""
+
+    def __str__(self) -> str:
+        return "hold"
+
+
+Action = Roll | Hold
+
+
+def parse_action(text: str) -> Action:
+    """Parse 'roll', 'hold', 'roll:3' or a bare number of dice into an action."""
+    word = text.strip().lower()
+    if word in ("h", "hold", "sit", "s"):
+        return Hold()
+    if word in ("r", "roll", "stand"):
+        return Roll()
+    if word.startswith("roll:"):
+        word = word[5:]
+    if word.isdecimal():
+        return Roll(int(word))
+    raise IllegalActionError(f"cannot read action {text!r}; use roll, hold, or roll:N / N for N dice")
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything about a game in progress; never changed in place."""
+
+    variant: Variant
+    scores: tuple[int, ...]
+    current: int = 0
+    turn_total: int = 0
+    rolls_this_turn: int = 0
+    turn: int = 0  # turns started, minus one: the index of the turn in progress
+    turns_played: tuple[int, ...] = ()
+    final_round: tuple[int, ...] | None = None  # players still owed a last turn, in order
+    reached: tuple[int, ...] = ()  # step at which each player's score last rose (tie-breaks)
+    standing: tuple[bool, ...] = ()  # Swine Herd: who is still standing this turn
+    step: int = 0
+    winners: tuple[int, ...] | None = None
+
+    @property
+    def players(self) -> int:
+        """Return the number of players."""
+        return len(self.scores)
+
+    def is_terminal(self) -> bool:
+        """Return True if the game is over."""
+        return self.winners is not None
+
+    def is_final_roll(self) -> bool:
+        """Return True if the current player has only one roll left (final-round 'roll' rule)."""
+        return (
+            self.final_round is not None
+            and self.variant.final_turn is FinalTurn.ROLL
+            and self.variant.endgame is Endgame.FINAL_ROUND
+            and self.variant.decision is not Decision.SIMULTANEOUS
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """Return a JSON-ready snapshot of the state."""
+        return {
+            "variant": self.variant.name,
+            "goal": self.variant.goal,
+            "scores": list(self.scores),
+            "current": self.current,
+            "turn_total": self.turn_total,
+            "rolls_this_turn": self.rolls_this_turn,
+            "turn": self.turn,
+            "turns_played": list(self.turns_played),
+            "final_round": None if self.final_round is None else list(self.final_round),
+            "standing": list(self.standing),
+            "winners": None if self.winners is None else list(self.winners),
+            "legal_actions": [str(a) for a in legal_actions(self)],
+        }
+
+
+def _evolve(state: GameState, **changes: Any) -> GameState:
+    """Return a copy of ``state`` with some fields changed (``dataclasses.replace`` without its
+    per-call introspection, which dominated the engine loop's time)."""
+    new = object.__new__(GameState)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
+def new_game(variant: Variant, players: int = 2) -> GameState:
+    """Return the starting state of a game of ``variant`` for ``players`` players."""
+    variant.check_players(players)
+    standing = (True,) * players if variant.decision is Decision.SIMULTANEOUS else ()
+    return GameState(
+        variant=variant,
+        scores=(0,) * players,
+        turns_played=(0,) * players,
+        reached=(0,) * players,
+        standing=standing,
+    )
+
+
+def legal_actions(state: GameState) -> list[Action]:
+    """Return the actions the current player may take (empty once the game is over)."""
+    if state.is_terminal():
+        return []
+    variant = state.variant
+    if variant.decision is Decision.DICE_PER_TURN:
+        return [Roll(n) for n in variant.choices]
+    if variant.decision is Decision.DICE_PER_ROLL:
+        rolls: list[Action] = [Roll(n) for n in variant.choices]
+        return rolls if state.is_final_roll() else [*rolls, Hold()]
+    if state.is_final_roll():
+        return [Roll()]
+    return [Roll(), Hold()]
+
+
+def _normalize(state: GameState, action: Action) -> Action:
+    variant = state.variant
+    if isinstance(action, Roll) and not variant.chooses_dice and action.dice in (None, variant.choices[0]):
+        return Roll()
+    if isinstance(action, Roll) and variant.chooses_dice and action.dice is None:
+        raise IllegalActionError(
+            f"{variant.name}: say how many dice to roll ({variant.choices[0]}..{variant.choices[-1]}), e.g. roll:2"
+        )
+    return action
+
+
+def apply(state: GameState, action: Action, rng: np.random.Generator | ScriptedDice) -> tuple[GameState, list[Event]]:
+    """Apply ``action`` for the current player; return the new state and what happened."""
+    if state.is_terminal():
+        raise IllegalActionError("the game is over; no more actions")
+    action = _normalize(state, action)
+    legal = legal_actions(state)
+    if action not in legal:
+        allowed = _describe_legal(legal)
+        raise IllegalActionError(f"{action} is not allowed now; allowed: {allowed}")
+    state = _evolve(state, step=state.step + 1)
+    if state.variant.decision is Decision.SIMULTANEOUS:
+        return _apply_simultaneous(state, action, rng)
+    events: list[Event] = []
+    player = state.current
+    if isinstance(action, Hold):
+        return _end_turn(state, state.scores[player] + state.turn_total, state.turn_total, events)
+    dice = action.dice if action.dice is not None else state.variant.choices[0]
+    throw = state.variant.roll_spec(dice).throw(rng)
+    score, turn_total, ends = throw.effect.resolve(state.scores[player], state.turn_total)
+    events.append(Rolled(player, dice, throw.faces, throw.labels, throw.text, throw.effect, turn_total))
+    state = _evolve(state, rolls_this_turn=state.rolls_this_turn + 1)
+    if ends:
+        kind = throw.effect.kind
+        if kind is EffectKind.BUST:
+            events.append(Busted(player, state.turn_total))
+        elif kind is EffectKind.RESET_SCORE:
+            events.append(ScoreReset(player, state.scores[player], state.turn_total))
+        return _end_turn(state, score, score - state.scores[player], events)
+    if state.variant.decision is Decision.DICE_PER_TURN or state.is_final_roll():
+        return _end_turn(state, score + turn_total, turn_total, events)
+    return _evolve(state, turn_total=turn_total), events
+
+
+def _describe_legal(legal: list[Action]) -> str:
+    rolls = [a.dice for a in legal if isinstance(a, Roll) and a.dice is not None]
+    words = [str(a) for a in legal if not (isinstance(a, Roll) and a.dice is not None)]
+    if rolls:
+        listed = ", ".join(f"roll:{n}" for n in rolls)
+        words.insert(0, f"roll:{rolls[0]}..roll:{rolls[-1]}" if len(rolls) > 3 else listed)
+    return ", ".join(words)
+
+
+def _with_score(state: GameState, player: int, score: int) -> GameState:
+    scores = list(state.scores)
+    reached = list(state.reached)
+    if score > scores[player]:
+        reached[player] = state.step
+    scores[player] = score
+    return _evolve(state, scores=tuple(scores), reached=tuple(reached))
+
+
+def _end_turn(state: GameState, new_score: int, points: int, events: list[Event]) -> tuple[GameState, list[Event]]:
+    variant = state.variant
+    player = state.current
+    if points > 0:
+        events.append(Banked(player, points, new_score))
+    state = _with_score(state, player, new_score)
+    played = list(state.turns_played)
+    played[player] += 1
+    state = _evolve(state, turns_played=tuple(played), turn_total=0, rolls_this_turn=0)
+    final = state.final_round
+    if final is not None:
+        final = tuple(p for p in final if p != player)
+    elif new_score >= variant.goal:
+        if variant.endgame is Endgame.FIRST_TO_GOAL:
+            return _game_over(state, (player,), events)
+        if variant.endgame is Endgame.FINAL_ROUND:
+            final = tuple((player + offset) % state.players for offset in range(1, state.players))
+        else:
+            final = tuple(range(player + 1, state.players))
+        events.append(FinalRoundStarted(player, final))
+    if final is not None and not final:
+        return _game_over(state, _best(state), events)
+    next_player = final[0] if final else (player + 1) % state.players
+    state = _evolve(state, final_round=final, current=next_player, turn=state.turn + 1)
+    events.append(TurnStarted(next_player, state.turn))
+    return state, events
+
+
+def _best(state: GameState) -> tuple[int, ...]:
+    top = max(state.scores)
+    tied = tuple(p for p, s in enumerate(state.scores) if s == top)
+    if len(tied) > 1 and state.variant.ties is TieRule.FIRST_TO_REACH:
+        first = min(state.reached[p] for p in tied)
+        return tuple(p for p in tied if state.reached[p] == first)
+    return tied
+
+
+def _game_over(state: GameState, winners: tuple[int, ...], events: list[Event]) -> tuple[GameState, list[Event]]:
+    events.append(GameOver(winners, state.scores))
+    return _evolve(state, winners=winners), events
+
+
+def _apply_simultaneous(
+    state: GameState, action: Action, rng: np.random.Generator | ScriptedDice
+) -> tuple[GameState, list[Event]]:
+    """Swine Herd: each standing player in seat order sits (holds) or stays; then one shared roll."""
+    events: list[Event] = []
+    player = state.current
+    standing = list(state.standing)
+    if isinstance(action, Hold):
+        standing[player] = False
+        if state.turn_total > 0:
+            events.append(Banked(player, state.turn_total, state.scores[player] + state.turn_total))
+        state = _with_score(state, player, state.scores[player] + state.turn_total)
+    else:
+        events.append(StayedStanding(player))
+    state = _evolve(state, standing=tuple(standing))
+    later = [p for p in range(player + 1, state.players) if standing[p]]
+    if later:
+        return _evolve(state, current=later[0]), events
+    if any(standing):
+        throw = state.variant.roll_spec().throw(rng)
+        _, turn_total, ends = throw.effect.resolve(0, state.turn_total)
+        events.append(Rolled(-1, 1, throw.faces, throw.labels, throw.text, throw.effect, turn_total))
+        state = _evolve(state, rolls_this_turn=state.rolls_this_turn + 1)
+        if not ends:
+            first = standing.index(True)
+            return _evolve(state, turn_total=turn_total, current=first), events
+        for p in range(state.players):
+            if standing[p]:
+                events.append(Busted(p, state.turn_total))
+    # the turn is over for everyone
+    played = tuple(n + 1 for n in state.turns_played)
+    state = _evolve(state, turns_played=played, turn_total=0, rolls_this_turn=0)
+    if max(state.scores) >= state.variant.goal:
+        return _game_over(state, _best(state), events)
+    state = _evolve(state, standing=(True,) * state.players, current=0, turn=state.turn + 1)
+    events.append(TurnStarted(-1, state.turn))
+    return state, events
+
+
+def returns(state: GameState) -> tuple[float, ...]:
+    """Return each player's share of the win: 1/len(winners) for a winner, 0 otherwise."""
+    if state.winners is None:
+        return (0.0,) * state.players
+    share = 1.0 / len(state.winners)
+    return tuple(share if p in state.winners else 0.0 for p in range(state.players))
+
+
+def replay(
+    variant: Variant, players: int, seed: int | None, actions: Iterable[Action], dice: ScriptedDice | None = None
+) -> tuple[GameState, list[Event]]:
+    """Replay a game from its seed (or scripted dice) and its action list; return final state and all events."""
+    rng: np.random.Generator | ScriptedDice = dice if dice is not None else np.random.default_rng(seed)
+    state = new_game(variant, players)
+    events: list[Event] = []
+    for action in actions:
+        state, new_events = apply(state, action, rng)
+        events.extend(new_events)
+    return state, events

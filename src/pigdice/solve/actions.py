@@ -1,0 +1,37 @@
+"""Action tables and what is read off them: one home for the codes and their summaries.
+
+An action table ``T[i, j, k]`` says what a strategy does at its score i, the opponent's score
+j and turn total k: ``HOLD`` (0), or ``c + 1`` to roll with roll choice c (the number of dice
+``variant.choices[c]``). One-throw-per-turn games (Hog) read only ``k = 0``. The solver writes
+the optimal table, the players write theirs, and studies and pictures read them here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+HOLD = 0
+
+
+def first_hold(row: np.ndarray, limit: int) -> int:
+    """Return the smallest turn total k >= 1 at which ``row`` holds, or ``limit`` if it never does below it."""
+    holds = np.flatnonzero(row[1:limit] == HOLD)
+    return int(holds[0]) + 1 if holds.size else limit
+
+
+def hold_thresholds(actions: np.ndarray) -> np.ndarray:
+    """Return H[i, j]: the smallest turn total k >= 1 at which the table holds (goal - i if never)."""
+    goal = actions.shape[0]
+    k = np.arange(goal)[None, None, :]
+    i = np.arange(goal)[:, None, None]
+    holds = (actions == HOLD) & (k >= 1) & (k < goal - i)
+    first = np.argmax(holds, axis=2)
+    never = ~holds.any(axis=2)
+    return np.where(never, goal - np.arange(goal)[:, None], first).astype(np.int64)
+
+
+def dice_at_start(choices: tuple[int, ...], actions: np.ndarray) -> np.ndarray:
+    """Return D[i, j]: the number of dice the table throws at turn total 0 (dice-choosing games)."""
+    counts = np.array(choices)
+    index = np.clip(actions[:, :, 0].astype(np.int64) - 1, 0, len(counts) - 1)
+    return counts[index]

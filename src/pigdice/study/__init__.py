@@ -1,0 +1,1 @@
+"""Studying strategies and variants: exact evaluation, simulation, analysis, reports and plots."""

@@ -1,0 +1,389 @@
+"""Fast simulation (numba) of first-to-goal games between table strategies.
+
+Each seat plays an action table T[i, j, k] (``pigdice.players.tables``): i is its score, j the
+highest opponent score, k the turn total; 0 holds, c + 1 rolls with choice c (Hog reads k = 0).
+Throws are sampled from the variant's effect table (``pigdice.solve.tables.effect_table``, the
+same numbers the solver and the exact evaluator read) with cumulative 53-bit thresholds and a
+lookup table, so a throw costs one random number and one table read.
+
+Randomness: each block of ``CHUNK`` games runs its own splitmix64 stream, seeded by a number
+drawn from the caller's numpy ``Generator``; the same seed gives the same games, on one thread
+or many. A turn reaching the goal ends the game at once (first to goal, as in the solver), so
+holding is automatic once score + turn total reaches the goal, as every table strategy does.
+The engine loop (``pigdice.study.simulate``) plays the same games 5000x slower and every other rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit, prange
+
+from pigdice.errors import BadParameterError
+from pigdice.rules.variant import Decision, Endgame, Variant
+from pigdice.solve.headtohead import check_table
+from pigdice.solve.tables import effect_table
+
+ADD, DOUBLE, SUBTRACT, SET, BUST, RESET, BANK = 0, 1, 2, 3, 4, 5, 6
+CHUNK = 1 << 14  # games per random stream
+BLOCK = 1 << 20  # games per kernel call (bounds the per-game result arrays)
+UNIT = 1 << 53
+MAX_TURNS = 100_000  # a game longer than this means the strategies never finish
+TOO_LONG = -1
+
+Progress = Callable[[int], None]
+
+
+# -- the game kernel ------------------------------------------------------------------------------
+@njit(cache=True)
+def _play_chunk(  # pragma: no cover - numba
+    first,
+    count,
+    seed,
+    tables,
+    seat_table,
+    goal,
+    per_turn,
+    codes,
+    kinds,
+    amounts,
+    keeps,
+    thresholds,
+    lut,
+    bits,
+    winners,
+    turns,
+):
+    """Play games first .. first + count - 1 into ``winners`` (seat, or -1 if too long) and ``turns``.
+
+    Random numbers: splitmix64 (Steele, Lea & Flood 2014) from ``seed``. A throw reads its top
+    ``bits`` bits in ``lut``: v >= 0 when that bucket lies inside one outcome that adds v to the
+    turn total (one read per roll), else -(first candidate outcome + 1), settled by the 53-bit
+    thresholds (buckets straddling two outcomes, and every other kind of effect).
+    """
+    z = np.uint64(seed)
+    golden = np.uint64(0x9E3779B97F4A7C15)
+    mix1 = np.uint64(0xBF58476D1CE4E5B9)
+    mix2 = np.uint64(0x94D049BB133111EB)
+    shift = np.uint64(64 - bits)
+    single = lut.shape[0] == 1
+    flat = tables.ravel()
+    players = seat_table.shape[0]
+    scores = np.zeros(players, dtype=np.int64)
+    for g in range(first, first + count):
+        for p in range(players):
+            scores[p] = 0
+        p = 0
+        n_turns = 0
+        winner = TOO_LONG
+        while n_turns < MAX_TURNS:
+            i = scores[p]
+            if players == 2:
+                j = scores[1 - p]
+            else:
+                j = 0
+                for q in range(players):
+                    if q != p and scores[q] > j:
+                        j = scores[q]
+            base = ((seat_table[p] * goal + i) * goal + j) * goal
+            k = 0
+            new = i
+            limit = 0 if per_turn else goal - i  # one throw per turn (Hog) ends the turn at once
+            while True:
+                a = flat[base + k]
+                if a == 0:
+                    new = i + k
+                    break
+                z += golden
+                r = (z ^ (z >> np.uint64(30))) * mix1
+                r = (r ^ (r >> np.uint64(27))) * mix2
+                r ^= r >> np.uint64(31)
+                if single:
+                    v = lut[0, np.int64(r >> shift)]
+                else:
+                    v = lut[a - 1, np.int64(r >> shift)]
+                if v >= 0:  # the common case: a bucket inside one outcome that adds v
+                    k += v
+                    if k >= limit:
+                        new = i + k
+                        break
+                    continue
+                e = -v - 1
+                u = np.int64(r >> np.uint64(11))
+                while u >= thresholds[e]:
+                    e += 1
+                d = codes[e]
+                if d >= 0:
+                    k += d
+                    if k >= limit:
+                        new = i + k
+                        break
+                    continue
+                kind = kinds[e]
+                if kind == BUST:
+                    new = i
+                    break
+                if kind == RESET:
+                    new = 0
+                    break
+                if kind == BANK:
+                    new = i + amounts[e]
+                    if keeps[e]:
+                        new += k
+                    break
+                if kind == DOUBLE:
+                    k = 2 * k
+                elif kind == SUBTRACT:
+                    k = max(k - amounts[e], 0)
+                else:  # SET
+                    k = amounts[e]
+                if k >= limit:
+                    new = i + k
+                    break
+            scores[p] = new
+            n_turns += 1
+            if new >= goal:
+                winner = p
+                break
+            p += 1
+            if p == players:
+                p = 0
+        winners[g] = winner
+        turns[g] = n_turns
+
+
+def _play_all(  # pragma: no cover - numba
+    seeds, tables, seat_table, goal, per_turn, codes, kinds, amounts, keeps, thresholds, lut, bits, winners, turns
+):
+    """Play every chunk (each chunk owns its random stream, so serial and parallel runs agree)."""
+    n = winners.shape[0]
+    for chunk in prange(seeds.shape[0]):
+        first = chunk * CHUNK
+        count = min(CHUNK, n - first)
+        _play_chunk(first, count, seeds[chunk], tables, seat_table, goal, per_turn, codes, kinds, amounts, keeps,
+                    thresholds, lut, bits, winners, turns)  # fmt: skip
+
+
+# one body, two compilations: prange is a plain range in the serial one
+_play_serial = njit(cache=True)(_play_all)
+_play_parallel = njit(parallel=True)(_play_all)  # not cached: it would share the serial one's cache entry
+
+
+# -- sampling tables ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Sampler:
+    """A variant's effects with cumulative 53-bit thresholds and a lookup table per roll choice."""
+
+    codes: np.ndarray  # int64: the amount for ADD effects, -1 for every other kind
+    kinds: np.ndarray
+    amounts: np.ndarray
+    keeps: np.ndarray
+    thresholds: np.ndarray  # int64: outcome e is drawn when u < thresholds[e] (and not an earlier one)
+    lut: np.ndarray  # (choices, 2**bits) int32: what a bucket of u adds, or -(first candidate + 1)
+    bits: int
+
+
+def sampler(variant: Variant) -> Sampler:
+    """Return the sampling tables of ``variant``'s roll choices."""
+    table = effect_table(variant)
+    choices = len(table.offsets) - 1
+    bits = 12  # 4096 buckets: 16 KB per choice, so the lookup stays in the L1 cache
+    thresholds = np.empty(len(table.kinds), dtype=np.int64)
+    lut = np.empty((choices, 1 << bits), dtype=np.int32)
+    starts = np.arange(1 << bits, dtype=np.int64) << (53 - bits)
+    ends = starts + (1 << (53 - bits)) - 1
+    codes = np.where(table.kinds == ADD, table.amounts, -1).astype(np.int64)
+    for c in range(choices):
+        lo, hi = int(table.offsets[c]), int(table.offsets[c + 1])
+        cumulative = np.cumsum(table.probabilities[lo:hi])
+        cumulative /= cumulative[-1]
+        cut = np.minimum(np.round(cumulative * UNIT), UNIT).astype(np.int64)
+        cut[-1] = UNIT
+        thresholds[lo:hi] = cut
+        first = lo + np.searchsorted(cut, starts, side="right")
+        last = lo + np.searchsorted(cut, ends, side="right")
+        inside_add = (first == last) & (codes[np.minimum(first, hi - 1)] >= 0)
+        lut[c] = np.where(inside_add, codes[np.minimum(first, hi - 1)], -(first + 1))
+    return Sampler(codes, table.kinds, table.amounts, table.keeps, thresholds, lut, bits)
+
+
+# -- results ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameLengths:
+    """Statistics of game length in turns (every player's turns counted)."""
+
+    games: int
+    mean: float
+    std: float
+    minimum: int
+    maximum: int
+    median: float
+    histogram: np.ndarray  # histogram[t] = games that lasted t turns
+
+    @classmethod
+    def from_histogram(cls, histogram: np.ndarray) -> GameLengths:
+        """Return the statistics of a turns histogram."""
+        games = int(histogram.sum())
+        if games == 0:
+            return cls(0, 0.0, 0.0, 0, 0, 0.0, histogram)
+        t = np.arange(len(histogram), dtype=np.float64)
+        mean = float((t * histogram).sum() / games)
+        var = float(((t - mean) ** 2 * histogram).sum() / games)
+        present = np.nonzero(histogram)[0]
+        cumulative = np.cumsum(histogram)
+        lower = int(np.searchsorted(cumulative, (games + 1) // 2))
+        upper = int(np.searchsorted(cumulative, games // 2 + 1))
+        return cls(games, mean, var**0.5, int(present[0]), int(present[-1]), (lower + upper) / 2, histogram)
+
+    def to_json(self) -> dict[str, float | int]:
+        """Return the summary (without the histogram) as JSON-ready data."""
+        return {
+            "mean": self.mean,
+            "std": self.std,
+            "min": self.minimum,
+            "max": self.maximum,
+            "median": self.median,
+        }
+
+
+@dataclass(frozen=True)
+class FastResult:
+    """Wins per seat over ``games`` games with seat 0 moving first, and their lengths."""
+
+    games: int
+    wins: tuple[int, ...]
+    lengths: GameLengths
+
+    @property
+    def mean_turns(self) -> float:
+        """Return the mean number of turns per game."""
+        return self.lengths.mean
+
+
+def _check_variant(variant: Variant) -> Variant:
+    if variant.decision is Decision.SIMULTANEOUS:
+        raise BadParameterError(f"{variant.name} is played by everyone at once; the fast simulator needs turns")
+    if variant.endgame is not Endgame.FIRST_TO_GOAL:
+        raise BadParameterError(
+            f"the fast simulator plays first-to-goal games; {variant.name} here ends {variant.endgame} "
+            "(use pigdice.study.simulate, or variant.with_endgame('first-to-goal'))"
+        )
+    return variant
+
+
+def simulate_tables(
+    variant: Variant,
+    tables: Sequence[np.ndarray],
+    games: int,
+    seed: int | np.random.Generator | None = None,
+    parallel: bool = False,
+    progress: Progress | None = None,
+) -> FastResult:
+    """Play ``games`` first-to-goal games, seat s playing ``tables[s]`` and seat 0 moving first.
+
+    With 3+ seats each table reads the highest opponent score as j (like ``optimal``). The same
+    seed gives the same result with or without ``parallel``.
+    """
+    variant = _check_variant(variant)
+    if games < 1:
+        raise BadParameterError(f"games must be at least 1, got {games}")
+    variant.check_players(len(tables))
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    # one copy per distinct table
+    distinct: list[np.ndarray] = []
+    seat_table = np.empty(len(tables), dtype=np.int64)
+    for seat, table in enumerate(tables):
+        checked = check_table(variant, table)
+        for n, known in enumerate(distinct):
+            if known is table or np.array_equal(known, checked):
+                seat_table[seat] = n
+                break
+        else:
+            seat_table[seat] = len(distinct)
+            distinct.append(checked)
+    stack = np.ascontiguousarray(np.stack(distinct))
+    if variant.decision is Decision.DICE_PER_TURN and np.any(stack[:, :, :, 0] == 0):
+        raise BadParameterError(f"{variant.name} has no hold: every entry must name a dice choice")
+    sample = sampler(variant)
+    per_turn = variant.decision is Decision.DICE_PER_TURN
+    wins = np.zeros(len(tables), dtype=np.int64)
+    histogram = np.zeros(64, dtype=np.int64)
+    run = _play_parallel if parallel else _play_serial
+    done = 0
+    while done < games:
+        block = min(BLOCK, games - done)
+        chunks = -(-block // CHUNK)
+        seeds = rng.integers(0, 2**63, size=chunks, dtype=np.int64)
+        winners = np.empty(block, dtype=np.int64)
+        turns = np.empty(block, dtype=np.int64)
+        run(
+            seeds,
+            stack,
+            seat_table,
+            variant.goal,
+            per_turn,
+            sample.codes,
+            sample.kinds,
+            sample.amounts,
+            sample.keeps,
+            sample.thresholds,
+            sample.lut,
+            sample.bits,
+            winners,
+            turns,
+        )
+        if np.any(winners == TOO_LONG):
+            raise BadParameterError(f"a game ran past {MAX_TURNS} turns: do these strategies ever hold or score?")
+        wins += np.bincount(winners, minlength=len(tables))
+        counts = np.bincount(turns)
+        if len(counts) > len(histogram):
+            histogram = np.pad(histogram, (0, len(counts) - len(histogram)))
+        histogram[: len(counts)] += counts
+        done += block
+        if progress is not None:
+            progress(done)
+    return FastResult(games, tuple(int(w) for w in wins), GameLengths.from_histogram(histogram))
+
+
+@dataclass(frozen=True)
+class FastHeadToHead:
+    """A against B, each starting half the games: A's wins and the game lengths."""
+
+    a_first_games: int
+    a_first_wins: int
+    b_first_games: int
+    b_first_wins: int  # games A won when B moved first
+    lengths: GameLengths
+
+    @property
+    def games(self) -> int:
+        """Return the number of games played."""
+        return self.a_first_games + self.b_first_games
+
+    @property
+    def wins(self) -> int:
+        """Return A's wins over all games."""
+        return self.a_first_wins + self.b_first_wins
+
+
+def head_to_head_sim(
+    variant: Variant,
+    table_a: np.ndarray,
+    table_b: np.ndarray,
+    games: int,
+    seed: int | np.random.Generator | None = None,
+    parallel: bool = False,
+) -> FastHeadToHead:
+    """Play ``games`` games of A against B, A moving first in the first half (rounded up)."""
+    if games < 2:
+        raise BadParameterError(f"a head-to-head needs at least 2 games (one each way), got {games}")
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    first = (games + 1) // 2
+    one = simulate_tables(variant, [table_a, table_b], first, rng, parallel)
+    two = simulate_tables(variant, [table_b, table_a], games - first, rng, parallel)
+    h1, h2 = one.lengths.histogram, two.lengths.histogram
+    size = max(len(h1), len(h2))
+    histogram = np.pad(h1, (0, size - len(h1))) + np.pad(h2, (0, size - len(h2)))
+    return FastHeadToHead(first, one.wins[0], games - first, two.wins[1], GameLengths.from_histogram(histogram))

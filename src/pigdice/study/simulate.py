@@ -1,0 +1,85 @@
+"""Plain engine-loop simulation: play seeded games between strategies and count the results."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pigdice.engine.game import GameState, apply, new_game
+from pigdice.errors import BadParameterError, BadStrategyError
+from pigdice.players.base import Strategy, is_human
+from pigdice.rules.variant import Variant
+
+MAX_STEPS = 200_000
+
+
+@dataclass
+class SimulationResult:
+    """Totals over many games: wins per seat (ties split), tied games, mean turns."""
+
+    games: int
+    wins: list[float]
+    ties: int
+    total_turns: int = 0
+    turn_counts: list[int] = field(default_factory=list)
+
+    @property
+    def mean_turns(self) -> float:
+        """Return the mean number of turns per game (all players' turns counted)."""
+        return self.total_turns / self.games if self.games else 0.0
+
+    def to_json(self) -> dict[str, object]:
+        """Return the stable JSON shape of ``pigdice simulate --json``."""
+        return {"games": self.games, "wins": self.wins, "ties": self.ties, "mean_turns": self.mean_turns}
+
+
+def play_game(
+    variant: Variant,
+    strategies: Sequence[Strategy],
+    rng: np.random.Generator,
+    choice_rng: np.random.Generator | None = None,
+) -> GameState:
+    """Play one game between robots to the end and return the final state.
+
+    Dice come from ``rng`` alone; robots that randomise draw from ``choice_rng`` (default: a
+    generator spawned from ``rng``), so a game's seed and action list always replay it.
+    """
+    if any(is_human(s) for s in strategies):
+        raise BadStrategyError("simulations need robots only; 'you'/'human' cannot be simulated")
+    if choice_rng is None:
+        choice_rng = rng.spawn(1)[0]
+    state = new_game(variant, len(strategies))
+    while not state.is_terminal():
+        if state.step > MAX_STEPS:
+            raise BadParameterError("a game ran too long: do these strategies ever hold or score?")
+        state, _ = apply(state, strategies[state.current].choose(state, choice_rng), rng)
+    return state
+
+
+def simulate(
+    variant: Variant,
+    strategies: Sequence[Strategy],
+    games: int,
+    seed: int | None,
+    progress: Callable[[int], None] | None = None,
+) -> SimulationResult:
+    """Play ``games`` seeded games and return wins per seat, ties and mean length."""
+    if games < 1:
+        raise BadParameterError(f"games must be at least 1, got {games}")
+    rng = np.random.default_rng(seed)
+    choice_rng = rng.spawn(1)[0]
+    result = SimulationResult(games=games, wins=[0.0] * len(strategies), ties=0)
+    for index in range(games):
+        state = play_game(variant, strategies, rng, choice_rng)
+        winners = state.winners or ()
+        if len(winners) > 1:
+            result.ties += 1
+        for p in winners:
+            result.wins[p] += 1.0 / len(winners)
+        turns = sum(state.turns_played) if variant.decision.value != "simultaneous" else state.turns_played[0]
+        result.total_turns += turns
+        if progress is not None and ((index + 1) % 100 == 0 or index + 1 == games):
+            progress(index + 1)
+    return result

@@ -1,0 +1,1 @@
+"""The interactive terminal game behind ``pigdice play``."""

@@ -1,0 +1,527 @@
+"""The interactive terminal game behind ``pigdice play``: it renders events and prompts people.
+
+All game logic lives in ``pigdice.engine.game``; this module only turns events into text, reads
+keys, and lets robots move with a short pause (none when ``PIGDICE_FAST=1`` or when stdout
+is not a terminal).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from rich.console import Console
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from pigdice.engine.events import (
+    Banked,
+    Busted,
+    Event,
+    FinalRoundStarted,
+    GameOver,
+    Rolled,
+    ScoreReset,
+    StayedStanding,
+    TurnStarted,
+)
+from pigdice.engine.game import Action, GameState, Hold, Roll, apply, legal_actions, new_game, parse_action
+from pigdice.errors import IllegalActionError, PigdiceError
+from pigdice.players.base import Human, Strategy, endgame_note, is_human
+from pigdice.rules.effects import EffectKind
+from pigdice.rules.variant import Decision, Variant
+
+FAST_ENV = "PIGDICE_FAST"
+ROBOT_PAUSE = 0.6  # seconds between robot moves on a terminal
+DIE_GLYPHS = "⚀⚁⚂⚃⚄⚅"
+ROBOT_NAMES = (
+    "Wilbur", "Babe", "Hamlet", "Truffle", "Porkchop", "Snout", "Trotter", "Oinkers", "Hamm", "Curly",
+)  # fmt: skip
+QUIT_WORDS = ("q", "quit", "exit")
+HINT_WORDS = ("?", "hint")
+RULES_WORDS = ("i", "info", "rules")
+EXIT_INTERRUPTED = 130
+
+Reader = Callable[[Text], str]
+
+
+# -- small pieces --------------------------------------------------------------------------
+def robot_pause() -> float:
+    """Return the pause before a robot's move: 0 when PIGDICE_FAST=1 or stdout is not a terminal."""
+    if os.environ.get(FAST_ENV, "").strip() not in ("", "0"):
+        return 0.0
+    return ROBOT_PAUSE if _isatty(sys.stdout) else 0.0
+
+
+def _drop_typeahead() -> None:
+    """Discard keys typed before the prompt appeared (on a terminal; elsewhere do nothing)."""
+    if not _isatty(sys.stdin):
+        return
+    try:
+        import termios
+    except ImportError:  # not on this platform
+        return
+    with contextlib.suppress(termios.error, OSError, ValueError):
+        termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def seat_names(strategies: Sequence[Strategy]) -> list[str]:
+    """Return a display name per seat: 'You', a hot-seat name, or a pig name for a robot."""
+    names: list[str] = []
+    robots = 0
+    for strategy in strategies:
+        if isinstance(strategy, Human):
+            base = "You" if strategy.label.lower() in ("you", "human", "me") else strategy.label
+        else:
+            base = ROBOT_NAMES[robots % len(ROBOT_NAMES)]
+            robots += 1
+        name, count = base, 1
+        while name in names:
+            count += 1
+            name = f"{base} {count}"
+        names.append(name)
+    return names
+
+
+def die_text(label: str) -> Text:
+    """Return one die as text: a unicode die face plus its number, or the label in brackets."""
+    if label in ("1", "2", "3", "4", "5", "6"):
+        return Text.assemble((DIE_GLYPHS[int(label) - 1], "bold"), " ", (label, "bold"))
+    return Text.assemble(("[", "dim"), (label, "bold"), ("]", "dim"))
+
+
+def throw_text(event: Rolled) -> Text:
+    """Return what a throw showed: every die drawn, or the rule's text (Hog's sums, mishaps)."""
+    if event.faces is None or not event.labels:
+        return Text(event.text, style="bold")
+    text = Text()
+    for index, label in enumerate(event.labels):
+        if index:
+            text.append("  ")
+        text.append_text(die_text(label))
+    return text
+
+
+def show_hint(state: GameState, console: Console | None = None) -> None:
+    """Print the perfect player's advice and win probability for the current player."""
+    from pigdice.players.optimal import hint_for_state
+
+    console = console or Console(highlight=False)
+    try:
+        with console.status("solving this variant (first time only; cached afterwards)..."):
+            result = hint_for_state(state)
+    except PigdiceError as exc:
+        console.print(f"  no hint here: {exc}", style="yellow")
+        return
+    console.print(Text(f"  hint: {result.describe()}", style="cyan"))
+
+
+def show_rules(variant: Variant, console: Console) -> None:
+    """Print a short version of the rules during a game."""
+    console.print(Text(f"  {variant.title}: {variant.summary}", style="bold"))
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(width=4, justify="right")
+    grid.add_column(ratio=1)
+    for line in variant.rules:
+        grid.add_row("•", line)
+    grid.add_row("", Text(f"This game: goal {variant.goal}, {endgame_note(variant)}.", style="italic"))
+    console.print(grid)
+
+
+def _verb(name: str, you_form: str, other_form: str) -> str:
+    return f"{name} {you_form if name == 'You' else other_form}"
+
+
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+def _possessive(name: str) -> str:
+    return "Your" if name == "You" else f"{name}'s"
+
+
+def _normalize_input(text: str) -> str:
+    """Return the typed text with 'r 3', 'r3', 'roll 3' and 'r:3' read as 'roll:3'."""
+    word = " ".join(text.strip().lower().split())
+    for prefix in ("roll:", "roll ", "r:", "r "):
+        if word.startswith(prefix) and word[len(prefix) :].strip().isdigit():
+            return "roll:" + word[len(prefix) :].strip()
+    if len(word) > 1 and word[0] == "r" and word[1:].isdigit():
+        return "roll:" + word[1:]
+    return word
+
+
+def _dice_range(variant: Variant) -> str:
+    return f"{variant.choices[0]}-{variant.choices[-1]}"
+
+
+# -- the game -------------------------------------------------------------------------------
+class TerminalGame:
+    """One game in the terminal: the state, the seats, the seeded dice and the console."""
+
+    def __init__(
+        self,
+        variant: Variant,
+        strategies: Sequence[Strategy],
+        seed: int,
+        console: Console | None = None,
+        read: Reader | None = None,
+        pause: float | None = None,
+    ) -> None:
+        self.variant = variant
+        self.strategies = list(strategies)
+        self.seed = seed
+        self.names = seat_names(self.strategies)
+        self.console = console or Console(highlight=False)
+        self.read = read or self._read
+        self.pause = robot_pause() if pause is None else pause
+        self.rng = np.random.default_rng(seed)
+        self.state = new_game(variant, len(self.strategies))
+
+    # -- input ------------------------------------------------------------------------------
+    def _read(self, prompt: Text) -> str:
+        _drop_typeahead()  # keys pressed while the robots played must not make the person's move
+        self.console.print(prompt, end="")
+        text = input()
+        if not _isatty(sys.stdin):
+            self.console.print(text, markup=False, highlight=False)  # keep transcripts readable
+        return text
+
+    # -- output -----------------------------------------------------------------------------
+    def say(self, text: str | Text, style: str = "") -> None:
+        """Print one line of the game."""
+        self.console.print(text, style=style)
+
+    def scoreboard(self) -> Text:
+        """Return the one-line scoreboard: everyone's score, the current seat marked."""
+        state = self.state
+        simultaneous = self.variant.decision is Decision.SIMULTANEOUS
+        text = Text("  ")
+        for player, (name, score) in enumerate(zip(self.names, state.scores, strict=True)):
+            if player:
+                text.append("   ")
+            current = not simultaneous and player == state.current and not state.is_terminal()
+            text.append("▸ " if current else "  ", style="bold yellow")
+            text.append(name, style="bold" if current else "")
+            text.append(f" {score}", style="bold cyan")
+            if not is_human(self.strategies[player]):
+                text.append(f" ({self.strategies[player].name})", style="dim")
+        text.append(f"     goal {self.variant.goal}", style="dim")
+        return text
+
+    def header(self) -> None:
+        """Print the title, the seed and who plays."""
+        variant = self.variant
+        self.say(Text(f"{variant.title}", style="bold magenta") + Text(f" · {variant.summary}", style="italic"))
+        self.say(Text(f"seed {self.seed}", style="bold") + Text(f"  (replay with --seed {self.seed})", "dim"))
+        self.say(Text(f"Goal {variant.goal}: {endgame_note(variant)}."))
+        self.say(Text("Keys: r roll · h hold · ? hint · i rules · q quit", style="dim"))
+        self.prepare_robots()
+
+    def prepare_robots(self) -> None:
+        """Solve (or load) the perfect player's policy up front, saying so, and note approximations."""
+        from pigdice.players.optimal import Optimal, approximation_note
+
+        perfect = [s for s in self.strategies if isinstance(s, Optimal)]
+        if not perfect:
+            return
+        with self.console.status("the perfect player is studying this variant (first time only)..."):
+            _ = perfect[0].policy
+        note = approximation_note(self.variant, len(self.strategies))
+        if note:
+            self.say(Text(f"The perfect player is approximate here: {note}.", style="dim italic"))
+
+    def turn_banner(self) -> None:
+        """Print the rule line and the scoreboard at the start of a turn."""
+        state = self.state
+        if self.variant.decision is Decision.SIMULTANEOUS:
+            title = f"Round {state.turns_played[0] + 1} · everyone stands"
+        else:
+            title = f"Round {state.turns_played[state.current] + 1} · {_possessive(self.names[state.current])} turn"
+        self.console.print(Rule(title, style="blue"))
+        self.say(self.scoreboard())
+
+    def show_events(self, events: Sequence[Event], action: Action | None) -> None:
+        """Print what happened, merging a bust or reset into the line of the roll that caused it."""
+        index = 0
+        while index < len(events):
+            event = events[index]
+            if isinstance(event, Rolled) and event.effect.kind in (EffectKind.BUST, EffectKind.RESET_SCORE):
+                losses: list[Busted | ScoreReset] = []
+                while index + 1 < len(events) and isinstance(events[index + 1], Busted | ScoreReset):
+                    index += 1
+                    losses.append(events[index])  # type: ignore[arg-type]
+                self.show_loss(event, losses)
+            elif isinstance(event, GameOver):
+                self.show_result(event)
+            else:
+                self.show_event(event, action)
+            index += 1
+
+    def _roller(self, event: Rolled) -> Text:
+        if event.player < 0:
+            return Text("  The swineherd rolls  ")
+        name = self.names[event.player]
+        if self.variant.chooses_dice:
+            return Text(f"  {_verb(name, 'throw', 'throws')} {event.dice} {'die' if event.dice == 1 else 'dice'}  ")
+        return Text(f"  {_verb(name, 'roll', 'rolls')}  ")
+
+    def show_loss(self, event: Rolled, losses: Sequence[Busted | ScoreReset]) -> None:
+        """Print a roll that ended the turn with points lost, and what was lost."""
+        line = self._roller(event) + throw_text(event) + Text("   ")
+        if event.effect.kind is EffectKind.RESET_SCORE:
+            line.append("✗✗ score wiped out", style="bold red")
+        else:
+            line.append("✗ turn over", style="bold red")
+        if event.player >= 0:
+            for loss in losses:
+                if isinstance(loss, ScoreReset):
+                    lost = f"{loss.lost_score}" + (f" + {loss.lost_turn_total}" if loss.lost_turn_total else "")
+                    line.append(f", {lost} points lost", style="red")
+                elif loss.lost:
+                    line.append(f", {_points(loss.lost)} lost", style="red")
+            self.say(line)
+            return
+        self.say(line)
+        for loss in losses:  # Swine Herd: everyone still standing loses
+            if isinstance(loss, Busted) and loss.lost:
+                self.say(f"    {_verb(self.names[loss.player], 'lose', 'loses')} {_points(loss.lost)}", style="red")
+            elif isinstance(loss, ScoreReset):
+                self.say(f"    {_verb(self.names[loss.player], 'lose', 'loses')} the whole score!", style="bold red")
+
+    def show_event(self, event: Event, action: Action | None) -> None:
+        """Print one event as a line of the game."""
+        names = self.names
+        if isinstance(event, Rolled):
+            line = self._roller(event) + throw_text(event) + Text("   ")
+            kind = event.effect.kind
+            if event.effect.ends_turn:
+                line.append(event.effect.describe(), style="yellow")
+            else:
+                line.append(event.effect.describe(), style="green" if kind is EffectKind.ADD else "yellow")
+                if self.variant.decision is not Decision.DICE_PER_TURN and kind is not EffectKind.SET:
+                    line.append("  turn total ", style="dim")
+                    line.append(str(event.turn_total), style="bold")
+            if event.player < 0:
+                standing = [self.names[p] for p, up in enumerate(self.state.standing) if up]
+                line.append("  standing: " + ", ".join(standing), style="dim")
+            self.say(line)
+        elif isinstance(event, Busted):
+            if event.lost:
+                self.say(f"    {_verb(names[event.player], 'lose', 'loses')} {_points(event.lost)}", style="red")
+        elif isinstance(event, ScoreReset):
+            self.say(
+                f"    {_verb(names[event.player], 'lose', 'loses')} the whole score of {event.lost_score}!",
+                style="bold red",
+            )
+        elif isinstance(event, Banked):
+            name = names[event.player]
+            if self.variant.decision is Decision.SIMULTANEOUS:
+                words = _verb(name, "sit down and bank", "sits down and banks")
+            elif isinstance(action, Hold):
+                words = _verb(name, "hold and bank", "holds and banks")
+            else:
+                words = _verb(name, "bank", "banks")
+            self.say(
+                Text(f"  {words} ")
+                + Text(str(event.points), style="bold green")
+                + Text(" → score ")
+                + Text(str(event.score), style="bold cyan")
+            )
+        elif isinstance(event, StayedStanding):
+            pass  # standing is the default; the roll line lists who is still up
+        elif isinstance(event, FinalRoundStarted):
+            others = ", ".join(names[p] for p in event.players) or "nobody"
+            reached = _verb(names[event.by], "reach", "reaches")
+            self.say(f"  {reached} the goal! Last chance for {others}.", style="bold yellow")
+        elif isinstance(event, TurnStarted):
+            self.turn_banner()
+
+    def show_result(self, over: GameOver) -> None:
+        """Print the final scores and who won."""
+        self.console.print(Rule("Game over", style="magenta"))
+        table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
+        table.add_column("player")
+        table.add_column("score", justify="right")
+        table.add_column("turns", justify="right")
+        order = sorted(range(len(self.names)), key=lambda p: -over.scores[p])
+        for player in order:
+            mark = " ★" if player in over.winners else ""
+            table.add_row(
+                self.names[player] + mark, str(over.scores[player]), str(self.state.turns_played[player]),
+                style="bold green" if player in over.winners else "",
+            )  # fmt: skip
+        self.console.print(table)
+        winners = [self.names[p] for p in over.winners]
+        if len(winners) == 1:
+            message = "You win!" if winners[0] == "You" else f"{winners[0]} wins."
+        else:
+            message = " and ".join(winners) + " share the victory."
+        self.say(Text(f"  {message}", style="bold green"))
+        self.say(Text(f"  seed {self.seed}", style="dim"))
+
+    # -- prompts ----------------------------------------------------------------------------
+    def prompt(self) -> Text:
+        """Return the prompt for the human whose move it is, listing the legal keys."""
+        state = self.state
+        variant = self.variant
+        player = state.current
+        legal = legal_actions(state)
+        keys: list[Text] = []
+
+        def key(letter: str, rest: str, note: str = "") -> Text:
+            text = Text.assemble(("[", "dim"), (letter, "bold cyan"), ("]", "dim"), rest)
+            if note:
+                text.append(f" {note}", style="dim")
+            return text
+
+        if variant.decision is Decision.SIMULTANEOUS:
+            keys.append(key("r", " stand"))
+            keys.append(key("s", "it", f"(bank {state.turn_total})"))
+        elif variant.chooses_dice:
+            keys.append(Text.assemble(("N", "bold cyan"), f" dice to {'throw' if not variant.can_hold else 'roll'}"))
+            keys[-1].append(f" ({_dice_range(variant)})", style="dim")
+            if Hold() in legal:
+                keys.append(key("h", "old"))
+        else:
+            keys.append(key("r", "oll", "(last roll)" if Hold() not in legal else ""))
+            if Hold() in legal:
+                keys.append(key("h", "old"))
+        keys += [key("?", " hint"), key("i", " rules"), key("q", "uit")]
+        status = Text("  ")
+        name = self.names[player]
+        status.append(name, style="bold")
+        status.append(f" {state.scores[player]}", style="cyan")
+        if variant.can_hold and state.turn_total:
+            status.append(f" + {state.turn_total}", style="bold green")
+        status.append(" · ")
+        status.append_text(Text(" / ").join(keys))
+        status.append(" > ", style="bold")
+        return status
+
+    def ask(self) -> Action | None:
+        """Ask the human to move until they give a legal action; None means quit."""
+        while True:
+            raw = self.read(self.prompt())
+            word = _normalize_input(raw)
+            if word in QUIT_WORDS:
+                return None
+            if word in HINT_WORDS:
+                show_hint(self.state, self.console)
+                continue
+            if word in RULES_WORDS:
+                show_rules(self.variant, self.console)
+                continue
+            if not word:
+                continue
+            if self.variant.decision is Decision.SIMULTANEOUS and word in ("st", "stand", "stay"):
+                word = "roll"
+            try:
+                action = parse_action(word)
+            except IllegalActionError:
+                self.say(f"  can't read {raw.strip()!r}: {self.allowed_text()}", style="red")
+                continue
+            if isinstance(action, Roll) and action.dice is None and self.variant.chooses_dice:
+                self.say(f"  say how many dice: a number from {_dice_range(self.variant)}", style="red")
+                continue
+            fixed = self.variant.choices[0]
+            if isinstance(action, Roll) and not self.variant.chooses_dice and action.dice not in (None, fixed):
+                self.say(f"  this game always rolls {fixed} {'die' if fixed == 1 else 'dice'}: type r", style="red")
+                continue
+            if action not in self._legal_normalized():
+                self.say(f"  not allowed now: {self.allowed_text()}", style="red")
+                continue
+            return action
+
+    def _legal_normalized(self) -> list[Action]:
+        legal = legal_actions(self.state)
+        if not self.variant.chooses_dice:
+            legal = [*legal, Roll(self.variant.choices[0])] if Roll() in legal else legal
+        return legal
+
+    def allowed_text(self) -> str:
+        """Return a short list of what may be typed now."""
+        legal = legal_actions(self.state)
+        words: list[str] = []
+        if self.variant.decision is Decision.SIMULTANEOUS:
+            words = ["r (stay standing)", "s (sit down)"]
+        elif self.variant.chooses_dice:
+            words.append(f"a number of dice {_dice_range(self.variant)} (or roll:N)")
+            if Hold() in legal:
+                words.append("h (hold)")
+        else:
+            words.append("r (roll)")
+            if Hold() in legal:
+                words.append("h (hold)")
+        return ", ".join([*words, "? (hint)", "i (rules)", "q (quit)"])
+
+    # -- the loop ---------------------------------------------------------------------------
+    def next_action(self) -> tuple[Action | None, bool]:
+        """Return the current seat's action (None: quit) and whether a person chose it."""
+        state = self.state
+        strategy = self.strategies[state.current]
+        if is_human(strategy):
+            if self.variant.decision is Decision.SIMULTANEOUS and state.turn_total == 0:
+                return Roll(), True  # nothing to bank yet: everyone stands for the first roll
+            return self.ask(), True
+        if self.pause:
+            time.sleep(self.pause)
+        return strategy.choose(state, self.rng), False
+
+    def play(self) -> int:
+        """Play the game to its end (or until the person quits) and return the exit code."""
+        self.header()
+        self.turn_banner()
+        while not self.state.is_terminal():
+            action, human = self.next_action()
+            if action is None:
+                self.say("  Game abandoned.", style="bold yellow")
+                self.say(f"  seed {self.seed}", style="dim")
+                return 0
+            player = self.state.current
+            try:
+                self.state, events = apply(self.state, action, self.rng)
+            except IllegalActionError as exc:  # a robot asked for something illegal: say so, ask the person
+                self.say(f"  {exc}", style="red")
+                if not human:
+                    raise
+                continue
+            if isinstance(action, Hold) and not any(isinstance(e, Banked) for e in events):
+                if self.variant.decision is not Decision.SIMULTANEOUS:
+                    self.say(f"  {_verb(self.names[player], 'hold', 'holds')} with nothing to bank", style="dim")
+                else:
+                    self.say(f"  {_verb(self.names[player], 'sit', 'sits')} down with nothing", style="dim")
+            self.show_events(events, action)
+        return 0
+
+    def run(self) -> int:
+        """Play, treating end of input as quitting and Ctrl-C as an interruption; return the exit code."""
+        try:
+            return self.play()
+        except EOFError:
+            self.console.print()
+            self.say("  Game abandoned (end of input).", style="bold yellow")
+            self.say(f"  seed {self.seed}", style="dim")
+            return 0
+        except KeyboardInterrupt:
+            self.console.print()
+            self.say("  Game abandoned (interrupted).", style="bold yellow")
+            return EXIT_INTERRUPTED
+
+
+def run_game(variant: Variant, strategies: Sequence[Strategy], seed: int, console: Console | None = None) -> int:
+    """Play one terminal game of ``variant`` with ``seed`` and return the process exit code."""
+    return TerminalGame(variant, strategies, seed, console=console).run()

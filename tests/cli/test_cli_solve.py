@@ -1,0 +1,99 @@
+"""The solve, policy and hint commands: stable JSON/CSV shapes and clear errors."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from pigdice.cli.app import app
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def test_solve_json_has_the_documented_keys():
+    result = run("solve", "pig", "--goal", "50", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    for key in ("variant", "goal", "win_probability_first_player", "start_action", "states", "iterations",
+                "residual", "seconds"):
+        assert key in data
+    assert data["variant"] == "pig" and data["goal"] == 50 and data["states"] == 50 * 50 * 51 // 2
+    assert data["residual"] < 1e-12
+    again = json.loads(run("solve", "pig", "--goal", "50", "--json").stdout)
+    assert again["from_cache"] and again["win_probability_first_player"] == data["win_probability_first_player"]
+
+
+def test_solve_hog_reports_dice_and_people_get_a_table():
+    data = json.loads(run("solve", "hog", "--json").stdout)
+    assert data["start_action"] == 6  # seed 003: roll 6 dice on the first turn
+    text = run("solve", "pig-dice", "--goal", "60").stdout
+    assert "first player wins" in text and "hold at" in text
+
+
+def test_policy_export_has_one_row_per_state(tmp_path):
+    out = tmp_path / "pig.csv"
+    result = run("policy", "pig", "--goal", "20", "--export", str(out))
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(out.open()))
+    assert list(rows[0]) == ["score", "opponent", "turn_total", "action", "win_probability", "roll_value",
+                             "hold_value"]
+    assert len(rows) == 20 * 20 * 21 // 2
+    first = rows[0]
+    assert first["action"] == "roll"
+    assert float(first["win_probability"]) == max(float(first["roll_value"]), float(first["hold_value"]))
+
+
+def test_policy_export_for_dice_games(tmp_path):
+    out = tmp_path / "hog.csv"
+    assert run("policy", "hog", "--goal", "20", "--param", "max_dice=5", "--export", str(out)).exit_code == 0
+    rows = list(csv.reader(out.open()))
+    assert rows[0][:4] == ["score", "opponent", "action", "win_probability"] and len(rows) == 401
+    assert rows[0][4:] == [f"dice_{n}_value" for n in range(1, 6)]
+    out = tmp_path / "p6.csv"
+    assert run("policy", "piggy-six-3dice", "--goal", "20", "--export", str(out)).exit_code == 0
+    rows = list(csv.DictReader(out.open()))
+    assert {row["action"] for row in rows} <= {"hold", "roll:1", "roll:2", "roll:3"}
+
+
+def test_policy_grid_for_people():
+    text = " ".join(run("policy", "pig", "--goal", "40").stdout.split())
+    assert "optimal player holds" in text and "rows: your score" in text
+
+
+def test_hint_json_and_table():
+    data = json.loads(run("hint", "pig", "--score", "50", "--opponent", "80", "--turn-total", "30", "--json").stdout)
+    assert data["best"] in ("roll", "hold") and set(data["values"]) == {"roll", "hold"}
+    assert data["win_probability"] == max(data["values"].values())
+    text = run("hint", "two-dice-pig", "--score", "10", "--opponent", "0").stdout
+    assert "best" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("solve", "swine-herd"), "everyone at once"),
+        (("solve", "nope"), "unknown variant"),
+        (("solve", "pig", "--goal", "0"), "goal must be"),
+        (("hint", "pig", "--score", "100"), "already reached"),
+        (("hint", "pig", "--turn-total", "-3"), "turn total"),
+        (("hint", "hog", "--turn-total", "3"), "no turn total"),
+        (("policy", "pig", "--goal", "10", "--export", "/"), "folder"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output

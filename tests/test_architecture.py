@@ -1,0 +1,151 @@
+"""The import graph of ``src/pigdice``, built from the AST: no cycle and no upward import.
+
+Data flows one way (README, "Architecture"): rules -> engine -> (players | solve) -> study ->
+front ends. Every import counts, including those inside functions and under TYPE_CHECKING:
+a lazy import upward is still a dependency upward, and a cycle hidden in a function is
+still a cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+PACKAGE = SRC / "pigdice"
+
+# the layer of each top-level part; a module may import only from a lower layer or its own part
+LAYERS = {
+    "pigdice": 0,  # the package itself: the version
+    "errors": 0,
+    "rules": 1,
+    "engine": 2,
+    "solve": 2,
+    "players": 3,
+    "study": 4,
+    "terminal": 5,
+    "web": 5,
+    "cli": 6,
+    "__main__": 7,
+}
+
+
+def module_name(path: Path) -> str:
+    """Return the dotted module name of a source file."""
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def all_modules() -> dict[str, Path]:
+    """Return every module of the package by dotted name."""
+    return {module_name(path): path for path in PACKAGE.rglob("*.py")}
+
+
+def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """Return the pigdice modules that ``name`` imports (submodules where ``from pkg import sub``)."""
+    found: set[str] = set()
+    is_package = path.name == "__init__.py"
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.split(".")[0] == "pigdice")
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = name.split(".") if is_package else name.split(".")[:-1]
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            if base.split(".")[0] != "pigdice":
+                continue
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                found.add(sub if sub in modules else base)
+    ancestors = {".".join(name.split(".")[:n]) for n in range(1, name.count(".") + 1)}
+    return {target for target in found if target != name and target not in ancestors}
+
+
+def part(name: str) -> str:
+    """Return the top-level part of a module ('rules', 'solve', ... or 'pigdice')."""
+    pieces = name.split(".")
+    return pieces[1] if len(pieces) > 1 else "pigdice"
+
+
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    modules = all_modules()
+    return {name: imports_of(name, path, modules) for name, path in modules.items()}
+
+
+def test_every_part_has_a_layer(graph: dict[str, set[str]]) -> None:
+    unknown = sorted({part(name) for name in graph} - set(LAYERS))
+    assert not unknown, f"give these parts a layer in LAYERS and in README's Architecture: {unknown}"
+
+
+def test_no_upward_or_sideways_import(graph: dict[str, set[str]]) -> None:
+    wrong = []
+    for name, targets in graph.items():
+        for target in targets:
+            here, there = part(name), part(target)
+            if here != there and LAYERS[there] >= LAYERS[here]:
+                wrong.append(f"{name} -> {target}")
+    assert not wrong, "imports against the flow:\n" + "\n".join(sorted(wrong))
+
+
+def test_solver_needs_only_the_rules(graph: dict[str, set[str]]) -> None:
+    outside = sorted(
+        f"{name} -> {target}"
+        for name, targets in graph.items()
+        if part(name) == "solve"
+        for target in targets
+        if part(target) not in ("solve", "rules", "errors", "pigdice")
+    )
+    assert not outside, outside
+
+
+def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Return the strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in graph.get(node, ()):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_cycle(graph: dict[str, set[str]]) -> None:
+    assert strongly_connected(graph) == []
+
+
+def test_the_checker_finds_a_cycle_and_an_upward_import() -> None:
+    # the checks above must be able to fail: a made-up graph with both faults
+    made_up = {"pigdice.rules.a": {"pigdice.study.b"}, "pigdice.study.b": {"pigdice.rules.a"}}
+    assert strongly_connected(made_up) == [["pigdice.rules.a", "pigdice.study.b"]]
+    assert LAYERS[part("pigdice.study.b")] > LAYERS[part("pigdice.rules.a")]
