@@ -17,7 +17,6 @@ from pigdice.players.base import (
     RollTimes,
     Strategy,
     can_win_by_holding,
-    endgame_note,
     is_human,
     known_specs,
     must_keep_rolling,
@@ -238,4 +237,4 @@ def test_known_specs_and_register_spec(monkeypatch):
     ],
 )
 def test_endgame_note(variant, text):
-    assert text in endgame_note(variant)
+    assert text in variant.endgame_note()

@@ -30,11 +30,12 @@ from typer.core import TyperGroup
 
 from pigdice import __version__
 from pigdice.errors import BadParameterError, PigdiceError
-from pigdice.players.base import Strategy, endgame_note, parse_players
+from pigdice.players.base import Strategy, parse_players
+from pigdice.players.defaults import default_robot
 from pigdice.rules import all_variants, find_variant
 from pigdice.rules.effects import EffectKind
 from pigdice.rules.outcomes import Outcome
-from pigdice.rules.variant import Decision, Endgame, FinalTurn, TieRule, Variant
+from pigdice.rules.variant import Endgame, FinalTurn, TieRule, Variant
 
 EXIT_BAD_INPUT = 2
 SHOWN_TABLE_ROWS = 40  # outcome tables longer than this get only the per-choice summary for people
@@ -211,13 +212,6 @@ def players_from_option(specs: str, variant: Variant) -> list[Strategy]:
     return parse_players(specs, variant)
 
 
-def default_robot(variant: Variant) -> str:
-    """Return a sensible robot spec for ``variant`` (Hog needs a number of dice, not a hold point)."""
-    if variant.decision is Decision.DICE_PER_TURN:
-        return f"dice:{min(6, variant.choices[-1])}"
-    return "hold:20"
-
-
 def emit_json(data: Any) -> None:
     """Print ``data`` as one line of JSON on stdout."""
     typer.echo(json.dumps(data))
@@ -392,7 +386,7 @@ def print_rules(variant: Variant, console: Console) -> None:
     if variant.endgame is not Endgame.FIRST_TO_GOAL:
         endgame_text += f", ties {variant.ties}"
     details.add_row("endgame", endgame_text)
-    details.add_row("", endgame_note(variant))
+    details.add_row("", variant.endgame_note())
     if variant.parameters:
         details.add_row("parameters", ", ".join(f"{key}={value}" for key, value in variant.parameters))
     if variant.aliases:
@@ -503,7 +497,7 @@ def simulate(
         margin = 1.96 * math.sqrt(rate * (1 - rate) / games)
         table.add_row(str(seat), strategy.name, f"{wins:g}", percent(rate), f"± {100 * margin:.2f}")
     console.print(table)
-    console.print(f"Goal {variant.goal}: {endgame_note(variant)}.")
+    console.print(f"Goal {variant.goal}: {variant.endgame_note()}.")
     console.print(f"Tied games: {result.ties}    mean turns per game: {result.mean_turns:.2f}")
     console.print(f"Engine: {'numba simulator' if fast is not None else 'game engine loop'}.", style="dim")
 

@@ -87,6 +87,13 @@ class GameState:
         """Return the number of players."""
         return len(self.scores)
 
+    @property
+    def turns_taken(self) -> int:
+        """Return the turns played so far (a Swine Herd turn is everyone's, so it counts once)."""
+        if self.variant.is_simultaneous:
+            return self.turns_played[0] if self.turns_played else 0
+        return sum(self.turns_played)
+
     def is_terminal(self) -> bool:
         """Return True if the game is over."""
         return self.winners is not None

@@ -16,7 +16,7 @@ import numpy as np
 
 from pigdice.engine.game import Action, GameState, Hold, Roll, legal_actions
 from pigdice.errors import BadStrategyError
-from pigdice.rules.variant import Decision, Endgame, Variant
+from pigdice.rules.variant import Decision, Variant
 
 
 @runtime_checkable
@@ -245,13 +245,3 @@ def parse_players(specs: str | list[str], variant: Variant) -> list[Strategy]:
     strategies = [parse_strategy(s, variant) for s in items]
     variant.check_players(len(strategies))
     return strategies
-
-
-def endgame_note(variant: Variant) -> str:
-    """Return a one-line description of the variant's endgame rule."""
-    if variant.endgame is Endgame.FIRST_TO_GOAL:
-        return f"first to {variant.goal} wins"
-    if variant.endgame is Endgame.FINAL_ROUND:
-        what = "roll" if variant.final_turn.value == "roll" else "turn"
-        return f"reaching {variant.goal} gives everyone else one more {what}; best score wins ({variant.ties} ties)"
-    return f"reaching {variant.goal} finishes the round; best score wins ({variant.ties} ties)"

@@ -143,7 +143,7 @@ def _engine_match(
         winners = state.winners or ()
         for p in winners:
             wins[p] += 1.0 / len(winners)
-        turns += sum(state.turns_played) if variant.decision is not Decision.SIMULTANEOUS else state.turns_played[0]
+        turns += state.turns_taken
     return wins, turns
 
 

@@ -78,8 +78,7 @@ def simulate(
             result.ties += 1
         for p in winners:
             result.wins[p] += 1.0 / len(winners)
-        turns = sum(state.turns_played) if variant.decision.value != "simultaneous" else state.turns_played[0]
-        result.total_turns += turns
+        result.total_turns += state.turns_taken
         if progress is not None and ((index + 1) % 100 == 0 or index + 1 == games):
             progress(index + 1)
     return result

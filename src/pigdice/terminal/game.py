@@ -33,16 +33,14 @@ from pigdice.engine.events import (
 )
 from pigdice.engine.game import Action, GameState, Hold, Roll, apply, legal_actions, new_game, parse_action
 from pigdice.errors import IllegalActionError, PigdiceError
-from pigdice.players.base import Human, Strategy, endgame_note, is_human
+from pigdice.players.base import Human, Strategy, is_human
+from pigdice.players.defaults import robot_name
 from pigdice.rules.effects import EffectKind
 from pigdice.rules.variant import Decision, Variant
 
 FAST_ENV = "PIGDICE_FAST"
 ROBOT_PAUSE = 0.6  # seconds between robot moves on a terminal
 DIE_GLYPHS = "⚀⚁⚂⚃⚄⚅"
-ROBOT_NAMES = (
-    "Wilbur", "Babe", "Hamlet", "Truffle", "Porkchop", "Snout", "Trotter", "Oinkers", "Hamm", "Curly",
-)  # fmt: skip
 QUIT_WORDS = ("q", "quit", "exit")
 HINT_WORDS = ("?", "hint")
 RULES_WORDS = ("i", "info", "rules")
@@ -86,7 +84,7 @@ def seat_names(strategies: Sequence[Strategy]) -> list[str]:
         if isinstance(strategy, Human):
             base = "You" if strategy.label.lower() in ("you", "human", "me") else strategy.label
         else:
-            base = ROBOT_NAMES[robots % len(ROBOT_NAMES)]
+            base = robot_name(robots)
             robots += 1
         name, count = base, 1
         while name in names:
@@ -137,7 +135,7 @@ def show_rules(variant: Variant, console: Console) -> None:
     grid.add_column(ratio=1)
     for line in variant.rules:
         grid.add_row("•", line)
-    grid.add_row("", Text(f"This game: goal {variant.goal}, {endgame_note(variant)}.", style="italic"))
+    grid.add_row("", Text(f"This game: goal {variant.goal}, {variant.endgame_note()}.", style="italic"))
     console.print(grid)
 
 
@@ -227,7 +225,7 @@ class TerminalGame:
         variant = self.variant
         self.say(Text(f"{variant.title}", style="bold magenta") + Text(f" · {variant.summary}", style="italic"))
         self.say(Text(f"seed {self.seed}", style="bold") + Text(f"  (replay with --seed {self.seed})", "dim"))
-        self.say(Text(f"Goal {variant.goal}: {endgame_note(variant)}."))
+        self.say(Text(f"Goal {variant.goal}: {variant.endgame_note()}."))
         self.say(Text("Keys: r roll · h hold · ? hint · i rules · q quit", style="dim"))
         self.prepare_robots()
 

@@ -21,7 +21,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pigdice import __version__
 from pigdice.errors import PigdiceError, UnknownVariantError
-from pigdice.players.base import endgame_note, known_specs
+from pigdice.players.base import known_specs
+from pigdice.players.defaults import default_robot
 from pigdice.rules.registry import all_variants, find_variant
 from pigdice.rules.variant import Decision, Endgame, FinalTurn, TieRule, Variant
 from pigdice.web import content
@@ -60,13 +61,6 @@ def plotly_js_path() -> Path:
     return Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 
 
-def default_robot(variant: Variant) -> str:
-    """Return a sensible robot for ``variant`` (Hog needs a number of dice, not a hold point)."""
-    if variant.decision is Decision.DICE_PER_TURN:
-        return f"dice:{min(6, variant.choices[-1])}"
-    return "hold:20"
-
-
 def variant_info(variant: Variant) -> dict[str, Any]:
     """Return what the pages need to know about a variant."""
     data = variant.describe()
@@ -76,7 +70,7 @@ def variant_info(variant: Variant) -> dict[str, Any]:
             "chooses_dice": variant.chooses_dice,
             "can_hold": variant.can_hold,
             "default_robot": default_robot(variant),
-            "endgame_note": endgame_note(variant),
+            "endgame_note": variant.endgame_note(),
             "group": variant.decision is Decision.SIMULTANEOUS,
         }
     )

@@ -11,11 +11,11 @@ from typing import Any, Literal
 
 from pigdice.errors import PigdiceError
 from pigdice.players.base import Human, Strategy, parse_strategy
+from pigdice.players.defaults import robot_name
 from pigdice.rules.variant import Variant
 from pigdice.web.errors import WebError
 
 CODE_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
-ROBOT_NAMES = ("Wilbur", "Babe", "Hamlet", "Truffle", "Porkchop", "Snout", "Trotter", "Oinkers", "Hamm", "Curly")
 OPEN_WORDS = ("friend", "open", "human", "person", "guest")
 YOU_WORDS = ("you", "me")
 MAX_NAME = 24
@@ -132,7 +132,7 @@ def plan_seats(specs: list[str], variant: Variant, your_name: str | None) -> lis
         if isinstance(strategy, Human):
             plans.append(SeatPlan("human", "friend", clean_name(strategy.label, f"Player {number}")))
             continue
-        name = f"{ROBOT_NAMES[robots % len(ROBOT_NAMES)]} ({strategy.name})"
+        name = f"{robot_name(robots)} ({strategy.name})"
         robots += 1
         plans.append(SeatPlan("robot", strategy.name, name, strategy=strategy))
     if not plans:
