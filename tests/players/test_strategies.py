@@ -7,23 +7,12 @@ import dataclasses
 import numpy as np
 import pytest
 
+import pigdice.players.plugins as PLUGINS
 from pigdice.engine.game import GameState, Hold, Roll, legal_actions, new_game
 from pigdice.errors import BadStrategyError
-from pigdice.players.base import (
-    DiceEachTurn,
-    HoldAt,
-    Human,
-    RandomPlayer,
-    RollTimes,
-    Strategy,
-    can_win_by_holding,
-    is_human,
-    known_specs,
-    must_keep_rolling,
-    parse_players,
-    parse_strategy,
-    register_spec,
-)
+from pigdice.players.base import Human, Strategy, TableStrategy, can_win_by_holding, is_human, must_keep_rolling
+from pigdice.players.fixed import DiceEachTurn, HoldAt, RandomPlayer, RollTimes
+from pigdice.players.specs import SPEC_WORDS, known_specs, parse_players, parse_strategy
 from pigdice.rules import find_variant
 
 PIG = find_variant("pig")
@@ -217,14 +206,25 @@ def test_solitaire_piggy_six_players():
     assert players == [Human("you"), HoldAt(8), HoldAt(14)]
 
 
-def test_known_specs_and_register_spec(monkeypatch):
-    import pigdice.players.base as strategies
+def test_every_registered_spec_word_is_listed_and_parses():
+    forms = known_specs()
+    assert {"hold:N", "rolls:N", "dice:N", "random", "optimal", "keep-pace", "max-score"} <= set(forms)
+    for word, (_, form, help_text) in SPEC_WORDS.items():
+        assert forms[form] == help_text
+        if word not in PLUGINS.WORDS:
+            assert parse_strategy(word, PIG).name == word
 
-    assert {"hold:N", "rolls:N", "dice:N", "random"} <= set(known_specs())
-    monkeypatch.setattr(strategies, "_EXTRA_SPECS", {})
-    register_spec("always", lambda spec, variant: HoldAt(1), "hold at 1")
-    assert known_specs()["always"] == "hold at 1"
-    assert parse_strategy("always", PIG) == HoldAt(1)
+
+@pytest.mark.parametrize("spec", ["hold:٢٠", "hold:²", "hold:0", "hold:" + "9" * 4000, "rolls:100001"])
+def test_spec_numbers_are_ascii_digits_in_range(spec):
+    with pytest.raises(BadStrategyError, match="whole number from"):
+        parse_strategy(spec, PIG)
+
+
+def test_table_strategies_follow_the_protocol():
+    assert isinstance(HoldAt(20), TableStrategy)
+    assert not isinstance(RollTimes(3), TableStrategy)
+    assert not isinstance(RandomPlayer(), TableStrategy)
 
 
 @pytest.mark.parametrize(

@@ -10,20 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import pigdice.players.zoo as zoo
+import pigdice.players.plugins as plugins
 from pigdice.engine.game import GameState, Hold, Roll, new_game
 from pigdice.errors import BadStrategyError
-from pigdice.players.base import HoldAt, known_specs, parse_strategy
+from pigdice.players.fixed import HoldAt
+from pigdice.players.plugins import PythonStrategy, disable_python_specs
+from pigdice.players.specs import known_specs, parse_strategy
 from pigdice.players.tables import action_table
-from pigdice.players.zoo import (
-    KeepPace,
-    MaxScore,
-    PythonStrategy,
-    disable_python_specs,
-    expected_gains,
-    is_end_race,
-    keep_pace_threshold,
-)
+from pigdice.players.zoo import KeepPace, MaxScore, expected_gains, is_end_race, keep_pace_threshold
 from pigdice.rules import find_variant
 from pigdice.rules.variant import Variant
 from pigdice.solve.headtohead import head_to_head
@@ -34,7 +28,7 @@ RNG = np.random.default_rng(0)
 @pytest.fixture(autouse=True)
 def plugins_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
     """Allow plug-ins here even if an earlier test (a web server) disabled them for the process."""
-    monkeypatch.setattr(zoo, "_PLUGINS_ALLOWED", True)
+    monkeypatch.setattr(plugins, "_PLUGINS_ALLOWED", True)
     monkeypatch.delenv("PIGDICE_NO_PYTHON_SPECS", raising=False)
 
 
@@ -57,7 +51,7 @@ def state(variant: Variant, scores: tuple[int, ...], turn_total: int = 0, curren
 
 def test_specs_are_registered_with_help() -> None:
     specs = known_specs()
-    for word in ("keep-pace", "max-score", "python", "py", "optimal"):
+    for word in ("keep-pace", "max-score", "python:module:function", "py:file.py:function", "optimal"):
         assert specs.get(word)
     pig = find_variant("pig")
     assert isinstance(parse_strategy("keep-pace", pig), KeepPace)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pigdice.errors import BadParameterError, BadStrategyError
-from pigdice.players.base import Human, parse_strategy
+from pigdice.players.base import Human
+from pigdice.players.specs import parse_strategy
 from pigdice.rules import find_variant
 from pigdice.solve import solve
 from pigdice.study.evaluate import (

@@ -7,7 +7,9 @@ import pytest
 
 from pigdice.engine.game import apply, new_game, replay
 from pigdice.errors import BadParameterError, BadStrategyError
-from pigdice.players.base import HoldAt, Human, RandomPlayer, parse_players
+from pigdice.players.base import Human
+from pigdice.players.fixed import HoldAt, RandomPlayer
+from pigdice.players.specs import parse_players
 from pigdice.rules import find_variant
 from pigdice.study.simulate import play_game, simulate
 

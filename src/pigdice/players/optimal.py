@@ -15,18 +15,11 @@ import numpy as np
 
 from pigdice.engine.game import Action, GameState, Hold, Roll
 from pigdice.errors import BadStrategyError
-from pigdice.players.base import register_spec
-from pigdice.rules.registry import find_variant
+from pigdice.players.base import Progress, perspective
 from pigdice.rules.variant import Decision, Endgame, Variant
 from pigdice.solve.policy import Policy
-from pigdice.solve.solver import Progress, solve
-
-
-def policy_variant(variant: Variant) -> Variant:
-    """Return the variant whose policy the perfect player uses for ``variant``."""
-    if variant.decision is Decision.SIMULTANEOUS:
-        return find_variant("pig", goal=variant.goal)
-    return variant.with_endgame(Endgame.FIRST_TO_GOAL)
+from pigdice.solve.solver import Progress as SolveProgress
+from pigdice.solve.solver import solve
 
 
 def approximation_note(variant: Variant, players: int) -> str | None:
@@ -42,12 +35,10 @@ def approximation_note(variant: Variant, players: int) -> str | None:
 
 
 def _view(state: GameState) -> tuple[int, int, int]:
-    """Return (my score, strongest opponent's score, turn total) capped below the goal."""
-    me = state.current
-    others = [s for p, s in enumerate(state.scores) if p != me]
+    """Return (my score, strongest opponent's score, turn total), the scores capped below the goal."""
+    score, opponent, turn_total = perspective(state)
     goal = state.variant.goal
-    opponent = min(max(others), goal - 1)
-    return min(state.scores[me], goal - 1), opponent, state.turn_total
+    return min(score, goal - 1), min(opponent, goal - 1), turn_total
 
 
 @dataclass(frozen=True)
@@ -97,7 +88,7 @@ class Optimal:
     """The perfect player: maximises the probability of winning (approximate where noted)."""
 
     variant: Variant
-    progress: Progress | None = None
+    progress: SolveProgress | None = None
     name: str = "optimal"
     _policy: Policy | None = field(default=None, repr=False)
 
@@ -105,8 +96,17 @@ class Optimal:
     def policy(self) -> Policy:
         """Return the policy, solving (or loading it from the cache) on first use."""
         if self._policy is None:
-            self._policy = solve(policy_variant(self.variant), progress=self.progress)
+            self._policy = solve(self.variant.roll_hold_form(), progress=self.progress)
         return self._policy
+
+    def action_table(self, variant: Variant, progress: Progress | None = None) -> np.ndarray:
+        """Return the optimal action table of 2-player, first-to-goal ``variant`` (solved on first use)."""
+        target = variant.roll_hold_form()
+        if target == self.variant.roll_hold_form():
+            policy = self.policy
+        else:
+            policy = solve(target, progress=None if progress is None else lambda f, _label: progress(f))
+        return policy.action_table(progress)
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Action:
         """Return the optimal (or best approximate) action for the current player."""
@@ -165,5 +165,3 @@ def parse_optimal(spec: str, variant: Variant) -> Optimal:
         raise BadStrategyError(f"{spec!r}: 'optimal' takes no arguments; write just optimal")
     return Optimal(variant)
 
-
-register_spec("optimal", parse_optimal, "the perfect player (solves the variant once, then cached)")

@@ -19,10 +19,9 @@ import numpy as np
 
 from pigdice.errors import BadParameterError, BadStrategyError
 from pigdice.players.base import Strategy, is_human
-from pigdice.players.tables import action_table
-from pigdice.rules.variant import Decision, Endgame, Variant
+from pigdice.players.tables import action_table, has_table
+from pigdice.rules.variant import Endgame, Variant
 from pigdice.solve.headtohead import HeadToHead, head_to_head
-from pigdice.solve.solver import solvable
 from pigdice.study.fastsim import head_to_head_sim, simulate_tables
 from pigdice.study.simulate import SimulationResult, play_game
 
@@ -43,24 +42,16 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
 
 
 # -- tables -------------------------------------------------------------------------------------
-def exact_variant(variant: Variant) -> Variant:
-    """Return the 2-player first-to-goal form of ``variant`` that exact evaluation computes."""
-    return solvable(variant)
-
-
 def table_or_none(
     strategy: Strategy, variant: Variant, cache: dict[str, np.ndarray] | None = None
 ) -> np.ndarray | None:
     """Return the strategy's action table for ``variant``, or None if it has none."""
-    if variant.decision is Decision.SIMULTANEOUS or is_human(strategy):
+    if variant.is_simultaneous or not has_table(strategy):
         return None
     key = strategy.name
     if cache is not None and key in cache:
         return cache[key]
-    try:
-        table = action_table(strategy, exact_variant(variant))
-    except BadStrategyError:
-        return None
+    table = action_table(strategy, variant)
     if cache is not None:
         cache[key] = table
     return table
@@ -68,13 +59,8 @@ def table_or_none(
 
 def exact_compare(variant: Variant, a: Strategy, b: Strategy) -> HeadToHead:
     """Return the exact probability that A beats B with A starting, with B starting, and averaged."""
-    exact = exact_variant(variant)
-    tables = []
-    for strategy in (a, b):
-        if is_human(strategy):
-            raise BadStrategyError("a human has no action table; compare robots")
-        tables.append(action_table(strategy, exact))
-    return head_to_head(exact, tables[0], tables[1])
+    exact = variant.first_to_goal()
+    return head_to_head(exact, action_table(a, exact), action_table(b, exact))
 
 
 # -- simulation ---------------------------------------------------------------------------------
@@ -151,7 +137,7 @@ def can_fast_simulate(variant: Variant, tables: Sequence[np.ndarray | None]) -> 
     """Return True if the fast simulator can play this game (tables for all, first to the goal)."""
     return (
         variant.endgame is Endgame.FIRST_TO_GOAL
-        and variant.decision is not Decision.SIMULTANEOUS
+        and not variant.is_simultaneous
         and all(t is not None for t in tables)
     )
 
@@ -262,17 +248,15 @@ def compare(
     if any(is_human(s) for s in (a, b)):
         raise BadStrategyError("compare robots: a human ('you'/'human') has no strategy to evaluate")
     notes: list[str] = []
-    tables = (table_or_none(a, variant), table_or_none(b, variant))
+    tables = table_a, table_b = (table_or_none(a, variant), table_or_none(b, variant))
     exact = None
-    if all(t is not None for t in tables):
-        exact_form = exact_variant(variant)
-        assert tables[0] is not None and tables[1] is not None
-        exact = head_to_head(exact_form, tables[0], tables[1])
+    if table_a is not None and table_b is not None:
+        exact = head_to_head(variant.first_to_goal(), table_a, table_b)
         if variant.endgame is not Endgame.FIRST_TO_GOAL:
             notes.append(f"exact values are for the first-to-goal ending; simulations play {variant.endgame}")
     elif games is None:
         missing = [s.name for s, t in zip((a, b), tables, strict=True) if t is None]
-        if variant.decision is Decision.SIMULTANEOUS:
+        if variant.is_simultaneous:
             why = f"{variant.name} is played by everyone at once, so there are no action tables"
         else:
             why = f"{' and '.join(missing)} {'has' if len(missing) == 1 else 'have'} no action table"
@@ -468,7 +452,7 @@ def tournament(
             progress(number / len(combos), label)
         tables = [table_or_none(s, variant, cache) for s in members]
         if exact and players == 2 and variant.endgame is Endgame.FIRST_TO_GOAL and all(t is not None for t in tables):
-            h = head_to_head(exact_variant(variant), tables[0], tables[1])  # type: ignore[arg-type]
+            h = head_to_head(variant.first_to_goal(), tables[0], tables[1])  # type: ignore[arg-type]
             result.matches.append(
                 Match(
                     (members[0].name, members[1].name),
