@@ -128,7 +128,7 @@ def test_report_figures(tmp_path: Path) -> None:
     [
         ("boundary", "hog", "no hold"),
         ("hog", "pig", "fixed number of dice"),
-        ("win", "swine-herd", "simultaneous"),
+        ("win", "swine-herd", "everyone at once"),
         ("sideways", "pig", "unknown plot kind"),
     ],
 )
