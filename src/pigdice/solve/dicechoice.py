@@ -11,15 +11,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-ADD, DOUBLE, SUBTRACT, SET, BUST, RESET, BANK = 0, 1, 2, 3, 4, 5, 6
+from pigdice.solve.tables import KIND_ADD, KIND_BANK, KIND_RESET, KIND_SET
 
 
 @njit(cache=True)
 def _banked_target(i, j, goal, V, kind, amount):  # pragma: no cover - numba
     """Return (const, coef) after one banked throw from score i (coef multiplies V[j, i])."""
-    if kind in (ADD, SET, BANK):
+    if kind in (KIND_ADD, KIND_SET, KIND_BANK):
         s2 = i + amount
-    elif kind == RESET:
+    elif kind == KIND_RESET:
         s2 = 0
     else:  # BUST, DOUBLE and SUBTRACT of a zero turn total score nothing
         s2 = i
@@ -31,21 +31,25 @@ def _banked_target(i, j, goal, V, kind, amount):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def throw_values(V, i, j, goal, x, kinds, amounts, probs, offsets, const, coef):  # pragma: no cover
+def choice_value(V, i, j, goal, choice, t):  # pragma: no cover - numba
+    """Return (const, coef) of throwing with ``choice`` at (i, j) against next-mover values V."""
+    vc = 0.0
+    vd = 0.0
+    for e in range(t.offsets[choice], t.offsets[choice + 1]):
+        tc, td = _banked_target(i, j, goal, V, t.kinds[e], t.amounts[e])
+        vc += t.probabilities[e] * tc
+        vd += t.probabilities[e] * td
+    return vc, vd
+
+
+@njit(cache=True)
+def throw_values(V, i, j, goal, x, t, const, coef):  # pragma: no cover - numba
     """Fill const/coef with each choice's affine value in the partner value x; return the best choice."""
-    n_choices = offsets.shape[0] - 1
     best = 0
     best_v = -1e300
-    for ch in range(n_choices):
-        vc = 0.0
-        vd = 0.0
-        for e in range(offsets[ch], offsets[ch + 1]):
-            tc, td = _banked_target(i, j, goal, V, kinds[e], amounts[e])
-            vc += probs[e] * tc
-            vd += probs[e] * td
-        const[ch] = vc
-        coef[ch] = vd
-        value = vc + vd * x
+    for ch in range(t.offsets.shape[0] - 1):
+        const[ch], coef[ch] = choice_value(V, i, j, goal, ch, t)
+        value = const[ch] + coef[ch] * x
         if value > best_v:
             best_v = value
             best = ch
@@ -53,9 +57,9 @@ def throw_values(V, i, j, goal, x, kinds, amounts, probs, offsets, const, coef):
 
 
 @njit(cache=True)
-def solve_levels(V, goal, s_high, s_low, kinds, amounts, probs, offsets):  # pragma: no cover
+def solve_levels(V, goal, s_high, s_low, t):  # pragma: no cover - numba
     """Solve every pair whose score sum lies in [s_low, s_high], high sums first; return max change."""
-    n_choices = offsets.shape[0] - 1
+    n_choices = t.offsets.shape[0] - 1
     const = np.empty(n_choices)
     coef = np.empty(n_choices)
     change = 0.0
@@ -70,14 +74,14 @@ def solve_levels(V, goal, s_high, s_low, kinds, amounts, probs, offsets):  # pra
             old_x = x
             old_z = z
             for _ in range(100):
-                b1 = throw_values(V, i, j, goal, z, kinds, amounts, probs, offsets, const, coef)
+                b1 = throw_values(V, i, j, goal, z, t, const, coef)
                 c1 = const[b1]
                 d1 = coef[b1]
                 if i == j:
                     xn = c1 / (1.0 - d1)
                     zn = xn
                 else:
-                    b2 = throw_values(V, j, i, goal, x, kinds, amounts, probs, offsets, const, coef)
+                    b2 = throw_values(V, j, i, goal, x, t, const, coef)
                     c2 = const[b2]
                     d2 = coef[b2]
                     xn = (c1 + d1 * c2) / (1.0 - d1 * d2)
@@ -96,19 +100,7 @@ def solve_levels(V, goal, s_high, s_low, kinds, amounts, probs, offsets):  # pra
 
 
 @njit(cache=True)
-def _fixed_value(V, i, j, goal, choice, kinds, amounts, probs, offsets):  # pragma: no cover - numba
-    """Return (const, coef) of throwing with a fixed choice at (i, j) against next-mover values V."""
-    vc = 0.0
-    vd = 0.0
-    for e in range(offsets[choice], offsets[choice + 1]):
-        tc, td = _banked_target(i, j, goal, V, kinds[e], amounts[e])
-        vc += probs[e] * tc
-        vd += probs[e] * td
-    return vc, vd
-
-
-@njit(cache=True)
-def evaluate_levels(VA, VB, TA, TB, goal, kinds, amounts, probs, offsets):  # pragma: no cover - numba
+def evaluate_levels(VA, VB, TA, TB, goal, t):  # pragma: no cover - numba
     """Evaluate two fixed dice-count tables (TA[i, j] = choice + 1); return the largest change."""
     change = 0.0
     for s in range(2 * goal - 2, -1, -1):
@@ -117,8 +109,8 @@ def evaluate_levels(VA, VB, TA, TB, goal, kinds, amounts, probs, offsets):  # pr
             j = s - i
             old_a = VA[i, j]
             old_b = VB[j, i]
-            c1, d1 = _fixed_value(VB, i, j, goal, TA[i, j] - 1, kinds, amounts, probs, offsets)
-            c2, d2 = _fixed_value(VA, j, i, goal, TB[j, i] - 1, kinds, amounts, probs, offsets)
+            c1, d1 = choice_value(VB, i, j, goal, TA[i, j] - 1, t)
+            c2, d2 = choice_value(VA, j, i, goal, TB[j, i] - 1, t)
             a = (c1 + d1 * c2) / (1.0 - d1 * d2)
             VA[i, j] = a
             VB[j, i] = c2 + d2 * a

@@ -15,10 +15,8 @@ import numpy as np
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve import dicechoice, rollhold
-from pigdice.solve.solver import TOLERANCE, Anderson, solvable
+from pigdice.solve.solver import TOLERANCE, fixed_point, one_pass_is_exact, solvable
 from pigdice.solve.tables import effect_table
-
-MAX_PASSES = 10_000
 
 
 @dataclass(frozen=True)
@@ -63,52 +61,26 @@ def head_to_head(
     warm = np.zeros((4, goal, goal))
     warm[0] = warm[2] = 0.5
     out = np.zeros(1)
-    passes = 0
-    change = float("inf")
-    accelerator = Anderson(memory=4)  # resets: the same acceleration as the solver's
-    while passes < MAX_PASSES:
-        passes += 1
+    if variant.decision is Decision.DICE_PER_TURN:
+        ta, tb = ta[:, :, 0].copy(), tb[:, :, 0].copy()
+    # without resets every dependency is final before it is used, so one pass is exact
+    exact = one_pass_is_exact(variant, table)
+
+    def one_pass(passes: int) -> float:
         if variant.decision is Decision.DICE_PER_TURN:
-            change = dicechoice.evaluate_levels(
-                va,
-                vb,
-                ta[:, :, 0].copy(),
-                tb[:, :, 0].copy(),
-                goal,
-                table.kinds,
-                table.amounts,
-                table.probabilities,
-                table.offsets,
-            )
+            change = dicechoice.evaluate_levels(va, vb, ta, tb, goal, table)
         else:
-            rollhold.evaluate_levels(
-                va,
-                vb,
-                ta,
-                tb,
-                goal,
-                2 * goal - 2,
-                0,
-                table.kinds,
-                table.amounts,
-                table.keeps,
-                table.probabilities,
-                table.offsets,
-                table.monotone,
-                warm,
-                out,
-            )
+            rollhold.evaluate_levels(va, vb, ta, tb, goal, 2 * goal - 2, 0, table, warm, out)
             change = float(out[0])
-        # without resets every dependency is final before it is used, so one pass is exact
-        if not table.has_reset and variant.decision is not Decision.DICE_PER_TURN:
-            change = 0.0
-            break
-        if passes >= 2 and change < tolerance:
-            break
-        if table.has_reset:
-            mixed = accelerator.next(np.concatenate([va[:, 0], vb[:, 0]]))
-            va[:, 0] = mixed[:goal]
-            vb[:, 0] = mixed[goal:]
-    if change >= tolerance:
-        raise BadParameterError(f"evaluation did not converge (change {change:.3g} after {passes} passes)")
+        if exact:
+            return 0.0
+        return change if passes >= 2 else float("inf")
+
+    passes, change = fixed_point(
+        one_pass,
+        exact,
+        [va[:, 0], vb[:, 0]] if table.has_reset else [],  # the solver's acceleration
+        tolerance,
+        "evaluation did not converge (change {residual:.3g} after {passes} passes)",
+    )
     return HeadToHead(float(va[0, 0]), 1.0 - float(vb[0, 0]), passes, change)

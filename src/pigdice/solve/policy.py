@@ -28,22 +28,18 @@ FORMAT_VERSION = 1
 
 
 @njit(cache=True)
-def _optimal_rows(
-    V, goal, i0, i1, kinds, amounts, keeps, probs, offsets, monotone, one_throw, table
-):  # pragma: no cover
+def _optimal_rows(V, goal, i0, i1, t, one_throw, table):  # pragma: no cover - numba
     """Write the optimal action of every state with i0 <= i < i1 into ``table`` (the solver's own sweeps)."""
-    n_choices = offsets.shape[0] - 1
+    n_choices = t.offsets.shape[0] - 1
     const = np.empty(n_choices)
     coef = np.empty(n_choices)
     for i in range(i0, i1):
         for j in range(goal):
             if one_throw:
-                best = dicechoice.throw_values(V, i, j, goal, V[j, i], kinds, amounts, probs, offsets, const, coef)
+                best = dicechoice.throw_values(V, i, j, goal, V[j, i], t, const, coef)
                 table[i, j, :] = best + 1
             else:
-                _, act, _, _ = rollhold.turn_row(
-                    V, i, j, goal, kinds, amounts, keeps, probs, offsets, monotone, rollhold.NO_FIXED
-                )
+                _, act, _, _ = rollhold.turn_row(V, i, j, goal, t, rollhold.NO_FIXED)
                 for k in range(goal - i):
                     table[i, j, k] = act[k]
 
@@ -104,19 +100,8 @@ class Policy:
             raise BadParameterError(f"score {score} has already reached the goal {self.goal}")
         key = (score, opponent)
         if key not in self._rows:
-            t = self.table
             win, action, hold, rolls = rollhold.turn_row(
-                self.values,
-                score,
-                opponent,
-                self.goal,
-                t.kinds,
-                t.amounts,
-                t.keeps,
-                t.probabilities,
-                t.offsets,
-                t.monotone,
-                rollhold.NO_FIXED,
+                self.values, score, opponent, self.goal, self.table, rollhold.NO_FIXED
             )
             if len(self._rows) > 4096:
                 self._rows.clear()
@@ -128,13 +113,10 @@ class Policy:
         self._check(score, opponent)
         if score >= self.goal:
             return np.ones(len(self.variant.choices))
-        t = self.table
-        const = np.empty(len(t.choices))
-        coef = np.empty(len(t.choices))
+        const = np.empty(len(self.variant.choices))
+        coef = np.empty(len(self.variant.choices))
         x = float(self.values[opponent, score])
-        dicechoice.throw_values(
-            self.values, score, opponent, self.goal, x, t.kinds, t.amounts, t.probabilities, t.offsets, const, coef
-        )
+        dicechoice.throw_values(self.values, score, opponent, self.goal, x, self.table, const, coef)
         return const + coef * x
 
     def win_probability(self, score: int, opponent: int, turn_total: int = 0) -> float:
@@ -173,24 +155,11 @@ class Policy:
     def action_table(self, progress: Callable[[float], None] | None = None) -> np.ndarray:
         """Return every state's optimal action, T[i, j, k] (0 hold, c + 1 roll choice c; Hog: all k alike)."""
         goal = self.goal
-        t = self.table
         table = np.zeros((goal, goal, goal), dtype=np.int8)
         block = max(1, goal // 50)
         for i0 in range(0, goal, block):
-            _optimal_rows(
-                self.values,
-                goal,
-                i0,
-                min(goal, i0 + block),
-                t.kinds,
-                t.amounts,
-                t.keeps,
-                t.probabilities,
-                t.offsets,
-                t.monotone,
-                self.variant.decision is Decision.DICE_PER_TURN,
-                table,
-            )
+            one_throw = self.variant.decision is Decision.DICE_PER_TURN
+            _optimal_rows(self.values, goal, i0, min(goal, i0 + block), self.table, one_throw, table)
             if progress is not None:
                 progress(min(goal, i0 + block) / goal)
         return table

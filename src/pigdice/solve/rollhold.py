@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-ADD, DOUBLE, SUBTRACT, SET, BUST, RESET, BANK = 0, 1, 2, 3, 4, 5, 6
+from pigdice.solve.tables import KIND_ADD, KIND_BUST, KIND_DOUBLE, KIND_RESET, KIND_SET, KIND_SUBTRACT
+
 INNER_TOLERANCE = 1e-15
 MAX_INNER_SWEEPS = 10_000
 MAX_PAIR_ROUNDS = 100
@@ -30,9 +31,7 @@ BOUNDS_SLACK = 1e-14
 
 
 @njit(cache=True)
-def turn_sweep(  # pragma: no cover - numba
-    i, j, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, c, d, act, rolls, bounds, fixed
-):
+def turn_sweep(i, j, goal, V, x, t, c, d, act, rolls, bounds, fixed):  # pragma: no cover - numba
     """Solve one turn at (i, j) given the partner guess x = V[j, i]; fill c, d, act; return sweeps.
 
     V holds the values of the player who moves next (the opponent's turn-start values). If
@@ -43,14 +42,17 @@ def turn_sweep(  # pragma: no cover - numba
     P_k = c[k] + d[k] * x. act[k] is 0 for hold and 1 + choice index for a roll. If ``rolls``
     has a row per choice, the last sweep writes each choice's roll value there. ``bounds``
     receives the interval of partner values x for which the chosen actions stay optimal, so
-    the pair solver can stop without another round. (The effect switch is written out inline:
-    numba runs it ~20x slower as a called function.)
+    the pair solver can stop without another round. ``t`` is the ``EffectTable``. (The effect
+    switch is written out inline: numba runs it ~20x slower as a called function.)
     """
+    kinds, amounts, keeps, probs, offsets = t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets
+    monotone = t.monotone
     top = goal - i
     n_choices = offsets.shape[0] - 1
     record = rolls.shape[0] == n_choices
-    opt_c = np.empty(n_choices)
-    opt_d = np.empty(n_choices)
+    # option o's value is opt_c[o] + opt_d[o] * x: o = 0 holds, o = c + 1 rolls with choice c
+    opt_c = np.empty(n_choices + 1)
+    opt_d = np.empty(n_choices + 1)
     use_fixed = fixed.shape[0] > 0
     sweeps = 0
     while True:
@@ -67,8 +69,8 @@ def turn_sweep(  # pragma: no cover - numba
                 best_d = 0.0
             best_v = best_c + best_d * x
             best_a = 0
-            hold_c = best_c
-            hold_d = best_d
+            opt_c[0] = best_c
+            opt_d[0] = best_d
             for ch in range(n_choices):
                 rc = 0.0
                 rd = 0.0
@@ -78,17 +80,17 @@ def turn_sweep(  # pragma: no cover - numba
                     tc = 1.0
                     td = 0.0
                     k2 = -1
-                    if kind == ADD:
+                    if kind == KIND_ADD:
                         k2 = k + amount
-                    elif kind == DOUBLE:
+                    elif kind == KIND_DOUBLE:
                         k2 = 2 * k
-                    elif kind == SUBTRACT:
+                    elif kind == KIND_SUBTRACT:
                         k2 = max(k - amount, 0)
-                    elif kind == SET:
+                    elif kind == KIND_SET:
                         k2 = amount
-                    elif kind == BUST:
+                    elif kind == KIND_BUST:
                         td = -1.0
-                    elif kind == RESET:
+                    elif kind == KIND_RESET:
                         if i == 0:
                             td = -1.0
                         else:
@@ -111,8 +113,8 @@ def turn_sweep(  # pragma: no cover - numba
                 rv = rc + rd * x
                 if record:
                     rolls[ch, k] = rv
-                opt_c[ch] = rc
-                opt_d[ch] = rd
+                opt_c[ch + 1] = rc
+                opt_d[ch + 1] = rd
                 # ties: at k = 0 prefer rolling (a pass that ties never helps), elsewhere holding;
                 # between roll choices that tie to rounding (e.g. 1 die twice = 2 dice once
                 # while the turn would go on anyway) prefer fewer dice
@@ -123,26 +125,17 @@ def turn_sweep(  # pragma: no cover - numba
                     best_d = rd
                     best_a = ch + 1
             if use_fixed:
-                forced = fixed[k]
-                if forced == 0:
-                    best_c = hold_c
-                    best_d = hold_d
-                else:
-                    best_c = opt_c[forced - 1]
-                    best_d = opt_d[forced - 1]
-                best_a = forced
+                best_a = fixed[k]
+                best_c = opt_c[best_a]
+                best_d = opt_d[best_a]
             # the range of x over which the chosen option still beats every other one
             for o in range(n_choices + 1):
                 if use_fixed:
                     break
                 if o == best_a:
                     continue
-                if o == 0:
-                    oc = hold_c
-                    od = hold_d
-                else:
-                    oc = opt_c[o - 1]
-                    od = opt_d[o - 1]
+                oc = opt_c[o]
+                od = opt_d[o]
                 slope = best_d - od
                 if abs(slope) < 1e-12:
                     continue  # the two options differ by a constant over all x in [0, 1]
@@ -170,9 +163,7 @@ def turn_sweep(  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _solve_pair(  # pragma: no cover - numba
-    i, j, goal, V, kinds, amounts, keeps, probs, offsets, monotone, C, D, act, rolls, bounds
-):
+def _solve_pair(i, j, goal, V, t, C, D, act, rolls, bounds):  # pragma: no cover - numba
     """Solve V[i, j] and V[j, i] together by policy iteration on their 2x2 affine system.
 
     Returns the Bellman residual of the pair: how far the solved values are from the
@@ -182,9 +173,7 @@ def _solve_pair(  # pragma: no cover - numba
     z = V[j, i]
     residual = 0.0
     for _ in range(MAX_PAIR_ROUNDS):
-        turn_sweep(
-            i, j, goal, V, z, kinds, amounts, keeps, probs, offsets, monotone, C[i], D[i], act, rolls, bounds, NO_FIXED
-        )
+        turn_sweep(i, j, goal, V, z, t, C[i], D[i], act, rolls, bounds, NO_FIXED)
         c1 = C[i, 0]
         d1 = D[i, 0]
         lo1 = bounds[0]
@@ -197,25 +186,7 @@ def _solve_pair(  # pragma: no cover - numba
             lo2 = lo1
             hi2 = hi1
         else:
-            turn_sweep(
-                j,
-                i,
-                goal,
-                V,
-                x,
-                kinds,
-                amounts,
-                keeps,
-                probs,
-                offsets,
-                monotone,
-                C[j],
-                D[j],
-                act,
-                rolls,
-                bounds,
-                NO_FIXED,
-            )
+            turn_sweep(j, i, goal, V, x, t, C[j], D[j], act, rolls, bounds, NO_FIXED)
             c2 = C[j, 0]
             d2 = D[j, 0]
             lo2 = bounds[0]
@@ -251,9 +222,7 @@ def _guess(V, i, j, goal):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def solve_levels(  # pragma: no cover - numba
-    V, goal, s_high, s_low, kinds, amounts, keeps, probs, offsets, monotone, fresh, out
-):
+def solve_levels(V, goal, s_high, s_low, t, fresh, out):  # pragma: no cover - numba
     """Solve every pair whose score sum lies in [s_low, s_high], high sums first.
 
     ``fresh``: V holds no earlier estimate, so guess from the level above. Writes the largest
@@ -280,7 +249,7 @@ def solve_levels(  # pragma: no cover - numba
                 # first guesses extrapolated from the two levels above, where they exist
                 V[i, j] = _guess(V, i, j, goal)
                 V[j, i] = _guess(V, j, i, goal)
-            r = _solve_pair(i, j, goal, V, kinds, amounts, keeps, probs, offsets, monotone, C, D, act, rolls, bounds)
+            r = _solve_pair(i, j, goal, V, t, C, D, act, rolls, bounds)
             if r > residual:
                 residual = r
             delta = max(abs(V[i, j] - old_x), abs(V[j, i] - old_z))
@@ -291,20 +260,20 @@ def solve_levels(  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def turn_row(V, i, j, goal, kinds, amounts, keeps, probs, offsets, monotone, fixed):  # pragma: no cover
+def turn_row(V, i, j, goal, t, fixed):  # pragma: no cover - numba
     """Return the turn at (i, j) given the next mover's values V: win, action, hold and roll values.
 
     Optimal play if ``fixed`` is empty, else the given actions (see ``turn_sweep``).
     """
     top = goal - i
-    n_choices = offsets.shape[0] - 1
+    n_choices = t.offsets.shape[0] - 1
     c = np.full(goal, 0.5)
     d = np.zeros(goal)
     act = np.zeros(goal, dtype=np.int64)
     rolls = np.empty((n_choices, goal))
     bounds = np.empty(2)
     x = V[j, i]
-    turn_sweep(i, j, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, c, d, act, rolls, bounds, fixed)
+    turn_sweep(i, j, goal, V, x, t, c, d, act, rolls, bounds, fixed)
     win = np.empty(top)
     hold = np.empty(top)
     for k in range(top):
@@ -314,9 +283,7 @@ def turn_row(V, i, j, goal, kinds, amounts, keeps, probs, offsets, monotone, fix
 
 
 @njit(cache=True)
-def evaluate_levels(  # pragma: no cover - numba
-    VA, VB, TA, TB, goal, s_high, s_low, kinds, amounts, keeps, probs, offsets, monotone, warm, out
-):
+def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, out):  # pragma: no cover - numba
     """Evaluate two fixed strategies: VA[i, j] (VB) is the win probability of A (B) at the start
     of A's (B's) turn with the mover's score first. TA/TB[i, j, k] are their actions.
 
@@ -341,10 +308,8 @@ def evaluate_levels(  # pragma: no cover - numba
             da = warm[1, i]
             cb = warm[2, j]
             db = warm[3, j]
-            turn_sweep(i, j, goal, VB, old_b, kinds, amounts, keeps, probs, offsets, monotone,
-                       ca, da, act, rolls, bounds, TA[i, j])  # fmt: skip
-            turn_sweep(j, i, goal, VA, old_a, kinds, amounts, keeps, probs, offsets, monotone,
-                       cb, db, act, rolls, bounds, TB[j, i])  # fmt: skip
+            turn_sweep(i, j, goal, VB, old_b, t, ca, da, act, rolls, bounds, TA[i, j])
+            turn_sweep(j, i, goal, VA, old_a, t, cb, db, act, rolls, bounds, TB[j, i])
             c1 = ca[0]
             d1 = da[0]
             c2 = cb[0]

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from pigdice.errors import BadParameterError
-from pigdice.rules.variant import Decision, Endgame, Variant
+from pigdice.rules.variant import Decision, Variant
 from pigdice.solve import dicechoice, rollhold
 from pigdice.solve.policy import FORMAT_VERSION, Policy
-from pigdice.solve.tables import effect_table
+from pigdice.solve.tables import EffectTable, effect_table
 
 TOLERANCE = 1e-12
 MAX_PASSES = 10_000
@@ -27,11 +27,7 @@ def solvable(variant: Variant) -> Variant:
     symmetry in analysis"); the final-round and equal-turns endings need more state and are
     left open there, so the solver uses first-to-goal and says so.
     """
-    if variant.decision is Decision.SIMULTANEOUS:
-        effect_table(variant)  # raises the explanatory error
-    if variant.endgame is not Endgame.FIRST_TO_GOAL:
-        variant = variant.with_endgame(Endgame.FIRST_TO_GOAL)
-    return variant
+    return variant.require_turns("the solver").first_to_goal()
 
 
 class Anderson:
@@ -71,6 +67,41 @@ class Anderson:
         return guess
 
 
+def fixed_point(
+    one_pass: Callable[[int], float],
+    exact_in_one: bool,
+    resets: Sequence[np.ndarray],
+    tolerance: float,
+    failure: str,
+) -> tuple[int, float]:
+    """Repeat ``one_pass(pass number) -> residual`` below ``tolerance``; return (passes, residual).
+
+    ``exact_in_one``: the first pass is final. Between passes the reset values (views into the
+    value arrays, e.g. V[:, 0]) are moved by Anderson acceleration. ``failure`` is formatted with
+    the residual and the passes if the tolerance is never reached.
+    """
+    accelerator = Anderson(memory=4)
+    passes = 0
+    residual = float("inf")
+    while passes < MAX_PASSES:
+        passes += 1
+        residual = one_pass(passes)
+        if exact_in_one or residual < tolerance:
+            break
+        if resets:
+            mixed = accelerator.next(np.concatenate(resets))
+            for n, view in enumerate(resets):
+                view[:] = mixed[n * len(view) : (n + 1) * len(view)]
+    if residual >= tolerance:
+        raise BadParameterError(failure.format(residual=residual, passes=passes))
+    return passes, residual
+
+
+def one_pass_is_exact(variant: Variant, table: EffectTable) -> bool:
+    """Return True if one level pass solves ``variant`` exactly (no resets; Hog's pairs iterate)."""
+    return not table.has_reset and variant.decision is not Decision.DICE_PER_TURN
+
+
 def solve_uncached(variant: Variant, tolerance: float = TOLERANCE, progress: Progress | None = None) -> Policy:
     """Solve ``variant`` from scratch (no cache) and return its policy."""
     variant = solvable(variant)
@@ -80,15 +111,12 @@ def solve_uncached(variant: Variant, tolerance: float = TOLERANCE, progress: Pro
     started = time.perf_counter()
     top = 2 * goal - 2
     chunk = max(1, top // 100) if goal >= 300 else top + 1
-    passes = 0
-    residual = float("inf")
     out = np.zeros(2)
-    accelerator = Anderson(memory=4)
+
     # A pass is a Gauss-Seidel sweep over all score sums, high sums first. Without resets every
     # dependency is solved before it is used, so one pass is exact and its residual is the
     # largest pair residual; with resets, passes repeat until one changes nothing (> tolerance).
-    while passes < MAX_PASSES:
-        passes += 1
+    def one_pass(passes: int) -> float:
         change = 0.0
         pair_residual = 0.0
         reset_inputs = values[:, 0].copy()
@@ -96,44 +124,30 @@ def solve_uncached(variant: Variant, tolerance: float = TOLERANCE, progress: Pro
         while s >= 0:
             low = max(0, s - chunk + 1)
             if variant.decision is Decision.DICE_PER_TURN:
-                out[0] = dicechoice.solve_levels(
-                    values, goal, s, low, table.kinds, table.amounts, table.probabilities, table.offsets
-                )
+                out[0] = dicechoice.solve_levels(values, goal, s, low, table)
                 out[1] = 0.0
             else:
-                rollhold.solve_levels(
-                    values,
-                    goal,
-                    s,
-                    low,
-                    table.kinds,
-                    table.amounts,
-                    table.keeps,
-                    table.probabilities,
-                    table.offsets,
-                    table.monotone,
-                    passes == 1,
-                    out,
-                )
+                rollhold.solve_levels(values, goal, s, low, table, passes == 1, out)
             change = max(change, float(out[0]))
             pair_residual = max(pair_residual, float(out[1]))
             s = low - 1
             if progress is not None:
                 progress((top - s) / (top + 1), f"pass {passes}")
-        if not table.has_reset and variant.decision is not Decision.DICE_PER_TURN:
-            residual = pair_residual
-            break
         # Given the reset values w_j = V[j, 0] a pass started from, every other value is solved
         # exactly, so the Bellman residual is at most how far the pass moved w (resets have
         # probability <= 1) plus the pair residual.
+        if one_pass_is_exact(variant, table):
+            return pair_residual
         moved = float(np.max(np.abs(values[:, 0] - reset_inputs))) if table.has_reset else change
-        residual = max(pair_residual, moved) if passes > 1 or table.has_reset else float("inf")
-        if residual < tolerance:
-            break
-        if table.has_reset:
-            values[:, 0] = accelerator.next(values[:, 0])
-    if residual >= tolerance:
-        raise BadParameterError(f"{variant.name} did not converge: residual {residual:.3g} after {passes} passes")
+        return max(pair_residual, moved) if passes > 1 or table.has_reset else float("inf")
+
+    passes, residual = fixed_point(
+        one_pass,
+        one_pass_is_exact(variant, table),
+        [values[:, 0]] if table.has_reset else [],
+        tolerance,
+        f"{variant.name} did not converge: residual {{residual:.3g}} after {{passes}} passes",
+    )
     seconds = time.perf_counter() - started
     return Policy(variant, values, passes, residual, seconds)
 

@@ -1,47 +1,51 @@
-"""Numeric effect tables for the solver kernels, read from the variant's exact outcome tables."""
+"""Numeric effect tables for the numba kernels, read from the variant's exact outcome tables.
+
+The kernels switch on an effect's kind inline (a called function costs them 3-5x), so they
+compare with these module-level codes, which numba compiles in as constants. They are the one
+copy of ``EffectKind``'s values outside rules/; ``tests/solve/test_effect_kernels.py`` drives
+every kernel through every kind. (Numba's cache is keyed on each kernel's own source file, so
+renumbering ``EffectKind`` needs ``NUMBA_CACHE_DIR`` cleared.)
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.effects import EffectKind
-from pigdice.rules.variant import Decision, Variant
+from pigdice.rules.variant import Variant
+
+KIND_ADD = int(EffectKind.ADD)
+KIND_DOUBLE = int(EffectKind.DOUBLE)
+KIND_SUBTRACT = int(EffectKind.SUBTRACT)
+KIND_SET = int(EffectKind.SET)
+KIND_BUST = int(EffectKind.BUST)
+KIND_RESET = int(EffectKind.RESET_SCORE)
+KIND_BANK = int(EffectKind.BANK)
 
 MONOTONE_KINDS = (EffectKind.ADD, EffectKind.BUST, EffectKind.RESET_SCORE, EffectKind.BANK)
 
 
-@dataclass(frozen=True)
-class EffectTable:
-    """All roll choices' effects as flat arrays; choice c owns rows offsets[c]:offsets[c+1]."""
+class EffectTable(NamedTuple):
+    """All roll choices' effects as flat arrays; choice c owns rows offsets[c]:offsets[c+1].
 
-    kinds: np.ndarray  # int64
+    A NamedTuple so the kernels take it whole (numba compiles field reads to plain loads).
+    """
+
+    kinds: np.ndarray  # int64 EffectKind codes
     amounts: np.ndarray  # int64
-    keeps: np.ndarray  # bool
+    keeps: np.ndarray  # bool: BANK also banks the turn total
     probabilities: np.ndarray  # float64
     offsets: np.ndarray  # int64, length choices + 1
-    choices: tuple[int, ...]  # dice thrown by each choice
-
-    @property
-    def monotone(self) -> bool:
-        """Return True if no effect can lower or pin the turn total (one backward sweep is exact)."""
-        return bool(np.all(np.isin(self.kinds, [int(kind) for kind in MONOTONE_KINDS])))
-
-    @property
-    def has_reset(self) -> bool:
-        """Return True if some effect resets the score (states then depend on lower score sums)."""
-        return bool(np.any(self.kinds == int(EffectKind.RESET_SCORE)))
+    monotone: bool  # no effect can lower or pin the turn total (one backward sweep is exact)
+    has_reset: bool  # some effect resets the score (states then depend on lower score sums)
 
 
 def effect_table(variant: Variant) -> EffectTable:
     """Return the merged effect distribution of every roll choice of ``variant``."""
-    if variant.decision is Decision.SIMULTANEOUS:
-        raise BadParameterError(
-            f"{variant.name} is played by everyone at once; the solver handles turn-based variants "
-            "(the 'optimal' robot plays it with Pig's policy)"
-        )
+    variant.require_turns("the solver")
     kinds: list[int] = []
     amounts: list[int] = []
     keeps: list[bool] = []
@@ -56,11 +60,13 @@ def effect_table(variant: Variant) -> EffectTable:
             keeps.append(effect.keep_turn_total)
             probabilities.append(float(probability))
         offsets.append(len(kinds))
+    kind_array = np.array(kinds, dtype=np.int64)
     return EffectTable(
-        np.array(kinds, dtype=np.int64),
+        kind_array,
         np.array(amounts, dtype=np.int64),
         np.array(keeps, dtype=np.bool_),
         np.array(probabilities, dtype=np.float64),
         np.array(offsets, dtype=np.int64),
-        variant.choices,
+        bool(np.all(np.isin(kind_array, [int(kind) for kind in MONOTONE_KINDS]))),
+        bool(np.any(kind_array == KIND_RESET)),
     )
