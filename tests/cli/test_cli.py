@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pigdice.cli.app import app, parse_params, variant_from_options
+from pigdice.cli.app import app
+from pigdice.cli.options import parse_params, variant_from_options
 from pigdice.errors import BadParameterError
 from pigdice.rules import variant_names
 
@@ -216,7 +217,7 @@ def quiet_game(name: str, players: str, seed: int, keys: list[str] | None = None
     """Play a terminal game with scripted keys into a string; return the exit code and the transcript."""
     from rich.console import Console
 
-    from pigdice.players.base import parse_players
+    from pigdice.players.specs import parse_players
     from pigdice.terminal.game import TerminalGame
 
     variant = variant_from_options(name, goal=goal)

@@ -26,8 +26,16 @@ def test_solve_json_has_the_documented_keys():
     result = run("solve", "pig", "--goal", "50", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    for key in ("variant", "goal", "win_probability_first_player", "start_action", "states", "iterations",
-                "residual", "seconds"):
+    for key in (
+        "variant",
+        "goal",
+        "win_probability_first_player",
+        "start_action",
+        "states",
+        "iterations",
+        "residual",
+        "seconds",
+    ):
         assert key in data
     assert data["variant"] == "pig" and data["goal"] == 50 and data["states"] == 50 * 50 * 51 // 2
     assert data["residual"] < 1e-12
@@ -47,8 +55,7 @@ def test_policy_export_has_one_row_per_state(tmp_path):
     result = run("policy", "pig", "--goal", "20", "--export", str(out))
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(out.open()))
-    assert list(rows[0]) == ["score", "opponent", "turn_total", "action", "win_probability", "roll_value",
-                             "hold_value"]
+    assert list(rows[0]) == ["score", "opponent", "turn_total", "action", "win_probability", "roll_value", "hold_value"]
     assert len(rows) == 20 * 20 * 21 // 2
     first = rows[0]
     assert first["action"] == "roll"

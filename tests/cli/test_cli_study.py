@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import csv
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
-import pigdice.players.zoo as zoo
+import pigdice.players.plugins as plugins
 from pigdice.cli.app import app
 
 runner = CliRunner()
@@ -19,7 +20,7 @@ runner = CliRunner()
 @pytest.fixture(autouse=True)
 def plugins_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
     """Allow plug-ins here even if an earlier test (a web server) disabled them for the process."""
-    monkeypatch.setattr(zoo, "_PLUGINS_ALLOWED", True)
+    monkeypatch.setattr(plugins, "_PLUGINS_ALLOWED", True)
     monkeypatch.delenv("PIGDICE_NO_PYTHON_SPECS", raising=False)
 
 
@@ -180,36 +181,69 @@ def test_tournament_bad_input_is_one_line(args: list[str], expected: str) -> Non
     assert_bad(args, expected)
 
 
+def hold_turn_gains(threshold: int, room: int) -> dict[int, Fraction]:
+    """Return the distribution of points a Pig turn banks under hold:N with ``room`` points to the goal.
+
+    The player rolls one die until the turn total reaches min(N, room); a 1 banks nothing.
+    """
+    target = min(threshold, room)
+    gains: dict[int, Fraction] = {0: Fraction(0)}
+    reach = {0: Fraction(1)}  # probability of standing at each turn total below the target
+    for total in range(target):
+        here = reach.pop(total, Fraction(0))
+        gains[0] += here / 6
+        for face in range(2, 7):
+            after = total + face
+            if after >= target:
+                gains[after] = gains.get(after, Fraction(0)) + here / 6
+            else:
+                reach[after] = reach.get(after, Fraction(0)) + here / 6
+    return gains
+
+
+def first_player_wins(first: int, second: int, goal: int) -> float:
+    """Return P(hold:first beats hold:second, moving first) in Pig to ``goal``: an independent 2x2 recursion.
+
+    With x = P(first wins | first to move at (i, j)) and y = the same with second to move, a bust
+    by both returns to (i, j): x = a0 y + sum_g a_g [i + g >= goal or y(i + g, j)], and
+    y = b0 x + sum_g b_g x(i, j + g) (over the second's non-winning gains), solved per (i, j).
+    """
+    x = [[0.0] * goal for _ in range(goal)]
+    y = [[0.0] * goal for _ in range(goal)]
+    for i in range(goal - 1, -1, -1):
+        for j in range(goal - 1, -1, -1):
+            a = hold_turn_gains(first, goal - i)
+            b = hold_turn_gains(second, goal - j)
+            rest_x = sum(float(p) * (1.0 if i + g >= goal else y[i + g][j]) for g, p in a.items() if g)
+            rest_y = sum(float(p) * x[i][j + g] for g, p in b.items() if g and j + g < goal)
+            a0, b0 = float(a[0]), float(b[0])
+            x[i][j] = (rest_x + a0 * rest_y) / (1 - a0 * b0)
+            y[i][j] = b0 * x[i][j] + rest_y
+    return x[0][0]
+
+
 def test_simulate_uses_the_fast_simulator_where_it_can_and_agrees_with_the_exact_value():
-    """hold:20 vs hold:25 in Pig: exact P(first wins) = 0.52003 (pigdice compare); 100k fast games agree."""
-    import json as _json
-
-    from typer.testing import CliRunner as _Runner
-
-    from pigdice.cli.app import app as _app
-
-    result = _Runner().invoke(
-        _app, ["simulate", "pig", "--players", "hold:20,hold:25", "--games", "100000", "--seed", "3", "--json"]
-    )
-    data = _json.loads(result.stdout)
+    """hold:20 vs hold:25 in Pig: the exact P(first wins), computed here, agrees with compare and 100k fast games."""
+    exact = first_player_wins(20, 25, 100)
+    assert 0.51 < exact < 0.53  # about 0.52003
+    compared = run_json("compare", "hold:20", "hold:25", "--json")
+    assert compared["exact"]["a_first"] == pytest.approx(exact, abs=1e-9)
+    data = run_json("simulate", "pig", "--players", "hold:20,hold:25", "--games", "100000", "--seed", "3", "--json")
     share = data["wins"][0] / data["games"]
-    assert abs(share - 0.52003) < 4 * (0.25 / 100000) ** 0.5
-    loop = _Runner().invoke(
-        _app,
-        [
-            "simulate",
-            "pig",
-            "--players",
-            "hold:20,hold:25",
-            "--games",
-            "20",
-            "--seed",
-            "3",
-            "--engine",
-            "loop",
-            "--json",
-        ],
+    assert abs(share - exact) < 4 * (0.25 / 100000) ** 0.5
+    loop = run_json(
+        "simulate", "pig", "--players", "hold:20,hold:25", "--games", "20", "--seed", "3", "--engine", "loop", "--json"
     )
-    assert _json.loads(loop.stdout)["games"] == 20
-    bad = _Runner().invoke(_app, ["simulate", "pig", "--players", "hold:20,random", "--engine", "fast"])
+    assert loop["games"] == 20
+    bad = runner.invoke(app, ["simulate", "pig", "--players", "hold:20,random", "--engine", "fast"])
     assert bad.exit_code == 2 and "action tables" in bad.output
+
+
+def test_simulate_table_shows_wilson_intervals() -> None:
+    from pigdice.study.evaluate import wilson_interval
+
+    result = runner.invoke(app, ["simulate", "pig", "--players", "hold:20,hold:25", "--games", "50", "--seed", "1"])
+    assert result.exit_code == 0, result.stderr
+    data = run_json("simulate", "pig", "--players", "hold:20,hold:25", "--games", "50", "--seed", "1", "--json")
+    low, high = wilson_interval(data["wins"][0], 50)
+    assert f"{100 * low:.2f}% .. {100 * high:.2f}%" in result.stdout

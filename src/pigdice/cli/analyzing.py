@@ -9,17 +9,9 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from pigdice.cli.app import (
-    GoalOpt,
-    JsonOpt,
-    ParamOpt,
-    VariantArg,
-    app,
-    emit_json,
-    progress_bar,
-    stdout_console,
-    variant_from_options,
-)
+from pigdice.cli.options import GoalOpt, JsonOpt, ParamOpt, VariantArg, variant_from_options
+from pigdice.cli.output import emit_json, stdout_console
+from pigdice.cli.progress import progress_bar
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Variant
 
@@ -31,8 +23,7 @@ def _strategy_list(text: str) -> list[str]:
     return items
 
 
-@app.command()
-def analyze(
+def analyze_command(
     variant_name: VariantArg,
     goal: GoalOpt = None,
     strategies: Annotated[
@@ -69,7 +60,7 @@ def analyze(
     if len(variants) > 1:
         _compare(variants, specs, out, fmt, report_format, json_out, arrays)
         return
-    with progress_bar(True) as bar:
+    with progress_bar() as bar:
         analysis = run_analysis(variants[0], specs, progress=bar)
         files = write_report(analysis, out, report_format, progress=bar) if out is not None else []
     if json_out:
@@ -127,7 +118,7 @@ def _compare(
     from pigdice.study.report import COMPARISON_HEADER, comparison_rows, comparison_text
 
     analyses = []
-    with progress_bar(True) as bar:
+    with progress_bar() as bar:
         for variant in variants:
 
             def report(fraction: float, what: str, name: str = variant.name) -> None:
@@ -164,8 +155,7 @@ def _variants(names: str, goal: int | None, param: list[str] | None) -> list[Var
     return [variant_from_options(name, goal, params=param) for name in items]
 
 
-@app.command()
-def plot(
+def plot_command(
     kind: Annotated[
         str,
         typer.Argument(
@@ -209,7 +199,7 @@ def plot(
             f"`pigdice plot hog {variants[0].name} --out ...`"
         )
     started = time.perf_counter()
-    with progress_bar(True) as bar:
+    with progress_bar() as bar:
         figure = draw(name, variants, out, opponent, progress=bar)
     seconds = time.perf_counter() - started
     if json_out:

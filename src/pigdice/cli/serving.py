@@ -6,11 +6,8 @@ from typing import Annotated
 
 import typer
 
-from pigdice.cli.app import app
 
-
-@app.command()
-def serve(
+def serve_command(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")] = 8000,
     database_url: Annotated[
@@ -50,6 +47,10 @@ def serve(
         err=True,
     )
     uvicorn.run(
-        create_app(settings), host=host, port=port, log_level=log_level, ws_max_size=65536,
+        create_app(settings),
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=65536,
         ws_per_message_deflate=False,  # messages are small; compressing them costs more CPU than it saves
     )

@@ -10,24 +10,19 @@ from typing import Annotated, Any
 
 import numpy as np
 import typer
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from pigdice.cli.app import (
-    EndgameOpt,
-    FinalTurnOpt,
+from pigdice.cli.options import (
     GoalOpt,
     JsonOpt,
     ParamOpt,
-    TiesOpt,
     VariantArg,
-    app,
-    emit_json,
-    progress_bar,
-    stderr_console,
-    stdout_console,
+    VariantOptions,
     variant_from_options,
+    with_variant_options,
 )
+from pigdice.cli.output import emit_json, stderr_console, stdout_console
+from pigdice.cli.progress import progress_bar
 from pigdice.errors import BadParameterError
 from pigdice.players.optimal import hint_from_policy
 from pigdice.rules.variant import Decision, Variant
@@ -39,7 +34,7 @@ NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Solve again even i
 def solved(variant: Variant, no_cache: bool = False) -> tuple[Policy, float]:
     """Return the policy of ``variant`` (from the cache unless ``no_cache``) and the seconds it took."""
     started = time.perf_counter()
-    with progress_bar(True) as bar:
+    with progress_bar() as bar:
 
         def progress(fraction: float, label: str) -> None:
             bar(fraction, f"solving {variant.name} goal {variant.goal}, {label}")
@@ -65,19 +60,15 @@ def solve_summary(policy: Policy, seconds: float) -> dict[str, Any]:
     }
 
 
-@app.command()
-def solve_cmd(
+@with_variant_options
+def solve_command(
     variant_name: VariantArg,
-    goal: GoalOpt = None,
-    endgame: EndgameOpt = None,
-    ties: TiesOpt = None,
-    final_turn: FinalTurnOpt = None,
-    param: ParamOpt = None,
+    options: VariantOptions,
     no_cache: NoCacheOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Compute the policy that maximises the probability of winning (2 players, first to the goal)."""
-    variant = solvable(variant_from_options(variant_name, goal, endgame, ties, final_turn, param))
+    variant = solvable(options.variant(variant_name))
     policy, seconds = solved(variant, no_cache)
     summary = solve_summary(policy, seconds)
     if json_out:
@@ -97,10 +88,6 @@ def solve_cmd(
     source = "from the cache" if policy.from_cache else "solved now"
     table.add_row("time", f"{seconds:.3f} s ({source}; solve took {policy.seconds:.3f} s)")
     console.print(table)
-
-
-solve_cmd.__name__ = "solve"
-app.registered_commands[-1].name = "solve"
 
 
 def _csv_lines(policy: Policy) -> Iterator[str]:
@@ -142,24 +129,12 @@ def csv_header(variant: Variant) -> list[str]:
 def export_csv(policy: Policy, path: Path, show_progress: bool = False) -> int:
     """Write every state of ``policy`` to ``path`` as CSV; return the number of rows."""
     blocks = policy.goal * policy.goal
-    with (
-        path.open("w", newline="") as handle,
-        Progress(
-            TextColumn("writing {task.description}"),
-            BarColumn(),
-            TextColumn("{task.percentage:>3.0f}%"),
-            TimeElapsedColumn(),
-            console=stderr_console(),
-            transient=True,
-            disable=not show_progress,
-        ) as bar,
-    ):
-        task = bar.add_task(str(path), total=blocks)
+    with path.open("w", newline="") as handle, progress_bar(show_progress) as bar:
         handle.write(",".join(csv_header(policy.variant)) + "\n")
         for index, block in enumerate(_csv_lines(policy)):
             handle.write(block)
             if index % 100 == 0:
-                bar.update(task, completed=index)
+                bar(index / blocks, f"writing {path}")
     return policy.states
 
 
@@ -187,8 +162,7 @@ def threshold_grid(policy: Policy, step: int) -> Table:
     return table
 
 
-@app.command()
-def policy(
+def policy_command(
     variant_name: VariantArg,
     goal: GoalOpt = None,
     param: ParamOpt = None,
@@ -211,8 +185,7 @@ def policy(
     stderr_console().print(f"wrote {rows:,} states to {export}")
 
 
-@app.command()
-def hint(
+def hint_command(
     variant_name: VariantArg,
     score: Annotated[int, typer.Option("--score", help="Your score.")] = 0,
     opponent: Annotated[int, typer.Option("--opponent", help="The (highest) opponent score.")] = 0,

@@ -1,4 +1,5 @@
-"""Commands that study strategies: ``compare`` (exact head-to-head, or simulated) and ``tournament``."""
+"""Commands that study strategies: ``simulate`` (robots, many seeded games), ``compare`` (exact
+head-to-head, or simulated) and ``tournament``."""
 
 from __future__ import annotations
 
@@ -10,29 +11,35 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from pigdice.cli.app import (
-    EndgameOpt,
-    FinalTurnOpt,
-    GoalOpt,
+from pigdice.cli.options import (
+    NO_OPTIONS,
     JsonOpt,
-    ParamOpt,
     SeedOpt,
-    TiesOpt,
-    app,
-    emit_json,
-    percent,
-    progress_bar,
+    VariantArg,
+    VariantOpt,
+    VariantOptions,
+    players_from_option,
     resolve_seed,
-    stderr_console,
-    stdout_console,
-    variant_from_options,
+    with_variant_options,
 )
+from pigdice.cli.output import emit_json, percent, stderr_console, stdout_console
+from pigdice.cli.progress import progress_bar
 from pigdice.errors import BadParameterError, BadStrategyError
-from pigdice.players.base import Strategy, parse_strategy
+from pigdice.players.base import Strategy
+from pigdice.players.defaults import default_robot
+from pigdice.players.specs import parse_strategy
 from pigdice.rules.variant import Endgame, Variant
-from pigdice.study.evaluate import CSV_FIELDS, Comparison, TournamentResult, compare, tournament
-
-VariantOpt = Annotated[str, typer.Option("--variant", "-v", help="Variant name or alias (see `pigdice variants`).")]
+from pigdice.study.evaluate import (
+    CSV_FIELDS,
+    Comparison,
+    TournamentResult,
+    compare,
+    simulate_with_tables,
+    tournament,
+    wilson_interval,
+)
+from pigdice.study.simulate import SimulationResult
+from pigdice.study.simulate import simulate as run_simulation
 
 
 def _strategy(spec: str, variant: Variant) -> Strategy:
@@ -41,6 +48,76 @@ def _strategy(spec: str, variant: Variant) -> Strategy:
     return parse_strategy(spec, variant)
 
 
+# -- simulate -------------------------------------------------------------------------------------
+@with_variant_options
+def simulate_command(
+    variant_name: VariantArg,
+    players: Annotated[
+        str | None,
+        typer.Option("--players", help="Comma-separated robot specs, e.g. hold:20,hold:25 (default: two hold:20)."),
+    ] = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games to play.")] = 1000,
+    seed: SeedOpt = None,
+    options: VariantOptions = NO_OPTIONS,
+    engine: Annotated[
+        str,
+        typer.Option(
+            "--engine",
+            help="auto: the numba simulator where every robot has an action table and the first to the goal "
+            "wins, else the engine loop; fast; loop (the game engine, whose seeds replay game by game).",
+        ),
+    ] = "auto",
+    json_out: JsonOpt = False,
+) -> None:
+    """Play many seeded games between robots and count the wins per seat."""
+    variant = options.variant(variant_name)
+    specs = players if players is not None else ",".join([default_robot(variant)] * 2)
+    strategies = players_from_option(specs, variant)
+    if games < 1:
+        raise BadParameterError(f"--games must be at least 1, got {games}")
+    if engine not in ("auto", "fast", "loop"):
+        raise BadParameterError(f"unknown --engine {engine!r}; allowed: auto, fast, loop")
+    used_seed = resolve_seed(seed)
+    fast = None if engine == "loop" else simulate_with_tables(variant, strategies, games, used_seed)
+    if engine == "fast" and fast is None:
+        raise BadParameterError(
+            "--engine fast needs robots with action tables (not rolls:N or random) and the first-to-goal ending"
+        )
+    if fast is not None:
+        result = fast
+    else:
+        with progress_bar() as bar:
+            result = run_simulation(
+                variant, strategies, games, used_seed, progress=lambda done: bar(done / games, "simulating")
+            )
+    if json_out:
+        emit_json(result.to_json())
+        return
+    print_simulation(variant, strategies, result, used_seed, fast is not None)
+
+
+def print_simulation(
+    variant: Variant, strategies: list[Strategy], result: SimulationResult, seed: int, fast: bool
+) -> None:
+    """Print the wins per seat with their 95% (Wilson) intervals for people."""
+    console = stdout_console()
+    table = Table(title=f"{variant.title}: {result.games} games, seed {seed}", title_style="bold")
+    table.add_column("seat", justify="right")
+    table.add_column("player")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    table.add_column("95% interval", justify="right", style="dim")
+    for seat, (strategy, wins) in enumerate(zip(strategies, result.wins, strict=True), start=1):
+        low, high = wilson_interval(wins, result.games)
+        interval = f"{percent(low)} .. {percent(high)}"
+        table.add_row(str(seat), strategy.name, f"{wins:g}", percent(wins / result.games), interval)
+    console.print(table)
+    console.print(f"Goal {variant.goal}: {variant.endgame_note()}.")
+    console.print(f"Tied games: {result.ties}    mean turns per game: {result.mean_turns:.2f}")
+    console.print(f"Engine: {'numba simulator' if fast else 'game engine loop'}.", style="dim")
+
+
+# -- compare --------------------------------------------------------------------------------------
 def print_comparison(result: Comparison) -> None:
     """Print a comparison for people."""
     console = stdout_console()
@@ -72,16 +149,12 @@ def print_comparison(result: Comparison) -> None:
         console.print(f"note: {note}", style="yellow")
 
 
-@app.command("compare")
+@with_variant_options
 def compare_command(
     a: Annotated[str, typer.Argument(metavar="A", help="First strategy, e.g. hold:20, keep-pace, optimal.")],
     b: Annotated[str, typer.Argument(metavar="B", help="Second strategy.")],
     variant_name: VariantOpt = "pig",
-    goal: GoalOpt = None,
-    endgame: EndgameOpt = None,
-    ties: TiesOpt = None,
-    final_turn: FinalTurnOpt = None,
-    param: ParamOpt = None,
+    options: VariantOptions = NO_OPTIONS,
     games: Annotated[
         int | None, typer.Option("--games", "-n", help="Also simulate N games (each side starts half).")
     ] = None,
@@ -89,13 +162,13 @@ def compare_command(
     json_out: JsonOpt = False,
 ) -> None:
     """Give the probability that A beats B: exactly, and by simulation with --games N."""
-    variant = variant_from_options(variant_name, goal, endgame, ties, final_turn, param)
+    variant = options.variant(variant_name)
     variant.check_players(2)
     strategy_a, strategy_b = _strategy(a, variant), _strategy(b, variant)
     if games is not None and games < 2:
         raise BadParameterError(f"--games must be at least 2 (each side starts half), got {games}")
     used_seed = resolve_seed(seed) if games is not None else None
-    with progress_bar(True) as bar:
+    with progress_bar() as bar:
 
         def report(done: int) -> None:
             bar(done / max(games or 1, 1), "simulating (engine loop)")
@@ -162,7 +235,7 @@ def write_csv(result: TournamentResult, path: Path) -> int:
     return len(rows)
 
 
-@app.command("tournament")
+@with_variant_options
 def tournament_command(
     strategies: Annotated[
         str,
@@ -176,11 +249,7 @@ def tournament_command(
     simulate_all: Annotated[
         bool, typer.Option("--simulate", help="Simulate every match, even those that could be exact.")
     ] = False,
-    goal: GoalOpt = None,
-    endgame: EndgameOpt = None,
-    ties: TiesOpt = None,
-    final_turn: FinalTurnOpt = None,
-    param: ParamOpt = None,
+    options: VariantOptions = NO_OPTIONS,
     seed: SeedOpt = None,
     json_out: JsonOpt = False,
     csv_path: Annotated[
@@ -190,7 +259,7 @@ def tournament_command(
     """Play a round robin between strategies and rank them (exact where possible)."""
     if json_out and csv_path is not None:
         raise BadParameterError("give --json or --csv, not both")
-    variant = variant_from_options(variant_name, goal, endgame, ties, final_turn, param)
+    variant = options.variant(variant_name)
     specs = [s.strip() for s in strategies.split(",")]
     if any(not s for s in specs):
         raise BadStrategyError(f"empty strategy in {strategies!r}; separate strategies with commas")
