@@ -18,7 +18,7 @@ from typing import Any
 
 import numba
 
-from pigdice.players.base import parse_strategy
+from pigdice.players.specs import parse_strategy
 from pigdice.players.tables import action_table
 from pigdice.rules import find_variant
 from pigdice.solve.headtohead import head_to_head

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from pigdice.errors import BadParameterError, PigdiceError
-from pigdice.players.base import parse_strategy
+from pigdice.players.specs import parse_strategy
 from pigdice.rules import find_variant
 from pigdice.solve import solve
 from pigdice.solve.actions import hold_thresholds
@@ -327,7 +327,7 @@ def test_simulation_agrees_within_a_confidence_interval() -> None:
 
 
 def test_simultaneous_and_bad_strategies_are_clear_errors() -> None:
-    with pytest.raises(PigdiceError, match="simultaneous"):
+    with pytest.raises(PigdiceError, match="everyone at once.*exact analysis"):
         analyze(find_variant("swine-herd", goal=20))
     with pytest.raises(BadParameterError, match="one or two strategies"):
         analyze(find_variant("pig", goal=20), ["hold:5", "hold:6", "hold:7"])

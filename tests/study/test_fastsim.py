@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from pigdice.errors import BadParameterError
-from pigdice.players.base import HoldAt, parse_strategy
+from pigdice.players.fixed import HoldAt
+from pigdice.players.specs import parse_strategy
 from pigdice.players.tables import action_table
 from pigdice.rules import find_variant
 from pigdice.rules.variant import Variant
@@ -68,8 +69,8 @@ def test_sampler_lookup_draws_each_outcome_with_its_exact_probability(name: str)
         expected = lo + np.searchsorted(sample.thresholds[lo:hi], u, side="right")
         looked = sample.lut[c, buckets].astype(np.int64)
         direct = looked >= 0  # the bucket lies inside one outcome that adds looked[...] points
-        assert np.all(sample.kinds[expected[direct]] == 0)
-        assert np.array_equal(sample.amounts[expected[direct]], looked[direct])
+        assert np.all(sample.table.kinds[expected[direct]] == 0)
+        assert np.array_equal(sample.table.amounts[expected[direct]], looked[direct])
         assert direct.mean() > 0.5 or name == "hog"
         settled = -looked[~direct] - 1  # the first candidate, advanced as the kernel does
         while np.any(step := u[~direct] >= sample.thresholds[settled]):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
@@ -24,9 +25,17 @@ from numba import njit, prange
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Endgame, Variant
 from pigdice.solve.headtohead import check_table
-from pigdice.solve.tables import effect_table
+from pigdice.solve.tables import (
+    KIND_ADD,
+    KIND_BANK,
+    KIND_BUST,
+    KIND_DOUBLE,
+    KIND_RESET,
+    KIND_SUBTRACT,
+    EffectTable,
+    effect_table,
+)
 
-ADD, DOUBLE, SUBTRACT, SET, BUST, RESET, BANK = 0, 1, 2, 3, 4, 5, 6
 CHUNK = 1 << 14  # games per random stream
 BLOCK = 1 << 20  # games per kernel call (bounds the per-game result arrays)
 UNIT = 1 << 53
@@ -61,7 +70,8 @@ def _play_chunk(  # pragma: no cover - numba
     Random numbers: splitmix64 (Steele, Lea & Flood 2014) from ``seed``. A throw reads its top
     ``bits`` bits in ``lut``: v >= 0 when that bucket lies inside one outcome that adds v to the
     turn total (one read per roll), else -(first candidate outcome + 1), settled by the 53-bit
-    thresholds (buckets straddling two outcomes, and every other kind of effect).
+    thresholds (buckets straddling two outcomes, and every other kind of effect). The arrays
+    are the ``Sampler``'s, unpacked by ``_play_all``.
     """
     z = np.uint64(seed)
     golden = np.uint64(0x9E3779B97F4A7C15)
@@ -122,20 +132,20 @@ def _play_chunk(  # pragma: no cover - numba
                         break
                     continue
                 kind = kinds[e]
-                if kind == BUST:
+                if kind == KIND_BUST:
                     new = i
                     break
-                if kind == RESET:
+                if kind == KIND_RESET:
                     new = 0
                     break
-                if kind == BANK:
+                if kind == KIND_BANK:
                     new = i + amounts[e]
                     if keeps[e]:
                         new += k
                     break
-                if kind == DOUBLE:
+                if kind == KIND_DOUBLE:
                     k = 2 * k
-                elif kind == SUBTRACT:
+                elif kind == KIND_SUBTRACT:
                     k = max(k - amounts[e], 0)
                 else:  # SET
                     k = amounts[e]
@@ -154,11 +164,12 @@ def _play_chunk(  # pragma: no cover - numba
         turns[g] = n_turns
 
 
-def _play_all(  # pragma: no cover - numba
-    seeds, tables, seat_table, goal, per_turn, codes, kinds, amounts, keeps, thresholds, lut, bits, winners, turns
-):
+def _play_all(seeds, tables, seat_table, goal, per_turn, sample, winners, turns):  # pragma: no cover - numba
     """Play every chunk (each chunk owns its random stream, so serial and parallel runs agree)."""
     n = winners.shape[0]
+    # numba's parallel loops cannot pass tuples to their workers: unpack the Sampler here
+    codes, thresholds, lut, bits = sample.codes, sample.thresholds, sample.lut, sample.bits
+    kinds, amounts, keeps = sample.table.kinds, sample.table.amounts, sample.table.keeps
     for chunk in prange(seeds.shape[0]):
         first = chunk * CHUNK
         count = min(CHUNK, n - first)
@@ -172,14 +183,11 @@ _play_parallel = njit(parallel=True)(_play_all)  # not cached: it would share th
 
 
 # -- sampling tables ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Sampler:
+class Sampler(NamedTuple):
     """A variant's effects with cumulative 53-bit thresholds and a lookup table per roll choice."""
 
+    table: EffectTable
     codes: np.ndarray  # int64: the amount for ADD effects, -1 for every other kind
-    kinds: np.ndarray
-    amounts: np.ndarray
-    keeps: np.ndarray
     thresholds: np.ndarray  # int64: outcome e is drawn when u < thresholds[e] (and not an earlier one)
     lut: np.ndarray  # (choices, 2**bits) int32: what a bucket of u adds, or -(first candidate + 1)
     bits: int
@@ -194,7 +202,7 @@ def sampler(variant: Variant) -> Sampler:
     lut = np.empty((choices, 1 << bits), dtype=np.int32)
     starts = np.arange(1 << bits, dtype=np.int64) << (53 - bits)
     ends = starts + (1 << (53 - bits)) - 1
-    codes = np.where(table.kinds == ADD, table.amounts, -1).astype(np.int64)
+    codes = np.where(table.kinds == KIND_ADD, table.amounts, -1).astype(np.int64)
     for c in range(choices):
         lo, hi = int(table.offsets[c]), int(table.offsets[c + 1])
         cumulative = np.cumsum(table.probabilities[lo:hi])
@@ -206,7 +214,7 @@ def sampler(variant: Variant) -> Sampler:
         last = lo + np.searchsorted(cut, ends, side="right")
         inside_add = (first == last) & (codes[np.minimum(first, hi - 1)] >= 0)
         lut[c] = np.where(inside_add, codes[np.minimum(first, hi - 1)], -(first + 1))
-    return Sampler(codes, table.kinds, table.amounts, table.keeps, thresholds, lut, bits)
+    return Sampler(table, codes, thresholds, lut, bits)
 
 
 # -- results ----------------------------------------------------------------------------------
@@ -263,8 +271,7 @@ class FastResult:
 
 
 def _check_variant(variant: Variant) -> Variant:
-    if variant.decision is Decision.SIMULTANEOUS:
-        raise BadParameterError(f"{variant.name} is played by everyone at once; the fast simulator needs turns")
+    variant.require_turns("the fast simulator")
     if variant.endgame is not Endgame.FIRST_TO_GOAL:
         raise BadParameterError(
             f"the fast simulator plays first-to-goal games; {variant.name} here ends {variant.endgame} "
@@ -303,9 +310,7 @@ def simulate_tables(
         else:
             seat_table[seat] = len(distinct)
             distinct.append(checked)
-    stack = np.ascontiguousarray(np.stack(distinct))
-    if variant.decision is Decision.DICE_PER_TURN and np.any(stack[:, :, :, 0] == 0):
-        raise BadParameterError(f"{variant.name} has no hold: every entry must name a dice choice")
+    stack = np.ascontiguousarray(np.stack(distinct))  # check_table refused holds where there are none
     sample = sampler(variant)
     per_turn = variant.decision is Decision.DICE_PER_TURN
     wins = np.zeros(len(tables), dtype=np.int64)
@@ -318,22 +323,7 @@ def simulate_tables(
         seeds = rng.integers(0, 2**63, size=chunks, dtype=np.int64)
         winners = np.empty(block, dtype=np.int64)
         turns = np.empty(block, dtype=np.int64)
-        run(
-            seeds,
-            stack,
-            seat_table,
-            variant.goal,
-            per_turn,
-            sample.codes,
-            sample.kinds,
-            sample.amounts,
-            sample.keeps,
-            sample.thresholds,
-            sample.lut,
-            sample.bits,
-            winners,
-            turns,
-        )
+        run(seeds, stack, seat_table, variant.goal, per_turn, sample, winners, turns)
         if np.any(winners == TOO_LONG):
             raise BadParameterError(f"a game ran past {MAX_TURNS} turns: do these strategies ever hold or score?")
         wins += np.bincount(winners, minlength=len(tables))

@@ -1,0 +1,125 @@
+"""The exact outcome of one turn from every turn-start state under a strategy's action table.
+
+For each (mover i, other j), one forward pass over the turn total k (``kernels.turn_rows``)
+turns the action table into the distribution of the turn's outcome: the mover's new score
+(after holding, busting, resetting or banking) or reaching the goal, plus the expected points
+banked, the chances of a bust or a reset, and the expected visits to every turn total. Effects
+that lower or pin the turn total (Pig Dice's tail, Knizia's 1-1) make the pass repeat until no
+mass is left in the turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from pigdice.errors import BadParameterError
+from pigdice.rules.variant import Decision, Variant
+from pigdice.solve.policy import Policy
+from pigdice.solve.solver import solvable
+from pigdice.solve.tables import effect_table
+from pigdice.study.analysis.kernels import turn_rows
+
+VISITS_MAX_GOAL = 200  # in-turn state visits (goal^3 numbers) are kept up to this goal
+
+
+@dataclass(frozen=True)
+class TurnOutcomes:
+    """What one turn does from every turn-start state (mover i, other j) under one strategy."""
+
+    indptr: np.ndarray  # CSR over rows i * goal + j: the mover's possible new scores below the goal
+    scores: np.ndarray  # int64
+    probabilities: np.ndarray  # float64
+    win: np.ndarray  # (goal, goal): P(the turn reaches the goal)
+    scoring: np.ndarray  # P(the turn banks points)
+    banked: np.ndarray  # expected points banked by the turn (seed 003, Figure 10)
+    bust: np.ndarray  # P(the turn total is lost)
+    reset: np.ndarray  # P(the whole score is lost)
+    rolls: np.ndarray  # expected rolls in the turn
+    stay: np.ndarray  # P(the turn ends with the mover's score unchanged)
+    visits: np.ndarray | None  # (goal, goal, goal): expected visits to turn total k in the turn
+    leftover: float  # probability that never left a turn (0 unless a strategy can loop forever)
+
+    def stats(self) -> np.ndarray:
+        """Return the per-turn arrays the chain kernel reads, stacked (6, goal, goal)."""
+        return np.stack([self.win, self.scoring, self.banked, self.bust, self.reset, self.rolls])
+
+
+def analysable(variant: Variant) -> Variant:
+    """Return the 2-player first-to-goal form of ``variant`` that the analyses follow (turn-based only)."""
+    return solvable(variant.require_turns("exact analysis"))
+
+
+def turn_outcomes(
+    variant: Variant,
+    actions: np.ndarray,
+    visits: bool = True,
+    progress: Callable[[float], None] | None = None,
+) -> TurnOutcomes:
+    """Return the exact outcome distribution of one turn from every (i, j) under an action table."""
+    variant = analysable(variant)
+    goal = variant.goal
+    table = effect_table(variant)
+    acts = np.ascontiguousarray(actions, dtype=np.int8)
+    if acts.shape != (goal, goal, goal):
+        raise BadParameterError(f"an action table for goal {goal} has shape {(goal, goal, goal)}, not {acts.shape}")
+    one_throw = variant.decision is Decision.DICE_PER_TURN
+    record = visits and goal <= VISITS_MAX_GOAL
+    arrays = {name: np.zeros((goal, goal)) for name in ("win", "banked", "bust", "reset", "rolls")}
+    seen = np.zeros((goal, goal, goal)) if record else None
+    dist = np.zeros((goal, goal))
+    empty = np.zeros((0, 0))
+    pieces_ind = [np.zeros(1, dtype=np.int64)]
+    pieces_to: list[np.ndarray] = []
+    pieces_pr: list[np.ndarray] = []
+    stay = np.zeros((goal, goal))
+    scoring = np.zeros((goal, goal))
+    leftover = 0.0
+    count = 0
+    for i in range(goal):
+        dist[:] = 0.0
+        leftover += turn_rows(
+            i,
+            goal,
+            acts[i],
+            table,
+            one_throw,
+            dist,
+            arrays["win"][i],
+            arrays["banked"][i],
+            arrays["bust"][i],
+            arrays["reset"][i],
+            arrays["rolls"][i],
+            seen[i] if seen is not None else empty,
+        )
+        rows, cols = np.nonzero(dist)
+        pieces_to.append(cols.astype(np.int64))
+        pieces_pr.append(dist[rows, cols])
+        counts = np.bincount(rows, minlength=goal)
+        pieces_ind.append(count + np.cumsum(counts))
+        count += len(cols)
+        stay[i] = dist[:, i]
+        scoring[i] = dist[:, i + 1 :].sum(axis=1) + arrays["win"][i]
+        if progress is not None:
+            progress((i + 1) / goal)
+    return TurnOutcomes(
+        indptr=np.concatenate(pieces_ind),
+        scores=np.concatenate(pieces_to) if pieces_to else np.zeros(0, dtype=np.int64),
+        probabilities=np.concatenate(pieces_pr) if pieces_pr else np.zeros(0),
+        win=arrays["win"],
+        scoring=scoring,
+        banked=arrays["banked"],
+        bust=arrays["bust"],
+        reset=arrays["reset"],
+        rolls=arrays["rolls"],
+        stay=stay,
+        visits=seen,
+        leftover=leftover,
+    )
+
+
+def optimal_actions(policy: Policy, progress: Callable[[float], None] | None = None) -> np.ndarray:
+    """Return the optimal action table T[i, j, k] of a solved policy (0 hold, c + 1 roll choice c)."""
+    return policy.action_table(progress)
