@@ -20,6 +20,7 @@ from pigdice.engine.events import (
     event_to_json,
 )
 from pigdice.engine.game import Hold, Roll, apply, legal_actions, new_game, replay, returns
+from pigdice.errors import IllegalActionError
 from pigdice.rules import ScriptedDice, find_variant
 from pigdice.rules.effects import add, bust
 
@@ -147,3 +148,23 @@ def test_generator_and_replay_agree():
         actions.append(action)
         events.extend(new)
     assert replay(variant, 2, 5, actions) == (state, events)
+
+
+def test_swine_herd_stands_before_the_first_roll():
+    # seed 001: the herd sits down to bank what the shared rolls made; before the first roll there is nothing
+    herd = find_variant("swine-herd", goal=20)
+    state = new_game(herd, 3)
+    assert legal_actions(state) == [Roll()]
+    with pytest.raises(IllegalActionError, match="not allowed now; allowed: roll"):
+        apply(state, Hold(), ScriptedDice([]))
+    state, _ = apply(state, Roll(), ScriptedDice([]))
+    assert legal_actions(state) == [Roll()]  # the next person stands too
+    dice = ScriptedDice([(4,), (1,)])
+    state, _ = apply(state, Roll(), dice)
+    state, _ = apply(state, Roll(), dice)  # everyone stood: the swineherd rolls a 4
+    assert state.turn_total == 4
+    assert legal_actions(state) == [Roll(), Hold()]
+    for _ in range(3):
+        state, _ = apply(state, Roll(), dice)  # all stand again: a 1 ends the turn for everyone
+    assert (state.turn_total, state.standing) == (0, (True, True, True))
+    assert legal_actions(state) == [Roll()]

@@ -24,7 +24,7 @@ from pigdice.engine.game import (
     returns,
 )
 from pigdice.errors import BadStrategyError, IllegalActionError
-from pigdice.players.base import parse_strategy
+from pigdice.players.specs import parse_strategy
 from pigdice.rules import Decision, EffectKind, ScriptedDice, find_variant, variant_names
 from pigdice.rules.effects import Effect
 

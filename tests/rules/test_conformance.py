@@ -13,7 +13,8 @@ import pytest
 
 from pigdice.engine.events import Banked, GameOver, ScoreReset
 from pigdice.engine.game import GameState, apply, legal_actions, new_game, returns
-from pigdice.players.base import RandomPlayer, parse_strategy
+from pigdice.players.fixed import RandomPlayer
+from pigdice.players.specs import parse_strategy
 from pigdice.rules import Decision, EffectKind, Endgame, Variant, find_variant, variant_names
 
 MAX_STEPS = 200_000

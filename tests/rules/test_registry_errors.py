@@ -12,7 +12,7 @@ from pigdice.errors import (
     PigdiceError,
     UnknownVariantError,
 )
-from pigdice.players.base import parse_players, parse_strategy
+from pigdice.players.specs import parse_players, parse_strategy
 from pigdice.rules import ScriptedDice, all_variants, canonical_name, find_variant, variant_names
 from pigdice.rules.registry import REGISTRY
 
@@ -229,18 +229,18 @@ def test_readable_actions(text, action):
         ("yolo", "pig", "unknown strategy 'yolo'; use one of: hold:N"),
         ("hold:", "pig", "unknown strategy"),
         ("hold", "pig", "unknown strategy"),
-        ("hold:x", "pig", "expected a whole number >= 1"),
-        ("hold:-1", "pig", "expected a whole number >= 1"),
-        ("hold:0", "pig", "expected a whole number >= 1"),
+        ("hold:x", "pig", "expected a whole number from 1 to"),
+        ("hold:-1", "pig", "expected a whole number from 1 to"),
+        ("hold:0", "pig", "expected a whole number from 1 to"),
         ("hold:²", "pig", "expected a whole number"),
-        ("rolls:0", "pig", "expected a whole number >= 1"),
+        ("rolls:0", "pig", "expected a whole number from 1 to"),
         ("hold:20+rolls:3", "pig", "give hold:N or rolls:N, not both"),
         ("hold:20+hold:10", "pig", "hold given twice"),
         ("dice:3", "pig", "pig does not let you choose the number of dice"),
         ("hold:20", "hog", "hog has one throw per turn; use dice:N"),
         ("rolls:2", "hog", "use dice:N"),
         ("dice:27", "hog", "hog allows 1 to 26 dice, not 27"),
-        ("dice:0", "hog", "expected a whole number >= 1"),
+        ("dice:0", "hog", "expected a whole number from 1 to"),
         ("hold:20+dice:4", "piggy-six-3dice", "allows 1 to 3 dice, not 4"),
         ("human:", "pig", "human:NAME needs a name"),
     ],

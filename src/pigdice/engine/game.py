@@ -159,6 +159,8 @@ def legal_actions(state: GameState) -> list[Action]:
         return rolls if state.is_final_roll() else [*rolls, Hold()]
     if state.is_final_roll():
         return [Roll()]
+    if variant.decision is Decision.SIMULTANEOUS and state.turn_total == 0:
+        return [Roll()]  # Swine Herd: nothing to bank before the first roll, so everyone stands for it
     return [Roll(), Hold()]
 
 
@@ -313,11 +315,26 @@ def returns(state: GameState) -> tuple[float, ...]:
     return tuple(share if p in state.winners else 0.0 for p in range(state.players))
 
 
+def dice_rng(seed: int | None) -> np.random.Generator:
+    """Return the dice generator of a game with ``seed`` (the one ``replay`` rolls with)."""
+    return np.random.default_rng(seed)
+
+
+def robot_rng(seed: int | None) -> np.random.Generator:
+    """Return the robots' own generator of a game with ``seed``, apart from the dice.
+
+    It is the first child of the seed's ``SeedSequence`` (what ``dice_rng(seed).spawn(1)[0]``
+    gives, as ``study.simulate.play_game`` does), so robots that randomise never move the dice
+    and a game replays from its seed and actions alone.
+    """
+    return np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+
+
 def replay(
     variant: Variant, players: int, seed: int | None, actions: Iterable[Action], dice: ScriptedDice | None = None
 ) -> tuple[GameState, list[Event]]:
     """Replay a game from its seed (or scripted dice) and its action list; return final state and all events."""
-    rng: np.random.Generator | ScriptedDice = dice if dice is not None else np.random.default_rng(seed)
+    rng: np.random.Generator | ScriptedDice = dice if dice is not None else dice_rng(seed)
     state = new_game(variant, players)
     events: list[Event] = []
     for action in actions:

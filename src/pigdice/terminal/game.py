@@ -14,7 +14,6 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
 from rich.console import Console
 from rich.rule import Rule
 from rich.table import Table
@@ -31,7 +30,18 @@ from pigdice.engine.events import (
     StayedStanding,
     TurnStarted,
 )
-from pigdice.engine.game import Action, GameState, Hold, Roll, apply, legal_actions, new_game, parse_action
+from pigdice.engine.game import (
+    Action,
+    GameState,
+    Hold,
+    Roll,
+    apply,
+    dice_rng,
+    legal_actions,
+    new_game,
+    parse_action,
+    robot_rng,
+)
 from pigdice.errors import IllegalActionError, PigdiceError
 from pigdice.players.base import Human, Strategy, is_human
 from pigdice.players.defaults import robot_name
@@ -168,7 +178,11 @@ def _dice_range(variant: Variant) -> str:
 
 # -- the game -------------------------------------------------------------------------------
 class TerminalGame:
-    """One game in the terminal: the state, the seats, the seeded dice and the console."""
+    """One game in the terminal: the state, the seats, the seeded dice and the console.
+
+    The dice and the robots draw from separate generators derived from the seed (``dice_rng``
+    and ``robot_rng``), so ``replay(variant, players, seed, actions)`` rebuilds the game.
+    """
 
     def __init__(
         self,
@@ -186,8 +200,11 @@ class TerminalGame:
         self.console = console or Console(highlight=False)
         self.read = read or self._read
         self.pause = robot_pause() if pause is None else pause
-        self.rng = np.random.default_rng(seed)
+        self.rng = dice_rng(seed)
+        self.robot_rng = robot_rng(seed)
         self.state = new_game(variant, len(self.strategies))
+        self.actions: list[Action] = []  # every action taken, in order: with the seed, the whole game
+        self.events: list[Event] = []  # everything that happened, in order
 
     # -- input ------------------------------------------------------------------------------
     def _read(self, prompt: Text) -> str:
@@ -472,12 +489,12 @@ class TerminalGame:
         state = self.state
         strategy = self.strategies[state.current]
         if is_human(strategy):
-            if self.variant.decision is Decision.SIMULTANEOUS and state.turn_total == 0:
-                return Roll(), True  # nothing to bank yet: everyone stands for the first roll
+            if self.variant.is_simultaneous and legal_actions(state) == [Roll()]:
+                return Roll(), True  # nothing to bank yet: the rules have everyone stand for the first roll
             return self.ask(), True
         if self.pause:
             time.sleep(self.pause)
-        return strategy.choose(state, self.rng), False
+        return strategy.choose(state, self.robot_rng), False
 
     def play(self) -> int:
         """Play the game to its end (or until the person quits) and return the exit code."""
@@ -497,11 +514,10 @@ class TerminalGame:
                 if not human:
                     raise
                 continue
+            self.actions.append(action)
+            self.events.extend(events)
             if isinstance(action, Hold) and not any(isinstance(e, Banked) for e in events):
-                if self.variant.decision is not Decision.SIMULTANEOUS:
-                    self.say(f"  {_verb(self.names[player], 'hold', 'holds')} with nothing to bank", style="dim")
-                else:
-                    self.say(f"  {_verb(self.names[player], 'sit', 'sits')} down with nothing", style="dim")
+                self.say(f"  {_verb(self.names[player], 'hold', 'holds')} with nothing to bank", style="dim")
             self.show_events(events, action)
         return 0
 
