@@ -69,8 +69,16 @@ def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
     """Start `pigdice serve` with no robot delay; wait until it answers."""
     env = {**os.environ, "PIGDICE_ROBOT_DELAY": "0", "PIGDICE_DATABASE_URL": f"sqlite:///{db}"}
     process = subprocess.Popen(
-        [sys.executable, "-c", "from pigdice.cli.app import main; main()", "serve", "--port", str(port),
-         "--log-level", "warning"],
+        [
+            sys.executable,
+            "-c",
+            "from pigdice.cli.app import main; main()",
+            "serve",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
         env=env,
     )
     deadline = time.time() + 60
@@ -84,9 +92,7 @@ def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
     raise SystemExit("the server did not start")
 
 
-async def play(
-    base: str, http: httpx.AsyncClient, goal: int, moves: int, deadline: float, think: float
-) -> Result:
+async def play(base: str, http: httpx.AsyncClient, goal: int, moves: int, deadline: float, think: float) -> Result:
     """Create a room against a hold:20 robot and play it over a websocket; return timings."""
     result = Result()
     await asyncio.sleep(random.uniform(0, think * 2))  # people do not all arrive in the same millisecond
@@ -111,8 +117,9 @@ async def play(
             action = "hold" if state["turn_total"] >= 20 else "roll"
             expected = state["step"]
             sent = time.perf_counter()
-            await ws.send(json.dumps({"type": "action", "seat": 0, "token": token, "action": action,
-                                      "expected_step": expected}))
+            await ws.send(
+                json.dumps({"type": "action", "seat": 0, "token": token, "action": action, "expected_step": expected})
+            )
             while True:
                 message = json.loads(await ws.recv())
                 if message["type"] == "error":
@@ -169,10 +176,14 @@ def main() -> None:
     parser.add_argument("--goal", type=int, default=100, help="goal of each game (default 100)")
     parser.add_argument("--moves", type=int, default=150, help="at most this many actions per client (default 150)")
     parser.add_argument("--seconds", type=float, default=120.0, help="stop after this long (default 120)")
-    parser.add_argument("--think", type=float, default=0.25,
-                        help="mean seconds each client waits before each action, drawn from 0.5-1.5 times this "
-                        "(default 0.25: about 4 actions/s per client, faster than people click; 0.1 still stays "
-                        "under the server's 20 messages/s limit)")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.25,
+        help="mean seconds each client waits before each action, drawn from 0.5-1.5 times this "
+        "(default 0.25: about 4 actions/s per client, faster than people click; 0.1 still stays "
+        "under the server's 20 messages/s limit)",
+    )
     parser.add_argument("--url", default=None, help="a running server on loopback (default: start one)")
     args = parser.parse_args()
     if not 1 <= args.clients <= 2000 or args.moves < 1 or not 0 < args.seconds <= 600 or args.think < 0:
@@ -198,13 +209,17 @@ def main() -> None:
     steps = sum(r.steps for r in results)
     errors = [e for r in results for e in r.errors]
     print(f"clients {args.clients}  goal {args.goal}  think {args.think:g} s  elapsed {elapsed:.2f} s")
-    print(f"games finished {sum(r.finished for r in results)}/{len(results)}  "
-          f"client moves {len(latencies)}  all moves (incl. robots) {steps}")
+    print(
+        f"games finished {sum(r.finished for r in results)}/{len(results)}  "
+        f"client moves {len(latencies)}  all moves (incl. robots) {steps}"
+    )
     print(f"throughput {len(latencies) / elapsed:.0f} client moves/s, {steps / elapsed:.0f} moves/s incl. robots")
     if latencies:
         ms = [1000 * x for x in latencies]
-        print(f"move latency ms: p50 {percentile(ms, 50):.2f}  p90 {percentile(ms, 90):.2f}  "
-              f"p99 {percentile(ms, 99):.2f}  max {max(ms):.2f}  mean {statistics.fmean(ms):.2f}")
+        print(
+            f"move latency ms: p50 {percentile(ms, 50):.2f}  p90 {percentile(ms, 90):.2f}  "
+            f"p99 {percentile(ms, 99):.2f}  max {max(ms):.2f}  mean {statistics.fmean(ms):.2f}"
+        )
     if errors:
         print(f"errors {len(errors)}: {sorted(set(errors))[:5]}")
 

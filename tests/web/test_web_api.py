@@ -154,8 +154,10 @@ def test_a_whole_game_over_http_matches_a_replay(client: Any) -> None:
     assert state["finished"] and state["seed"] is not None
     game = client.get(f"/api/games/{code}").json()
     assert len({e["step"] for e in game["events"]}) == state["step"]
-    finished = client.post(f"/api/games/{code}/actions",
-                           json={"seat": 0, "token": tokens["0"], "action": "roll", "expected_step": state["step"]})
+    finished = client.post(
+        f"/api/games/{code}/actions",
+        json={"seat": 0, "token": tokens["0"], "action": "roll", "expected_step": state["step"]},
+    )
     assert finished.status_code == 409 and error_of(finished)["code"] == "game_over"
 
     from pigdice.engine.events import event_to_json

@@ -47,12 +47,28 @@ def postgres_url() -> Iterator[str]:
         shutil.chown(folder, "postgres")
     port = free_port()
     try:
-        subprocess.run([*as_user, str(bin_dir / "initdb"), "-D", str(data), "-U", "pigdice", "--auth=trust"],
-                       check=True, capture_output=True, timeout=60)
         subprocess.run(
-            [*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(folder / "log"), "-w", "-o",
-             f"-p {port} -k {folder} -c listen_addresses=127.0.0.1", "start"],
-            check=True, capture_output=True, timeout=60,
+            [*as_user, str(bin_dir / "initdb"), "-D", str(data), "-U", "pigdice", "--auth=trust"],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+        subprocess.run(
+            [
+                *as_user,
+                str(bin_dir / "pg_ctl"),
+                "-D",
+                str(data),
+                "-l",
+                str(folder / "log"),
+                "-w",
+                "-o",
+                f"-p {port} -k {folder} -c listen_addresses=127.0.0.1",
+                "start",
+            ],
+            check=True,
+            capture_output=True,
+            timeout=60,
         )
     except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
         shutil.rmtree(folder, ignore_errors=True)
@@ -60,8 +76,11 @@ def postgres_url() -> Iterator[str]:
     try:
         yield f"postgresql+psycopg://pigdice@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run([*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-                       capture_output=True, timeout=60)
+        subprocess.run(
+            [*as_user, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+            capture_output=True,
+            timeout=60,
+        )
         shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -75,8 +94,10 @@ def test_postgres_schema_and_a_restarted_game(postgres_url: str) -> None:
         code, token = data["code"], data["tokens"]["0"]
         state = data["state"]
         for _ in range(6):
-            reply = client.post(f"/api/games/{code}/actions",
-                                json={"seat": 0, "token": token, "action": "roll", "expected_step": state["step"]})
+            reply = client.post(
+                f"/api/games/{code}/actions",
+                json={"seat": 0, "token": token, "action": "roll", "expected_step": state["step"]},
+            )
             state = client.get(f"/api/games/{code}").json()["state"]
             assert reply.status_code == 200, reply.text
             if state["finished"]:

@@ -130,8 +130,10 @@ def test_kill_9_mid_game_loses_nothing(tmp_path: Path) -> None:
                 if state["finished"]:
                     break
                 action = "hold" if state["turn_total"] >= 12 else "roll"
-                client.post(f"/api/games/{code}/actions",
-                            json={"seat": 0, "token": token, "action": action, "expected_step": state["step"]})
+                client.post(
+                    f"/api/games/{code}/actions",
+                    json={"seat": 0, "token": token, "action": action, "expected_step": state["step"]},
+                )
             _wait_my_turn(client, code)
             before = client.get(f"/api/games/{code}").json()
             robots_before = client.get(f"/api/games/{robots_code}").json()
@@ -156,8 +158,17 @@ def test_kill_9_mid_game_loses_nothing(tmp_path: Path) -> None:
                     if state["current"] == 0:
                         time.sleep(0.06)  # stay under the server's 20 messages/s per connection
                         action = "hold" if state["turn_total"] >= 12 else "roll"
-                        ws.send(json.dumps({"type": "action", "seat": 0, "token": token, "action": action,
-                                            "expected_step": state["step"]}))
+                        ws.send(
+                            json.dumps(
+                                {
+                                    "type": "action",
+                                    "seat": 0,
+                                    "token": token,
+                                    "action": action,
+                                    "expected_step": state["step"],
+                                }
+                            )
+                        )
                     while True:
                         message = json.loads(ws.recv(timeout=10))
                         if message["type"] == "update":

@@ -184,9 +184,7 @@ def test_two_quick_clicks_roll_once(tmp_path: Path) -> None:
         store.migrate()
         manager = RoomManager(store, Settings(database_url=store.url, robot_delay=0))
         room, tokens = await manager.create("pig", 50, None, None, None, {}, ["you", "you"], None)
-        results = await asyncio.gather(
-            *(room.act(0, tokens[0], "roll", 0) for _ in range(5)), return_exceptions=True
-        )
+        results = await asyncio.gather(*(room.act(0, tokens[0], "roll", 0) for _ in range(5)), return_exceptions=True)
         await manager.close()
         return list(results), room.state.step
 

@@ -70,9 +70,19 @@ def start_server(db: Path, port: int, delay: float) -> subprocess.Popen[bytes]:
     """Start `pigdice serve` on 127.0.0.1:``port`` with a SQLite file and a robot delay; wait until it answers."""
     env = {**os.environ, "PIGDICE_ROBOT_DELAY": str(delay), "PIGDICE_DATABASE_URL": f"sqlite:///{db}"}
     process = subprocess.Popen(
-        [sys.executable, "-c", "from pigdice.cli.app import main; main()", "serve", "--port", str(port),
-         "--log-level", "warning"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        [
+            sys.executable,
+            "-c",
+            "from pigdice.cli.app import main; main()",
+            "serve",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     deadline = time.time() + 30
     while time.time() < deadline:

@@ -11,11 +11,11 @@ SOURCES: dict[str, str] = {
     ),
     "001_85c5e0c6adcb633d": (
         "Gettysburg College poster: Pig, Two-Dice Pig, Big Pig, Swine Herd (group play); "
-        "\"play a perfect computer player\", \"3D visualizations of perfect strategy\""
+        '"play a perfect computer player", "3D visualizations of perfect strategy"'
     ),
     "002_9b8368f1fcb432e9": "Dice Game Depot rules: Pig, Two-Dice Pig, Big Pig, Hog (choose up to N dice each roll)",
     "003_93a05962de4ba912": (
-        "Neller & Presser, \"Pigtail: A Pig Addendum\" (2005): optimality equations and optimal policies for "
+        'Neller & Presser, "Pigtail: A Pig Addendum" (2005): optimality equations and optimal policies for '
         "Pig Dice, Two-Dice Pig, Frey's Pig, Big Pig, Piggy, Piggy Sevens, Pass the Pigs, Hog; open questions "
         "(endgame rules, 3+ players)"
     ),
@@ -34,13 +34,13 @@ PIG_HISTORY = (
 HISTORY: dict[str, str] = {
     "pig": PIG_HISTORY,
     "two-dice-pig": (
-        "According to game analyst Bill Butler, this simplest two-dice version was sold commercially as \"Pig\" "
+        'According to game analyst Bill Butler, this simplest two-dice version was sold commercially as "Pig" '
         "in the 1950s. The Gettysburg College poster and Dice Game Depot both list it; Neller & Presser solved it "
         "in 2005."
     ),
     "big-pig": (
         "Skip Frey described a two-dice Pig with doubled doubles in 1975; Reiner Knizia's Dice Games Properly "
-        "Explained (1999) calls the family \"Big Pig\", where 1-1 is worth 25. Books disagree on exactly what "
+        'Explained (1999) calls the family "Big Pig", where 1-1 is worth 25. Books disagree on exactly what '
         "snake eyes does, so pigdice keeps each reading as its own variant."
     ),
     "big-pig-knizia": (

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from pigdice.players.optimal import policy_variant
+from pigdice.players.optimal import approximation_note
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.actions import dice_at_start, hold_thresholds
 from pigdice.web.manager import warm_policy
@@ -20,8 +20,8 @@ CACHE_SIZE = 16
 
 def explorer_data(variant: Variant) -> dict[str, Any]:
     """Return the explorer's JSON: axes, the boundary (or dice map) and win probabilities, cached per variant."""
-    target = policy_variant(variant)
-    key = f"{target.name}:{target.fingerprint()}"
+    target = variant.roll_hold_form()
+    key = f"{variant.name}:{variant.fingerprint()}"
     with _cache_lock:
         if key in _cache:
             _cache.move_to_end(key)
@@ -36,6 +36,7 @@ def explorer_data(variant: Variant) -> dict[str, Any]:
         "variant": variant.name,
         "title": variant.title,
         "solved_as": target.name,
+        "approximate": approximation_note(variant, 2),  # why the solved game differs from the one asked, or None
         "goal": goal,
         "decision": str(target.decision),
         "axis": list(range(goal)),

@@ -1,5 +1,7 @@
-"""The room manager: creates rooms, finds them (replaying them from the database after a restart),
-writes moves with group commit, resumes robots on start, and answers hints."""
+"""The room manager: creates rooms (and their follow-up games), finds them (replaying them from the database
+after a restart), writes moves with group commit, resumes robots on start, and answers hints.
+
+Rooms do not know the manager: it hands each room itself as the room's ``RoomStorage``."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ import numpy as np
 
 from pigdice.engine.events import Event, event_to_json
 from pigdice.engine.game import apply, new_game, parse_action
-from pigdice.errors import PigdiceError
+from pigdice.errors import PigdiceError, UnknownVariantError
 from pigdice.rules.registry import find_variant
 from pigdice.rules.variant import Decision, Variant
 from pigdice.web.config import Settings
@@ -38,11 +40,10 @@ _solve_lock = threading.Lock()
 
 def warm_policy(variant: Variant) -> None:
     """Solve (or load) the perfect player's policy for ``variant``, one solve at a time."""
-    from pigdice.players.optimal import policy_variant
     from pigdice.solve.solver import solve
 
     with _solve_lock:
-        solve(policy_variant(variant))
+        solve(variant.roll_hold_form())
 
 
 class RoomManager:
@@ -111,6 +112,10 @@ class RoomManager:
                 else:
                     future.set_exception(outcome)
 
+    async def claim_seat(self, game_id: int, seat: int, name: str, token_hash: str) -> bool:
+        """Store a claimed open seat; return False if someone took it meanwhile."""
+        return await self.db(self.store.claim_seat, game_id, seat, name, token_hash)
+
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a database call: inline for SQLite, in a thread pool for server databases (PostgreSQL)."""
         if self._inline:
@@ -120,14 +125,21 @@ class RoomManager:
 
     # -- create ----------------------------------------------------------------------------
     async def create(
-        self, variant_name: str, goal: int | None, endgame: str | None, ties: str | None, final_turn: str | None,
-        params: dict[str, Any], players: list[str], your_name: str | None,
+        self,
+        variant_name: str,
+        goal: int | None,
+        endgame: str | None,
+        ties: str | None,
+        final_turn: str | None,
+        params: dict[str, Any],
+        players: list[str],
+        your_name: str | None,
     ) -> tuple[Room, dict[int, str]]:
         """Create a room; return it and the tokens of the seats the creator took ('you')."""
         try:
             variant = find_variant(variant_name, goal=goal, endgame=endgame, ties=ties, final_turn=final_turn, **params)
         except PigdiceError as exc:
-            code = "unknown_variant" if type(exc).__name__ == "UnknownVariantError" else "bad_parameter"
+            code = "unknown_variant" if isinstance(exc, UnknownVariantError) else "bad_parameter"
             raise WebError(code, str(exc)) from None
         except TypeError as exc:
             raise WebError("bad_parameter", f"bad variant parameter: {exc}") from None
@@ -148,25 +160,75 @@ class RoomManager:
             seats.append(seat)
         await self._warm(seats, variant)
         request = {
-            "variant": variant.name, "goal": variant.goal, "endgame": str(variant.endgame), "ties": str(variant.ties),
-            "final_turn": str(variant.final_turn), "params": dict(params),
+            "variant": variant.name,
+            "goal": variant.goal,
+            "endgame": str(variant.endgame),
+            "ties": str(variant.ties),
+            "final_turn": str(variant.final_turn),
+            "params": dict(params),
         }
         seed = secrets.randbelow(2**62)
         record = GameRecord(
-            code=new_code(), variant=variant.name, goal=variant.goal, endgame=str(variant.endgame),
-            ties=str(variant.ties), final_turn=str(variant.final_turn), params=dict(params),
-            fingerprint=variant.fingerprint(), seed=seed,
+            code=new_code(),
+            variant=variant.name,
+            goal=variant.goal,
+            endgame=str(variant.endgame),
+            ties=str(variant.ties),
+            final_turn=str(variant.final_turn),
+            params=dict(params),
+            fingerprint=variant.fingerprint(),
+            seed=seed,
             seats=[SeatRecord(s.index, s.kind, s.spec, s.name, s.token_hash) for s in seats],
         )
         game_id = await self.db(self.store.create_game, record)
         room = Room(
-            code=record.code, game_id=game_id, variant=variant, request=request, seed=seed, seats=seats,
-            state=new_game(variant, len(seats)), rng=np.random.default_rng(seed), manager=self,
+            code=record.code,
+            game_id=game_id,
+            variant=variant,
+            request=request,
+            seed=seed,
+            seats=seats,
+            state=new_game(variant, len(seats)),
+            rng=np.random.default_rng(seed),
+            storage=self,
+            robot_delay=self.settings.robot_delay,
         )
         self.rooms[room.code] = room
         self._evict()
         room.kick_robots()
         return room, tokens
+
+    async def play_again(self, room: Room, tokens: dict[str, str]) -> tuple[Room, dict[int, str]]:
+        """Start the follow-up game of ``room`` (same variant and seats) and tell everyone in the old room.
+
+        ``tokens`` (seat number as text -> token) are the seats the caller holds: they become the caller's
+        seats in the new room; other people's seats open for them, robots stay robots, names are kept.
+        """
+        mine: set[int] = set()
+        for key, token in tokens.items():
+            if not key.isdecimal():
+                raise WebError("bad_seat", f"seat {key!r} is not a number")
+            room.authorize(int(key), token)
+            mine.add(int(key))
+        players = ["you" if seat.index in mine else seat.spec if seat.is_robot else "friend" for seat in room.seats]
+        request = room.request
+        new_room, new_tokens = await self.create(
+            request["variant"],
+            request["goal"],
+            request["endgame"],
+            request["ties"],
+            request["final_turn"],
+            request["params"],
+            players,
+            None,
+        )
+        for seat in new_room.seats:  # "you" seats are renumbered in order: keep each person's old name
+            old = room.seats[seat.index]
+            if not old.is_robot:
+                seat.name = old.name
+        await self.db(self.store.rename_seats, new_room.game_id, new_room.names)
+        room.broadcast({"type": "again", "code": new_room.code, "url": f"/play/{new_room.code}"})
+        return new_room, new_tokens
 
     async def _warm(self, seats: list[Seat], variant: Variant) -> None:
         """Solve the perfect player's policy in a thread before an optimal robot needs it."""
@@ -200,8 +262,12 @@ class RoomManager:
         """Rebuild a room by replaying its seed and action log (the dice generator continues exactly)."""
         try:
             variant = find_variant(
-                record.variant, goal=record.goal, endgame=record.endgame, ties=record.ties,
-                final_turn=record.final_turn, **record.params,
+                record.variant,
+                goal=record.goal,
+                endgame=record.endgame,
+                ties=record.ties,
+                final_turn=record.final_turn,
+                **record.params,
             )
         except PigdiceError as exc:
             raise WebError("broken_room", f"this room's variant cannot be rebuilt: {exc}", 500) from None
@@ -225,12 +291,27 @@ class RoomManager:
         if mismatch:
             log.warning("room %s: replaying the log does not give the stored events (rules changed?)", record.code)
         request = {
-            "variant": record.variant, "goal": record.goal, "endgame": record.endgame, "ties": record.ties,
-            "final_turn": record.final_turn, "params": record.params,
+            "variant": record.variant,
+            "goal": record.goal,
+            "endgame": record.endgame,
+            "ties": record.ties,
+            "final_turn": record.final_turn,
+            "params": record.params,
         }
         return Room(
-            code=record.code, game_id=record.id, variant=variant, request=request, seed=record.seed, seats=seats,
-            state=state, rng=rng, manager=self, history=history, actions=actions, replay_mismatch=mismatch,
+            code=record.code,
+            game_id=record.id,
+            variant=variant,
+            request=request,
+            seed=record.seed,
+            seats=seats,
+            state=state,
+            rng=rng,
+            storage=self,
+            robot_delay=self.settings.robot_delay,
+            history=history,
+            actions=actions,
+            replay_mismatch=mismatch,
         )
 
     async def resume_all(self) -> int:
@@ -251,8 +332,11 @@ class RoomManager:
         if len(self.rooms) <= limit:
             return
         idle = sorted(
-            (r for r in self.rooms.values() if not r.connections and not r.lock.locked()
-             and (r.robot_task is None or r.robot_task.done())),
+            (
+                r
+                for r in self.rooms.values()
+                if not r.connections and not r.lock.locked() and (r.robot_task is None or r.robot_task.done())
+            ),
             key=lambda r: r.last_active,
         )
         for room in idle[: len(self.rooms) - limit]:

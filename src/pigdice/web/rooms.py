@@ -3,6 +3,9 @@
 Every action goes through ``Room.act`` (people) or the robot loop, both under the room's
 ``asyncio.Lock``: check the token and the expected step, apply the action with the server's
 dice, write the move to the database, and only then push it to every connection.
+
+A room knows nothing of the manager that keeps it: it writes through a ``RoomStorage`` (the
+manager is one), so the dependency goes one way, manager -> rooms.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -25,15 +28,22 @@ from pigdice.web.live import Connection, dumps
 from pigdice.web.seats import Seat, clean_name, hash_token
 from pigdice.web.store import MoveWrite
 
-if TYPE_CHECKING:
-    from pigdice.web.manager import RoomManager
-
 log = logging.getLogger("pigdice.web")
 
 
 def robot_rng(seed: int, step: int) -> np.random.Generator:
     """Return a generator for the robots of a room (separate from the dice), seeded from the seed and the step."""
     return np.random.default_rng([seed, step, 7])
+
+
+class RoomStorage(Protocol):
+    """Where a room writes what must survive a restart: its moves and the seats people claim."""
+
+    async def write_move(self, move: MoveWrite) -> None:
+        """Store one move durably (raise if it could not be stored)."""
+
+    async def claim_seat(self, game_id: int, seat: int, name: str, token_hash: str) -> bool:
+        """Store a claimed open seat; return False if someone took it meanwhile."""
 
 
 @dataclass
@@ -48,7 +58,8 @@ class Room:
     seats: list[Seat]
     state: GameState
     rng: np.random.Generator
-    manager: RoomManager
+    storage: RoomStorage
+    robot_delay: float = 0.0  # seconds before each robot action
     history: list[tuple[int, Event]] = field(default_factory=list)  # (step, event)
     actions: list[str] = field(default_factory=list)
     connections: set[Connection] = field(default_factory=set)
@@ -164,7 +175,7 @@ class Room:
             token = secrets.token_urlsafe(24)
             digest = hash_token(token)
             new_name = clean_name(name, seat.name)
-            claimed = await self.manager.db(self.manager.store.claim_seat, self.game_id, seat.index, new_name, digest)
+            claimed = await self.storage.claim_seat(self.game_id, seat.index, new_name, digest)
             if not claimed:
                 raise WebError("seat_taken", f"seat {seat.index} was just taken", 409)
             seat.token_hash = digest
@@ -210,7 +221,7 @@ class Room:
         step = state.step
         events_json = [event_to_json(ev) for ev in events]
         try:
-            await self.manager.write_move(
+            await self.storage.write_move(
                 MoveWrite(
                     self.game_id,
                     step,
@@ -257,7 +268,8 @@ class Room:
             self.robot_task = asyncio.create_task(self._robots())
 
     async def _robots(self) -> None:
-        delay = self.manager.settings.robot_delay
+        """Play robot moves, one every ``robot_delay`` seconds, while a robot is to move."""
+        delay = self.robot_delay
         while self.robot_to_move() is not None:
             await asyncio.sleep(delay)
             async with self.lock:

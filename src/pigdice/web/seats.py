@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from pigdice.errors import PigdiceError
-from pigdice.players.base import Human, Strategy, parse_strategy
+from pigdice.players.base import Human, Strategy
 from pigdice.players.defaults import robot_name
+from pigdice.players.specs import parse_strategy
 from pigdice.rules.variant import Variant
 from pigdice.web.errors import WebError
 

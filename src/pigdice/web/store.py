@@ -10,12 +10,13 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Connection,
     Engine,
     Float,
     ForeignKey,
@@ -31,9 +32,11 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Dialect, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.expression import ClauseElement
 
 from pigdice.errors import PigdiceError
 
@@ -99,9 +102,37 @@ INSERT_MOVES = insert(moves_table)
 ADVANCE_GAME = (
     update(games_table)
     .where(games_table.c.id == bindparam("b_id"), games_table.c.step == bindparam("b_prev"))
-    .values(step=bindparam("b_step"), finished=bindparam("b_finished"), winners=bindparam("b_winners"),
-            updated_at=bindparam("b_now"))
+    .values(
+        step=bindparam("b_step"),
+        finished=bindparam("b_finished"),
+        winners=bindparam("b_winners"),
+        updated_at=bindparam("b_now"),
+    )
 )
+
+
+@dataclass(frozen=True)
+class DriverStatement:
+    """A Core statement compiled once for a dialect: its SQL text and, for positional drivers, the parameter order.
+
+    The move writes run through ``Connection.exec_driver_sql`` with it: the same SQLAlchemy connection and
+    transaction as every other statement, without compiling and binding the statement again on every move.
+    """
+
+    sql: str
+    order: tuple[str, ...] | None  # None: the driver takes named parameters
+
+    @classmethod
+    def of(cls, statement: ClauseElement, dialect: Dialect) -> DriverStatement:
+        """Compile ``statement`` for ``dialect``."""
+        compiled = cast(SQLCompiler, statement.compile(dialect=dialect))
+        return cls(compiled.string, tuple(compiled.positiontup or ()) if compiled.positional else None)
+
+    def bind(self, rows: list[dict[str, Any]]) -> Any:
+        """Return the driver parameters for ``rows``: one set for one row, a list of them for executemany."""
+        order = self.order
+        params = rows if order is None else [tuple(row[name] for name in order) for row in rows]
+        return params[0] if len(params) == 1 else params
 
 
 class StoreError(PigdiceError):
@@ -204,7 +235,11 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = open_engine(url)
-        self._raw: Any = None  # SQLite: one DB-API connection kept open for the hot path (moves)
+        self._hot = (
+            DriverStatement.of(INSERT_MOVES, self.engine.dialect),
+            DriverStatement.of(ADVANCE_GAME, self.engine.dialect),
+        )
+        self._moves: Connection | None = None  # SQLite: one connection kept open for the hot path (moves)
 
     @property
     def is_sqlite(self) -> bool:
@@ -240,10 +275,21 @@ class Store:
         with self.engine.begin() as conn:
             result = conn.execute(
                 insert(games_table).values(
-                    code=record.code, variant=record.variant, goal=record.goal, endgame=record.endgame,
-                    ties=record.ties, final_turn=record.final_turn, params=json.dumps(record.params),
-                    fingerprint=record.fingerprint, players=len(record.seats), seed=record.seed, step=0,
-                    finished=False, winners=None, created_at=now, updated_at=now,
+                    code=record.code,
+                    variant=record.variant,
+                    goal=record.goal,
+                    endgame=record.endgame,
+                    ties=record.ties,
+                    final_turn=record.final_turn,
+                    params=json.dumps(record.params),
+                    fingerprint=record.fingerprint,
+                    players=len(record.seats),
+                    seed=record.seed,
+                    step=0,
+                    finished=False,
+                    winners=None,
+                    created_at=now,
+                    updated_at=now,
                 )
             )
             key = result.inserted_primary_key
@@ -254,8 +300,13 @@ class Store:
                 insert(seats_table),
                 [
                     {
-                        "game_id": game_id, "seat": s.seat, "kind": s.kind, "spec": s.spec, "name": s.name,
-                        "token_hash": s.token_hash, "claimed_at": now if s.token_hash else None,
+                        "game_id": game_id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "spec": s.spec,
+                        "name": s.name,
+                        "token_hash": s.token_hash,
+                        "claimed_at": now if s.token_hash else None,
                     }
                     for s in record.seats
                 ],
@@ -288,102 +339,58 @@ class Store:
                     .values(name=name)
                 )
 
-    def record_move(
-        self,
-        game_id: int,
-        step: int,
-        seat: int,
-        action: str,
-        events: list[dict[str, Any]],
-        finished: bool,
-        winners: list[int] | None,
-    ) -> None:
-        """Append move ``step`` and advance the game, in one transaction (fails if the step exists)."""
-        self.record_moves([MoveWrite(game_id, step, seat, action, events, finished, winners)])
-
     def record_moves(self, moves: list[MoveWrite]) -> None:
         """Append moves of different games and advance each game, all in one transaction (group commit)."""
         if not moves:
             return
         if len({m.game_id for m in moves}) != len(moves):
             raise StoreError("a batch may hold one move per game")
-        if self.is_sqlite:
-            self._record_sqlite(moves)
-            return
         now = time.time()
+        rows = [
+            {
+                "game_id": m.game_id,
+                "step": m.step,
+                "seat": m.seat,
+                "action": m.action,
+                "events": json.dumps(m.events, separators=(",", ":")),
+                "created_at": now,
+            }
+            for m in moves
+        ]
+        advances = [
+            {
+                "b_id": m.game_id,
+                "b_prev": m.step - 1,
+                "b_step": m.step,
+                "b_finished": m.finished,
+                "b_winners": None if m.winners is None else json.dumps(m.winners),
+                "b_now": now,
+            }
+            for m in moves
+        ]
         try:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    insert(moves_table),
-                    [
-                        {
-                            "game_id": m.game_id,
-                            "step": m.step,
-                            "seat": m.seat,
-                            "action": m.action,
-                            "events": json.dumps(m.events, separators=(",", ":")),
-                            "created_at": now,
-                        }
-                        for m in moves
-                    ],
-                )
-                result = conn.execute(
-                    update(games_table)
-                    .where(games_table.c.id == bindparam("b_id"), games_table.c.step == bindparam("b_prev"))
-                    .values(
-                        step=bindparam("b_step"),
-                        finished=bindparam("b_finished"),
-                        winners=bindparam("b_winners"),
-                        updated_at=bindparam("b_now"),
-                    ),
-                    [
-                        {
-                            "b_id": m.game_id,
-                            "b_prev": m.step - 1,
-                            "b_step": m.step,
-                            "b_finished": m.finished,
-                            "b_winners": None if m.winners is None else json.dumps(m.winners),
-                            "b_now": now,
-                        }
-                        for m in moves
-                    ],
-                )
-                if result.rowcount != len(moves):
-                    raise StoreError("a move does not follow its game's stored step")
+            if self.is_sqlite:  # one connection kept open: no pool check-out per move (the hot path)
+                conn = self._moves_connection()
+                with conn.begin():
+                    self._write_moves(conn, rows, advances)
+            else:
+                with self.engine.begin() as conn:
+                    self._write_moves(conn, rows, advances)
         except IntegrityError:
             raise StoreError("a move was already recorded") from None
 
-    def _record_sqlite(self, moves: list[MoveWrite]) -> None:
-        """SQLite's hot path: the same two statements on a kept-open DB-API connection (about 50 µs a move)."""
-        if self._raw is None:
-            self._raw = self.engine.raw_connection()
-        raw = self._raw
-        now = time.time()
-        cursor = raw.cursor()
-        try:
-            cursor.executemany(
-                "INSERT INTO moves (game_id, step, seat, action, events, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                [(m.game_id, m.step, m.seat, m.action, json.dumps(m.events, separators=(",", ":")), now)
-                 for m in moves],
-            )
-            changed = 0
-            for m in moves:
-                cursor.execute(
-                    "UPDATE games SET step = ?, finished = ?, winners = ?, updated_at = ? WHERE id = ? AND step = ?",
-                    (m.step, m.finished, None if m.winners is None else json.dumps(m.winners), now, m.game_id,
-                     m.step - 1),
-                )
-                changed += cursor.rowcount
-            if changed != len(moves):
-                raise StoreError("a move does not follow its game's stored step")
-            raw.commit()
-        except Exception as exc:
-            raw.rollback()
-            if type(exc).__name__ == "IntegrityError":
-                raise StoreError("a move was already recorded") from None
-            raise
-        finally:
-            cursor.close()
+    def _moves_connection(self) -> Connection:
+        """Return the connection kept open for SQLite's move writes (opened on first use)."""
+        if self._moves is None:
+            self._moves = self.engine.connect()
+        return self._moves
+
+    def _write_moves(self, conn: Connection, rows: list[dict[str, Any]], advances: list[dict[str, Any]]) -> None:
+        """Insert the moves and advance their games (the caller's transaction commits or rolls back both)."""
+        insert_moves, advance_game = self._hot
+        conn.exec_driver_sql(insert_moves.sql, insert_moves.bind(rows))
+        if conn.exec_driver_sql(advance_game.sql, advance_game.bind(advances)).rowcount != len(advances):
+            raise StoreError("a move does not follow its game's stored step")
 
     def load_game(self, code: str) -> GameRecord | None:
         """Return the stored game with this code (seats and moves included), or None."""
@@ -404,10 +411,20 @@ class Store:
                 ).mappings()
             ]
         return GameRecord(
-            code=row["code"], variant=row["variant"], goal=row["goal"], endgame=row["endgame"], ties=row["ties"],
-            final_turn=row["final_turn"], params=json.loads(row["params"]), fingerprint=row["fingerprint"],
-            seed=int(row["seed"]), seats=seats, id=int(row["id"]), step=int(row["step"]),
-            finished=bool(row["finished"]), moves=moves,
+            code=row["code"],
+            variant=row["variant"],
+            goal=row["goal"],
+            endgame=row["endgame"],
+            ties=row["ties"],
+            final_turn=row["final_turn"],
+            params=json.loads(row["params"]),
+            fingerprint=row["fingerprint"],
+            seed=int(row["seed"]),
+            seats=seats,
+            id=int(row["id"]),
+            step=int(row["step"]),
+            finished=bool(row["finished"]),
+            moves=moves,
         )
 
     def unfinished_codes(self, limit: int = 10_000) -> list[str]:
@@ -430,7 +447,7 @@ class Store:
 
     def close(self) -> None:
         """Release the database connections."""
-        if self._raw is not None:
-            self._raw.close()
-            self._raw = None
+        if self._moves is not None:
+            self._moves.close()
+            self._moves = None
         self.engine.dispose()

@@ -39,9 +39,9 @@
     return el;
   }
 
-  // One die from its label; `badFace` marks faces that hurt (e.g. "1" in Pig).
-  function die(label, badFace, bust) {
-    if (/^[1-6]$/.test(label)) return pipDie(Number(label), badFace !== null && label === String(badFace));
+  // One die from its label; `bustFaces` lists the labels of faces that hurt (e.g. ["1"] in Pig).
+  function die(label, bustFaces, bust) {
+    if (/^[1-6]$/.test(label)) return pipDie(Number(label), bustFaces.includes(label));
     const el = labelDie(label);
     if (bust) el.classList.add("bad");
     return el;
@@ -52,7 +52,7 @@
     container.textContent = "";
     const labels = event.labels || [];
     const bad = event.effect && (event.effect.kind === "bust" || event.effect.kind === "reset-score");
-    const badFace = opts && opts.badFace !== undefined ? opts.badFace : null;
+    const bustFaces = (opts && opts.bustFaces) || [];
     if (labels.length === 0) {
       const el = labelDie(event.text || "?");
       el.classList.add("word");
@@ -60,7 +60,7 @@
       return;
     }
     container.classList.toggle("many", labels.length > 6);
-    for (const label of labels) container.appendChild(die(label, bad ? badFace : null, bad));
+    for (const label of labels) container.appendChild(die(label, bad ? bustFaces : [], bad));
   }
 
   window.PigDice = { die, renderRoll };

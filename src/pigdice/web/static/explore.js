@@ -29,7 +29,7 @@
   function note() {
     const first = (100 * data.first_player_wins).toFixed(2) + "%";
     let text = "Goal " + data.goal + ". Between two perfect players the first player wins " + first + ".";
-    if (data.solved_as !== data.variant) text += " Shown with the policy of " + data.solved_as + " (the group game is played with Pig's policy).";
+    if (data.approximate) text += " Shown with the first-to-goal, turn-based policy: " + data.approximate + ".";
     if (data.kind === "hold" && data.chooses_dice) text += " The player also picks how many dice to roll; only the hold boundary is shown.";
     $("ex-note").textContent = text;
   }

@@ -5,8 +5,7 @@
   const variant = JSON.parse(document.getElementById("variant-data").textContent);
   const $ = (id) => document.getElementById(id);
   const storeKey = "pigdice:" + code;
-  const BAD_FACE = { "pig": 1, "two-dice-pig": 1, "big-pig": 1, "big-pig-knizia": 1, "big-pig-reset": 1, "big-pig-002": 1,
-    "freys-pig": 1, "hog": 1, "hog-reroll": 1, "swine-herd": 1, "piggy-six": 6, "piggy-six-3dice": 6 };
+  const bustFaces = variant.bust_faces || [];  // the faces to blame when a roll busts, read from the rules
 
   let tokens = loadTokens();
   let state = null;
@@ -151,7 +150,7 @@
     const area = $("dice-area");
     const roll = lastRoll();
     if (roll) {
-      PigDice.renderRoll(area, roll, { badFace: BAD_FACE[state.variant] ?? null });
+      PigDice.renderRoll(area, roll, { bustFaces });
       $("roll-caption").textContent = "Last roll: " + name(roll.player) + " · " + describeEffect(roll);
       if (animate) for (const d of area.children) { d.classList.remove("roll-anim"); void d.offsetWidth; d.classList.add("roll-anim"); }
     } else {
@@ -281,7 +280,7 @@
       const dice = document.createElement("span");
       dice.className = "mini";
       if ((ev.labels || []).length <= 12) {
-        PigDice.renderRoll(dice, ev, { badFace: BAD_FACE[state.variant] ?? null });
+        PigDice.renderRoll(dice, ev, { bustFaces });
       } else {
         dice.textContent = ev.text;
       }

@@ -1,0 +1,102 @@
+"""The JSON API: variants, robot specs, games (create, read, join, act, hint, play again) and explorer data."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter
+
+from pigdice.rules.registry import all_variants, find_variant
+from pigdice.web.errors import WebError
+from pigdice.web.protocol import ActionRequest, AgainRequest, CreateGame, HintRequest, JoinSeat
+from pigdice.web.routes import AppSettings, Manager
+from pigdice.web.variants import variant_info, web_specs
+
+router = APIRouter(prefix="/api")
+
+
+def room_link(code: str, tokens: dict[int, str]) -> dict[str, Any]:
+    """Return a new room's code, its page and the creator's seat tokens (keyed by seat number as text)."""
+    return {"code": code, "url": f"/play/{code}", "tokens": {str(seat): token for seat, token in tokens.items()}}
+
+
+@router.get("/variants")
+async def api_variants() -> list[dict[str, Any]]:
+    """Every registered variant with its parameters and rules."""
+    return [variant_info(v) for v in all_variants()]
+
+
+@router.get("/strategies")
+async def api_strategies() -> dict[str, str]:
+    """Every robot spec form with a line of help."""
+    return {"you": "you take this seat", "friend": "an open seat for a person who joins by link", **web_specs()}
+
+
+@router.post("/games", status_code=201)
+async def api_create(body: CreateGame, manager: Manager) -> dict[str, Any]:
+    """Create a room; the seats you take ('you') come back with their secret tokens."""
+    room, tokens = await manager.create(
+        body.variant,
+        body.goal,
+        body.endgame,
+        body.ties,
+        body.final_turn,
+        dict(body.params),
+        body.players,
+        body.name,
+    )
+    return {**room_link(room.code, tokens), "state": room.snapshot()}
+
+
+@router.get("/games/{code}")
+async def api_game(code: str, manager: Manager) -> dict[str, Any]:
+    """The full state and event history of a room."""
+    room = await manager.get(code)
+    welcome = room.welcome()
+    return {"state": welcome["state"], "events": welcome["events"]}
+
+
+@router.post("/games/{code}/join")
+async def api_join(code: str, body: JoinSeat, manager: Manager) -> dict[str, Any]:
+    """Take a seat; returns its secret token (keep it: only it can act for the seat)."""
+    room = await manager.get(code)
+    seat, token = await room.join(body.seat, body.name)
+    return {"seat": seat.index, "token": token, "state": room.snapshot()}
+
+
+@router.post("/games/{code}/actions")
+async def api_action(code: str, body: ActionRequest, manager: Manager) -> dict[str, Any]:
+    """Play roll / hold / roll:N for a seat you hold, at the step you last saw."""
+    room = await manager.get(code)
+    return await room.act(body.seat, body.token, body.action, body.expected_step)
+
+
+@router.post("/games/{code}/hint")
+async def api_hint(code: str, body: HintRequest, manager: Manager) -> dict[str, Any]:
+    """The perfect player's advice and your win chance."""
+    room = await manager.get(code)
+    room.authorize(body.seat, body.token)
+    return await manager.hint(room, body.seat)
+
+
+@router.post("/games/{code}/again", status_code=201)
+async def api_again(code: str, body: AgainRequest, manager: Manager) -> dict[str, Any]:
+    """Start a new room with the same variant and seats; tell everyone in the old room."""
+    room = await manager.get(code)
+    new_room, tokens = await manager.play_again(room, body.tokens)
+    return room_link(new_room.code, tokens)
+
+
+@router.get("/explore/{name}")
+async def api_explore(name: str, settings: AppSettings, goal: int | None = None) -> dict[str, Any]:
+    """The solved strategy of a variant: hold thresholds (or Hog's dice counts) and win probabilities."""
+    from pigdice.web.explorer import explorer_data
+
+    limit = settings.max_explore_goal
+    if goal is not None and not 2 <= goal <= limit:
+        raise WebError("bad_parameter", f"explorer goal must be between 2 and {limit}")
+    variant = find_variant(name, goal=goal)
+    if goal is None and variant.goal > limit:
+        raise WebError("bad_parameter", f"explorer goal must be at most {limit}")
+    return await asyncio.to_thread(explorer_data, variant)

@@ -1,0 +1,128 @@
+"""The live websocket of a room: the full state on connect, every move pushed; actions, joins and hints in."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from pigdice.errors import PigdiceError
+from pigdice.web.errors import WebError
+from pigdice.web.live import Connection, TokenBucket, dumps
+from pigdice.web.manager import RoomManager
+from pigdice.web.protocol import WsAction, WsHello, WsHint, WsJoin, WsPing, validation_message, ws_adapter
+from pigdice.web.rooms import Room
+from pigdice.web.routes import AppSettings, Manager
+
+router = APIRouter()
+
+MAX_STRIKES = 100  # rate-limited messages before a connection is closed
+
+
+def error_message(code: str, message: str) -> str:
+    """Return an error message for the socket as JSON text."""
+    return dumps({"type": "error", "code": code, "message": message})
+
+
+@router.websocket("/ws/{code}")
+async def ws_room(ws: WebSocket, code: str, manager: Manager, settings: AppSettings) -> None:
+    """Live room: the full state on connect, every move pushed; actions, joins and hints in."""
+    await ws.accept()
+    try:
+        room = await manager.get(code)
+    except WebError as exc:
+        await ws.send_text(dumps({"type": "error", **exc.to_json()}))
+        await ws.close(code=4404)
+        return
+    conn = Connection(ws.send_text)
+    conn.start()
+    async with room.lock:
+        room.connections.add(conn)
+        conn.send(dumps(room.welcome()))
+    bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    strikes = 0
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                conn.send(error_message("bad_message", "send JSON text messages, not binary"))
+                continue
+            if len(text) > settings.max_message_bytes:
+                limit = settings.max_message_bytes
+                conn.send(error_message("message_too_large", f"messages are limited to {limit} bytes"))
+                continue
+            if not bucket.allow():
+                strikes += 1
+                rate = settings.rate_per_second
+                conn.send(error_message("rate_limited", f"too many messages; at most {rate:g} per second"))
+                if strikes >= MAX_STRIKES:
+                    break
+                continue
+            try:
+                parsed = ws_adapter.validate_json(text)
+            except ValidationError as exc:
+                if any(e.get("type") == "json_invalid" for e in exc.errors()):
+                    conn.send(error_message("malformed_json", "that message is not valid JSON"))
+                else:
+                    conn.send(error_message("bad_message", validation_message(exc)))
+                continue
+            await handle(manager, room, conn, parsed)
+            if conn.closed:
+                break
+    except WebSocketDisconnect:
+        pass
+    finally:
+        room.connections.discard(conn)
+        await conn.stop()
+        if conn.seats:
+            room.broadcast({"type": "seats", "state": room.snapshot()})
+        with contextlib.suppress(Exception):
+            await ws.close()
+
+
+async def handle(manager: RoomManager, room: Room, conn: Connection, message: Any) -> None:
+    """Answer one parsed message of a connection (errors go back to it, tagged with the message's id)."""
+    msg_id = getattr(message, "id", None)
+    try:
+        if isinstance(message, WsAction):
+            await room.act(message.seat, message.token, message.action, message.expected_step)
+            conn.seats.add(message.seat)
+        elif isinstance(message, WsHint):
+            room.authorize(message.seat, message.token)
+            reply = await manager.hint(room, message.seat)
+            conn.send(dumps({**reply, "id": msg_id}))
+        elif isinstance(message, WsJoin):
+            seat, token = await room.join(message.seat, message.name)
+            conn.seats.add(seat.index)
+            conn.send(dumps({"type": "joined", "seat": seat.index, "token": token, "id": msg_id}))
+            room.broadcast({"type": "seats", "state": room.snapshot()})
+        elif isinstance(message, WsHello):
+            hello(room, conn, message)
+        elif isinstance(message, WsPing):
+            conn.send(dumps({"type": "pong", "id": msg_id}))
+    except WebError as exc:
+        conn.send(dumps({"type": "error", **exc.to_json(), "id": msg_id}))
+    except PigdiceError as exc:
+        conn.send(dumps({"type": "error", "code": "bad_request", "message": str(exc), "id": msg_id}))
+
+
+def hello(room: Room, conn: Connection, message: WsHello) -> None:
+    """Bind the seats whose tokens check out to the connection; answer which were refused."""
+    held: list[int] = []
+    refused: list[str] = []
+    for key, token in message.tokens.items():
+        try:
+            room.authorize(int(key) if key.isdecimal() else -1, token)
+            held.append(int(key))
+        except WebError:
+            refused.append(key)
+    new = set(held) - conn.seats
+    conn.seats |= set(held)
+    conn.send(dumps({"type": "hello", "seats": sorted(held), "refused": refused, "id": message.id}))
+    if new:
+        room.broadcast({"type": "seats", "state": room.snapshot()})
