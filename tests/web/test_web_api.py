@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from webhelpers import create_game, error_of
+from webhelpers import create_game, error_of, receive_until
 
 from pigdice.engine.game import replay
 
@@ -17,6 +17,15 @@ def test_variants_and_strategies_are_listed(client: Any) -> None:
     assert all(v["rules"] and v["summary"] for v in variants)
     specs = client.get("/api/strategies").json()
     assert "optimal" in specs and "hold:N" in specs
+
+
+def test_bust_faces_come_from_the_outcome_tables(client: Any) -> None:
+    bust = {v["name"]: v["bust_faces"] for v in client.get("/api/variants").json()}
+    assert bust["pig"] == bust["two-dice-pig"] == bust["big-pig"] == bust["hog"] == bust["swine-herd"] == ["1"]
+    assert bust["piggy-six"] == bust["piggy-six-3dice"] == ["6"]
+    assert bust["big-pig-sevens"] == []  # a sum busts there, not a face
+    page = client.get(f"/play/{create_game(client, variant='piggy-six')['code']}").text
+    assert '"bust_faces": ["6"]' in page
 
 
 def test_every_offered_robot_can_be_seated(client: Any) -> None:
@@ -203,6 +212,22 @@ def test_play_again_keeps_the_seats(client: Any) -> None:
     new = client.get(f"/api/games/{reply.json()['code']}").json()["state"]
     assert [s["kind"] for s in new["seats"]] == ["human", "human", "robot"]
     assert new["waiting_for"] == [1] and set(reply.json()["tokens"]) == {"0"}
+    assert reply.json()["url"] == f"/play/{reply.json()['code']}"
+    bad = client.post(f"/api/games/{code}/again", json={"tokens": {"x": data["tokens"]["0"]}})
+    assert error_of(bad)["code"] == "bad_seat"
+
+
+def test_play_again_tells_the_old_room_and_keeps_names(client: Any) -> None:
+    data = create_game(client, players=["you", "friend"], name="Ann")
+    code = data["code"]
+    client.post(f"/api/games/{code}/join", json={"seat": 1, "name": "Bo"})
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.receive_json()
+        new_code = client.post(f"/api/games/{code}/again", json={"tokens": data["tokens"]}).json()["code"]
+        again = receive_until(ws, "again")
+    assert again["code"] == new_code and again["url"] == f"/play/{new_code}"
+    seats = client.get(f"/api/games/{new_code}").json()["state"]["seats"]
+    assert [s["name"] for s in seats] == ["Ann", "Bo"]
 
 
 def test_explore_api(client: Any) -> None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from webhelpers import create_game, free_port, make_settings, start_server
+from webhelpers import create_game, free_port, make_settings, start_server, wait_until
 
 from pigdice.engine.events import event_to_json
 from pigdice.engine.game import parse_action, replay
@@ -37,6 +38,12 @@ def _play_mine(client: Any, code: str, token: str, moves: int) -> dict[str, Any]
         assert reply.status_code == 200, reply.text
         state = client.get(f"/api/games/{code}").json()["state"]
     return state
+
+
+def _state_if(client: Any, code: str, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any] | None:
+    """Return the room's state if ``test`` holds for it, else None (a condition for ``wait_until``)."""
+    state: dict[str, Any] = client.get(f"/api/games/{code}").json()["state"]
+    return state if test(state) else None
 
 
 def _events_match_replay(game: dict[str, Any], actions: list[str]) -> None:
@@ -69,14 +76,10 @@ def test_restart_in_process_resumes_exactly(tmp_path: Path) -> None:
 def test_robots_carry_on_after_a_restart(tmp_path: Path) -> None:
     with TestClient(create_app(make_settings(tmp_path, robot_delay=0.05))) as client:
         code = create_game(client, players=["hold:15", "hold:20"], goal=100)["code"]
-        time.sleep(0.3)
-        step = client.get(f"/api/games/{code}").json()["state"]["step"]
-        assert step > 0
+        state = wait_until(lambda: _state_if(client, code, lambda s: s["step"] >= 3), "the robots' first moves")
+        assert not state["finished"]  # a game of 100 is far from over after a few moves at 0.05 s each
     with TestClient(create_app(make_settings(tmp_path))) as client:  # nobody connects: the robots resume alone
-        deadline = time.time() + 20
-        while not client.get(f"/api/games/{code}").json()["state"]["finished"]:
-            assert time.time() < deadline
-            time.sleep(0.05)
+        wait_until(lambda: _state_if(client, code, lambda s: s["finished"]), "the resumed robots to finish")
         game = client.get(f"/api/games/{code}").json()
         actions = [m.action for m in client.app.state.manager.store.load_game(code).moves]
     _events_match_replay(game, actions)
@@ -102,13 +105,8 @@ def test_bad_database_url_is_a_clear_error(tmp_path: Path) -> None:
 
 # -- a real server process, killed with SIGKILL ---------------------------------------------------------
 def _wait_my_turn(client: httpx.Client, code: str) -> dict[str, Any]:
-    deadline = time.time() + 20
-    while True:
-        state: dict[str, Any] = client.get(f"/api/games/{code}").json()["state"]
-        if state["finished"] or state["current"] == 0:
-            return state
-        assert time.time() < deadline, "the robot never moved"
-        time.sleep(0.02)
+    """Poll until seat 0 is to move or the game is over; return the state."""
+    return wait_until(lambda: _state_if(client, code, lambda s: s["finished"] or s["current"] == 0), "my turn")
 
 
 @pytest.mark.e2e
@@ -175,10 +173,7 @@ def test_kill_9_mid_game_loses_nothing(tmp_path: Path) -> None:
                             state = message["state"]
                             break
                         assert message["type"] != "error", message
-            deadline = time.time() + 20
-            while not client.get(f"/api/games/{robots_code}").json()["state"]["finished"]:
-                assert time.time() < deadline
-                time.sleep(0.05)
+            wait_until(lambda: _state_if(client, robots_code, lambda s: s["finished"]), "the robots to finish")
             games = {c: client.get(f"/api/games/{c}").json() for c in (code, robots_code)}
     finally:
         server.send_signal(signal.SIGKILL)

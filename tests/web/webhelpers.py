@@ -7,12 +7,27 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
 from pigdice.web.config import Settings
+
+T = TypeVar("T")
+
+
+def wait_until(condition: Callable[[], T], what: str, timeout: float = 20.0, interval: float = 0.02) -> T:
+    """Poll ``condition`` until it returns something true and return that; fail naming ``what`` after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"gave up after {timeout:g} s waiting for {what}")
+        time.sleep(interval)
 
 
 def make_settings(path: Path, **overrides: Any) -> Settings:
@@ -84,14 +99,18 @@ def start_server(db: Path, port: int, delay: float) -> subprocess.Popen[bytes]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            time.sleep(0.1)
+
+    def answers() -> bool:
         if process.poll() is not None:
             raise AssertionError(f"server exited: {process.stderr.read().decode() if process.stderr else ''}")
-    process.kill()
-    raise AssertionError("server did not start in 30 s")
+        try:
+            return httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    try:
+        wait_until(answers, "the server to answer /healthz", timeout=30, interval=0.1)
+    except AssertionError:
+        process.kill()
+        raise
+    return process
