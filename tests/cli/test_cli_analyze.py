@@ -120,7 +120,7 @@ def test_analyze_format_without_out_prints_the_report() -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["analyze", "swine-herd"], ["simultaneous", "not supported by exact analysis"]),
+        (["analyze", "swine-herd"], ["everyone at once", "exact analysis"]),
         (["analyze", "pig", "--strategies", "a,b,c"], ["one or two strategies"]),
         (["analyze", "pig", "--goal", "20", "--strategies", "rolls:3"], ["simulation"]),
         (["analyze", "pig", "--goal", "20", "--strategies", "hold:x"], ["hold:x"]),
@@ -174,7 +174,7 @@ def test_plot_kinds(tmp_path: Path, kind: str, variant: str, extra: list[str]) -
         (["plot", "boundary", "hog", "--out", "x.png"], ["plot hog hog"]),
         (["plot", "hog", "pig", "--goal", "20", "--out", "x.png"], ["dice"]),
         (["plot", "slice", "pig", "--goal", "20", "--opponent", "20", "--out", "x.png"], ["--opponent"]),
-        (["plot", "win", "swine-herd", "--out", "x.png"], ["simultaneous"]),
+        (["plot", "win", "swine-herd", "--out", "x.png"], ["everyone at once"]),
         (["plot", "win", "pig,hog", "--goal", "20", "--out", "x.png"], ["several variants"]),
         (["plot", "win", "pig", "--out", "/nonexistent-dir/x.png"], ["does not exist"]),
     ],

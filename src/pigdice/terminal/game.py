@@ -19,17 +19,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from pigdice.engine.events import (
-    Banked,
-    Busted,
-    Event,
-    FinalRoundStarted,
-    GameOver,
-    Rolled,
-    ScoreReset,
-    StayedStanding,
-    TurnStarted,
-)
+from pigdice.engine import events as ev
 from pigdice.engine.game import (
     Action,
     GameState,
@@ -111,7 +101,7 @@ def die_text(label: str) -> Text:
     return Text.assemble(("[", "dim"), (label, "bold"), ("]", "dim"))
 
 
-def throw_text(event: Rolled) -> Text:
+def throw_text(event: ev.Rolled) -> Text:
     """Return what a throw showed: every die drawn, or the rule's text (Hog's sums, mishaps)."""
     if event.faces is None or not event.labels:
         return Text(event.text, style="bold")
@@ -204,7 +194,7 @@ class TerminalGame:
         self.robot_rng = robot_rng(seed)
         self.state = new_game(variant, len(self.strategies))
         self.actions: list[Action] = []  # every action taken, in order: with the seed, the whole game
-        self.events: list[Event] = []  # everything that happened, in order
+        self.events: list[ev.Event] = []  # everything that happened, in order
 
     # -- input ------------------------------------------------------------------------------
     def _read(self, prompt: Text) -> str:
@@ -269,24 +259,24 @@ class TerminalGame:
         self.console.print(Rule(title, style="blue"))
         self.say(self.scoreboard())
 
-    def show_events(self, events: Sequence[Event], action: Action | None) -> None:
+    def show_events(self, events: Sequence[ev.Event], action: Action | None) -> None:
         """Print what happened, merging a bust or reset into the line of the roll that caused it."""
         index = 0
         while index < len(events):
             event = events[index]
-            if isinstance(event, Rolled) and event.effect.kind in (EffectKind.BUST, EffectKind.RESET_SCORE):
-                losses: list[Busted | ScoreReset] = []
-                while index + 1 < len(events) and isinstance(events[index + 1], Busted | ScoreReset):
+            if isinstance(event, ev.Rolled) and event.effect.kind in (EffectKind.BUST, EffectKind.RESET_SCORE):
+                losses: list[ev.Busted | ev.ScoreReset] = []
+                while index + 1 < len(events) and isinstance(events[index + 1], ev.Busted | ev.ScoreReset):
                     index += 1
                     losses.append(events[index])  # type: ignore[arg-type]
                 self.show_loss(event, losses)
-            elif isinstance(event, GameOver):
+            elif isinstance(event, ev.GameOver):
                 self.show_result(event)
             else:
                 self.show_event(event, action)
             index += 1
 
-    def _roller(self, event: Rolled) -> Text:
+    def _roller(self, event: ev.Rolled) -> Text:
         if event.player < 0:
             return Text("  The swineherd rolls  ")
         name = self.names[event.player]
@@ -294,7 +284,7 @@ class TerminalGame:
             return Text(f"  {_verb(name, 'throw', 'throws')} {event.dice} {'die' if event.dice == 1 else 'dice'}  ")
         return Text(f"  {_verb(name, 'roll', 'rolls')}  ")
 
-    def show_loss(self, event: Rolled, losses: Sequence[Busted | ScoreReset]) -> None:
+    def show_loss(self, event: ev.Rolled, losses: Sequence[ev.Busted | ev.ScoreReset]) -> None:
         """Print a roll that ended the turn with points lost, and what was lost."""
         line = self._roller(event) + throw_text(event) + Text("   ")
         if event.effect.kind is EffectKind.RESET_SCORE:
@@ -303,7 +293,7 @@ class TerminalGame:
             line.append("✗ turn over", style="bold red")
         if event.player >= 0:
             for loss in losses:
-                if isinstance(loss, ScoreReset):
+                if isinstance(loss, ev.ScoreReset):
                     lost = f"{loss.lost_score}" + (f" + {loss.lost_turn_total}" if loss.lost_turn_total else "")
                     line.append(f", {lost} points lost", style="red")
                 elif loss.lost:
@@ -312,15 +302,15 @@ class TerminalGame:
             return
         self.say(line)
         for loss in losses:  # Swine Herd: everyone still standing loses
-            if isinstance(loss, Busted) and loss.lost:
+            if isinstance(loss, ev.Busted) and loss.lost:
                 self.say(f"    {_verb(self.names[loss.player], 'lose', 'loses')} {_points(loss.lost)}", style="red")
-            elif isinstance(loss, ScoreReset):
+            elif isinstance(loss, ev.ScoreReset):
                 self.say(f"    {_verb(self.names[loss.player], 'lose', 'loses')} the whole score!", style="bold red")
 
-    def show_event(self, event: Event, action: Action | None) -> None:
+    def show_event(self, event: ev.Event, action: Action | None) -> None:
         """Print one event as a line of the game."""
         names = self.names
-        if isinstance(event, Rolled):
+        if isinstance(event, ev.Rolled):
             line = self._roller(event) + throw_text(event) + Text("   ")
             kind = event.effect.kind
             if event.effect.ends_turn:
@@ -334,15 +324,15 @@ class TerminalGame:
                 standing = [self.names[p] for p, up in enumerate(self.state.standing) if up]
                 line.append("  standing: " + ", ".join(standing), style="dim")
             self.say(line)
-        elif isinstance(event, Busted):
+        elif isinstance(event, ev.Busted):
             if event.lost:
                 self.say(f"    {_verb(names[event.player], 'lose', 'loses')} {_points(event.lost)}", style="red")
-        elif isinstance(event, ScoreReset):
+        elif isinstance(event, ev.ScoreReset):
             self.say(
                 f"    {_verb(names[event.player], 'lose', 'loses')} the whole score of {event.lost_score}!",
                 style="bold red",
             )
-        elif isinstance(event, Banked):
+        elif isinstance(event, ev.Banked):
             name = names[event.player]
             if self.variant.decision is Decision.SIMULTANEOUS:
                 words = _verb(name, "sit down and bank", "sits down and banks")
@@ -356,16 +346,16 @@ class TerminalGame:
                 + Text(" → score ")
                 + Text(str(event.score), style="bold cyan")
             )
-        elif isinstance(event, StayedStanding):
+        elif isinstance(event, ev.StayedStanding):
             pass  # standing is the default; the roll line lists who is still up
-        elif isinstance(event, FinalRoundStarted):
+        elif isinstance(event, ev.FinalRoundStarted):
             others = ", ".join(names[p] for p in event.players) or "nobody"
             reached = _verb(names[event.by], "reach", "reaches")
             self.say(f"  {reached} the goal! Last chance for {others}.", style="bold yellow")
-        elif isinstance(event, TurnStarted):
+        elif isinstance(event, ev.TurnStarted):
             self.turn_banner()
 
-    def show_result(self, over: GameOver) -> None:
+    def show_result(self, over: ev.GameOver) -> None:
         """Print the final scores and who won."""
         self.console.print(Rule("Game over", style="magenta"))
         table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
@@ -516,7 +506,7 @@ class TerminalGame:
                 continue
             self.actions.append(action)
             self.events.extend(events)
-            if isinstance(action, Hold) and not any(isinstance(e, Banked) for e in events):
+            if isinstance(action, Hold) and not any(isinstance(e, ev.Banked) for e in events):
                 self.say(f"  {_verb(self.names[player], 'hold', 'holds')} with nothing to bank", style="dim")
             self.show_events(events, action)
         return 0
