@@ -6,6 +6,7 @@ import pytest
 
 from pigdice.rules import find_variant
 from pigdice.solve import solve
+from pigdice.solve.headtohead import head_to_head
 
 
 @pytest.fixture(autouse=True)
@@ -61,9 +62,12 @@ def test_hog_policy_is_the_same_for_more_than_26_dice():
             assert small.best_choice(i, j) == large.best_choice(i, j)
 
 
-def test_pig_start_value_is_symmetric_complement():
-    # Whoever moves second wins with 1 - P(0, 0): check the solved tables say the same via
-    # the hold value at (0, 0, 0) = 1 - P(0, 0, 0) (holding at once passes the turn).
+def test_pig_second_player_wins_0_4694_by_exact_evaluation():
+    # Neller & Presser 2004: the second player wins with 1 - 0.5306. Computed here not from the
+    # solver's V but by evaluating its optimal actions against themselves with the second seat
+    # moving first (the head-to-head kernels: fixed actions, their own value arrays).
     policy = solve(find_variant("pig"))
-    row = policy.turn(0, 0)
-    assert row.hold[0] == pytest.approx(1 - policy.values[0, 0], abs=1e-15)
+    optimal = policy.action_table()
+    result = head_to_head(policy.variant, optimal, optimal)
+    assert result.b_first == pytest.approx(0.4694, abs=5e-5)  # P(A wins | B moves first)
+    assert result.b_first == pytest.approx(1 - policy.values[0, 0], abs=1e-10)
