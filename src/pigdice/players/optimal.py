@@ -120,7 +120,7 @@ class Optimal:
             return Hold()
         choice = self.policy.best_choice(score, opponent, min(turn_total, variant.goal - 1 - score))
         if choice == 0:
-            return Hold() if state.turn_total > 0 or variant.decision is Decision.SIMULTANEOUS else self._roll(1)
+            return Hold() if state.turn_total > 0 else self._roll(1)
         return self._roll(choice)
 
     def _roll(self, choice: int) -> Roll:

@@ -100,7 +100,7 @@ def load_function(target: str, function: str) -> PluginFunction:
         raise BadStrategyError(f"{target}:{function} must take (score, opponent, turn_total, variant): {exc}") from exc
     except ValueError:
         pass  # builtins without a signature: find out when called
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 @dataclass
