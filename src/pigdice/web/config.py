@@ -10,6 +10,7 @@ from pigdice.errors import BadParameterError
 
 DATABASE_ENV = "PIGDICE_DATABASE_URL"
 ROBOT_DELAY_ENV = "PIGDICE_ROBOT_DELAY"
+DEFAULT_VARIANT = "pig"  # what a new game and the explorer start with
 DEFAULT_ROBOT_DELAY = 0.5  # seconds before each robot action, so people can follow the game
 
 

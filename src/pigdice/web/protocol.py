@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from pigdice.web.config import DEFAULT_VARIANT
 
 Token = Annotated[str, Field(min_length=1, max_length=128)]
 ActionText = Annotated[str, Field(min_length=1, max_length=16)]
@@ -24,7 +26,7 @@ class Strict(BaseModel):
 class CreateGame(Strict):
     """POST /api/games: what to play and who plays."""
 
-    variant: Annotated[str, Field(min_length=1, max_length=64)] = "pig"
+    variant: Annotated[str, Field(min_length=1, max_length=64)] = DEFAULT_VARIANT
     goal: Annotated[int, Field(ge=1, le=100_000)] | None = None
     endgame: Annotated[str, Field(max_length=32)] | None = None
     ties: Annotated[str, Field(max_length=32)] | None = None
@@ -115,7 +117,7 @@ class WsPing(Strict):
 
 
 WsMessage = Annotated[WsAction | WsJoin | WsHello | WsHint | WsPing, Field(discriminator="type")]
-ws_adapter: TypeAdapter[Any] = TypeAdapter(WsMessage)
+ws_adapter: TypeAdapter[Any] = TypeAdapter(cast(Any, WsMessage))  # a discriminated union: no single type[T]
 
 
 def validation_message(exc: ValidationError) -> str:

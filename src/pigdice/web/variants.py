@@ -13,7 +13,6 @@ from pigdice.rules.effects import EffectKind
 from pigdice.rules.variant import Decision, Variant
 from pigdice.web.seats import WEB_ROBOT_WORDS
 
-DEFAULT_VARIANT = "pig"  # preselected on the home page and the explorer
 MAX_THROWS = 6**4  # face combinations read to find the bust faces (the smallest roll is one to three dice)
 BAD_EFFECTS = (EffectKind.BUST, EffectKind.RESET_SCORE)
 

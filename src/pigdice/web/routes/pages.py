@@ -13,10 +13,11 @@ from pigdice.errors import PigdiceError
 from pigdice.rules.registry import all_variants, find_variant
 from pigdice.rules.variant import Endgame, FinalTurn, TieRule
 from pigdice.web import content
+from pigdice.web.config import DEFAULT_VARIANT
 from pigdice.web.errors import WebError
 from pigdice.web.routes import AppSettings, Manager
 from pigdice.web.seats import CODE_RE
-from pigdice.web.variants import DEFAULT_VARIANT, variant_info, web_specs
+from pigdice.web.variants import variant_info, web_specs
 
 router = APIRouter()
 
