@@ -40,6 +40,14 @@ def _play_mine(client: Any, code: str, token: str, moves: int) -> dict[str, Any]
     return state
 
 
+def _stored_actions(client: TestClient, code: str) -> list[str]:
+    """Return the actions stored for the room ``code`` of the app behind ``client``."""
+    app: Any = client.app
+    record = app.state.manager.store.load_game(code)
+    assert record is not None
+    return [m.action for m in record.moves]
+
+
 def _state_if(client: Any, code: str, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any] | None:
     """Return the room's state if ``test`` holds for it, else None (a condition for ``wait_until``)."""
     state: dict[str, Any] = client.get(f"/api/games/{code}").json()["state"]
@@ -69,7 +77,7 @@ def test_restart_in_process_resumes_exactly(tmp_path: Path) -> None:
             state = _play_mine(client, code, token, 1)
         game = client.get(f"/api/games/{code}").json()
         assert game["events"][: len(before["events"])] == before["events"]
-        actions = [m.action for m in client.app.state.manager.store.load_game(code).moves]
+        actions = _stored_actions(client, code)
     _events_match_replay(game, actions)
 
 
@@ -81,7 +89,7 @@ def test_robots_carry_on_after_a_restart(tmp_path: Path) -> None:
     with TestClient(create_app(make_settings(tmp_path))) as client:  # nobody connects: the robots resume alone
         wait_until(lambda: _state_if(client, code, lambda s: s["finished"]), "the resumed robots to finish")
         game = client.get(f"/api/games/{code}").json()
-        actions = [m.action for m in client.app.state.manager.store.load_game(code).moves]
+        actions = _stored_actions(client, code)
     _events_match_replay(game, actions)
 
 

@@ -234,13 +234,16 @@ def test_a_move_that_cannot_be_stored_is_not_played(tmp_path: Path) -> None:
                 await asyncio.sleep(0.001)
         assert len(sent) == 1 and json.loads(sent[0])["step"] == 1
         # the refused attempt did not use up a throw: the game is exactly the replay of its stored log
+        from pigdice.engine.events import Rolled
         from pigdice.engine.game import parse_action, replay
         from pigdice.rules import find_variant
 
         record = store.load_game(room.code)
         assert record is not None
         _, events = replay(find_variant("pig", goal=30), 2, room.seed, [parse_action(m.action) for m in record.moves])
-        assert update["events"][0]["faces"] == list(events[0].faces or ())
+        first = events[0]
+        assert isinstance(first, Rolled)
+        assert update["events"][0]["faces"] == list(first.faces or ())
         await watcher.stop()
         await manager.close()
 

@@ -18,7 +18,7 @@ from pigdice.web.config import Settings
 T = TypeVar("T")
 
 
-def wait_until(condition: Callable[[], T], what: str, timeout: float = 20.0, interval: float = 0.02) -> T:
+def wait_until(condition: Callable[[], T | None], what: str, timeout: float = 20.0, interval: float = 0.02) -> T:
     """Poll ``condition`` until it returns something true and return that; fail naming ``what`` after ``timeout`` s."""
     deadline = time.monotonic() + timeout
     while True:
