@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from pigdice.errors import BadParameterError
@@ -30,6 +31,11 @@ def format_from(path: Path | None, fmt: str | None) -> str:
 def _who(analysis: Analysis) -> str:
     a, b = analysis.names
     return f"{a} against itself" if a == b else f"{a} (A) against {b} (B)"
+
+
+def _opening(analysis: Analysis) -> str:
+    """Return strategy A's first move at 0-0 as text ('hold at 21', 'dice 6', ...)."""
+    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in analysis.opening().items())
 
 
 def summary_rows(analysis: Analysis) -> list[tuple[str, str]]:
@@ -71,8 +77,7 @@ def summary_rows(analysis: Analysis) -> list[tuple[str, str]]:
             ("scoring turns per game", f"{analysis.names[0]} {a_scoring:.3f}, {analysis.names[1]} {b_scoring:.3f}")
         )
     rows.append(("winner's scoring turns", f"{analysis.winner_scoring_turns:.3f}"))
-    opening = analysis.opening()
-    rows.append(("opening (A at 0-0)", ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in opening.items())))
+    rows.append(("opening (A at 0-0)", _opening(analysis)))
     rows.append(("turn score at 0-0 (A)", f"{analysis.turns[0].banked[0, 0]:.3f}"))
     rows.append(("tail probability", f"{max(s.tail for s in seatings):.1e}"))
     return rows
@@ -142,11 +147,10 @@ def make_figures(analysis: Analysis, folder: Path, stem: str, interactive: bool 
         policy = analysis.policy
         optimal = analysis.actions[0] if analysis.names[0] == "optimal" else analysis.actions[1]
         if variant.can_hold:
-            save("boundary", plots.boundary_figure(variant, hold_thresholds(optimal), optimal))
+            boundary = plots.boundary_figure(variant, hold_thresholds(optimal), optimal)
+            save("boundary", boundary)
             if interactive:
-                path = folder / f"{stem}-boundary.html"
-                plots.save_figure(plots.boundary_figure(variant, hold_thresholds(optimal), optimal), path)
-                figures["boundary-html"] = path
+                figures["boundary-html"] = plots.save_figure(boundary, folder / f"{stem}-boundary.html")
         if variant.chooses_dice:
             save("dice", plots.dice_figure(variant, optimal))
         save("win", plots.win_figure(variant, policy.values))
@@ -157,7 +161,11 @@ def make_figures(analysis: Analysis, folder: Path, stem: str, interactive: bool 
     return figures
 
 
-_CAPTIONS = {
+_CAPTIONS = {  # figure name: heading and caption, in page order
+    "length": (
+        "Game length",
+        "Exact distribution of the number of turns (both players' turns counted) until someone wins.",
+    ),
     "boundary": (
         "Roll/hold boundary",
         "The smallest turn total at which the perfect player holds, for each score i and opponent score j "
@@ -169,10 +177,6 @@ _CAPTIONS = {
         "Expected turn score",
         "Expected points banked by the mover's turn from each (i, j) under strategy A (seed 003, Figure 10).",
     ),
-    "length": (
-        "Game length",
-        "Exact distribution of the number of turns (both players' turns counted) until someone wins.",
-    ),
     "visits": (
         "State visits",
         "Expected number of turns per game that start at (score i, opponent score j), and of visits to each "
@@ -182,53 +186,51 @@ _CAPTIONS = {
 }
 
 
+@dataclass(frozen=True)
+class _Report:
+    """What a report says, before it is written as Markdown or HTML."""
+
+    title: str
+    intro: str
+    summary: list[tuple[str, str]]
+    players: list[list[str]]
+    figures: dict[str, Path]
+    design: str
+
+    def sections(self) -> list[tuple[str, str, str, str | None]]:
+        """Return the figure sections in page order: heading, caption, image file, interactive file or None."""
+        interactive = self.figures.get("boundary-html")
+        return [
+            (
+                *_CAPTIONS[name],
+                self.figures[name].name,
+                interactive.name if name == "boundary" and interactive else None,
+            )
+            for name in _CAPTIONS
+            if name in self.figures
+        ]
+
+
 def report_text(analysis: Analysis, fmt: str, figures: dict[str, Path] | None = None) -> str:
     """Return the report as Markdown or HTML, linking the figures by file name."""
-    figures = figures or {}
     variant = analysis.variant
-    title = f"Exact analysis: {variant.title}, goal {variant.goal}"
-    intro = (
-        f"{_who(analysis)}. {endgame_note(analysis)} Every number is computed exactly by propagating "
-        "probabilities through the Markov chain of turns (no simulation), until less than 1e-12 of the "
-        f"probability is still playing; {analysis.seconds:.2f} s."
+    report = _Report(
+        title=f"Exact analysis: {variant.title}, goal {variant.goal}",
+        intro=(
+            f"{_who(analysis)}. {endgame_note(analysis)} Every number is computed exactly by propagating "
+            "probabilities through the Markov chain of turns (no simulation), until less than 1e-12 of the "
+            f"probability is still playing; {analysis.seconds:.2f} s."
+        ),
+        summary=summary_rows(analysis),
+        players=per_player_rows(analysis),
+        figures=figures or {},
+        design=(
+            "Seed 003 observes that variants where optimal play takes four or five successful turns to win are "
+            f"much more popular than those that take two. Here the winner needs {analysis.winner_scoring_turns:.2f} "
+            "scoring turns on average."
+        ),
     )
-    summary = summary_rows(analysis)
-    players = per_player_rows(analysis)
-    design = (
-        f"Seed 003 observes that variants where optimal play takes four or five successful turns to win are "
-        f"much more popular than those that take two. Here the winner needs {analysis.winner_scoring_turns:.2f} "
-        "scoring turns on average."
-    )
-    if fmt == "html":
-        return _html(title, intro, summary, players, figures, design)
-    return _markdown(title, intro, summary, players, figures, design)
-
-
-def _markdown(
-    title: str,
-    intro: str,
-    summary: list[tuple[str, str]],
-    players: list[list[str]],
-    figures: dict[str, Path],
-    design: str,
-) -> str:
-    lines = [f"# {title}", "", intro, "", "## Summary", "", "| measure | value |", "|---|---|"]
-    lines += [f"| {name} | {value} |" for name, value in summary]
-    lines += ["", design, "", "## Per player (expected per game)", ""]
-    lines.append("| " + " | ".join(PER_PLAYER_HEADER) + " |")
-    lines.append("|" + "---|" * len(PER_PLAYER_HEADER))
-    lines += ["| " + " | ".join(row) + " |" for row in players]
-    for name in ("length", "boundary", "dice", "win", "turn-score", "visits"):
-        if name not in figures:
-            continue
-        heading, caption = _CAPTIONS[name]
-        lines += ["", f"## {heading}", "", caption, "", f"![{heading}]({figures[name].name})"]
-        if name == "boundary" and "boundary-html" in figures:
-            lines += ["", f"Interactive 3D version: [{figures['boundary-html'].name}]({figures['boundary-html'].name})"]
-    if not figures:
-        lines += ["", "(Figures are written with `--out FILE`.)"]
-    lines += ["", "## Method", "", _METHOD, ""]
-    return "\n".join(lines)
+    return _html(report) if fmt == "html" else _markdown(report)
 
 
 _METHOD = (
@@ -243,49 +245,92 @@ _METHOD = (
 )
 
 
-def _html(
-    title: str,
-    intro: str,
-    summary: list[tuple[str, str]],
-    players: list[list[str]],
-    figures: dict[str, Path],
-    design: str,
-) -> str:
-    e = html.escape
-    parts = [
+# -- Markdown ---------------------------------------------------------------------------------------
+def _md_table(header: list[str], rows: list[list[str]] | list[tuple[str, str]]) -> list[str]:
+    """Return the lines of a Markdown table."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return lines + ["| " + " | ".join(row) + " |" for row in rows]
+
+
+_MD_METHOD = ["", "## Method", "", _METHOD, ""]
+
+
+def _markdown(report: _Report) -> str:
+    """Return the report as Markdown."""
+    lines = [f"# {report.title}", "", report.intro, "", "## Summary", ""]
+    lines += _md_table(["measure", "value"], report.summary)
+    lines += ["", report.design, "", "## Per player (expected per game)", ""]
+    lines += _md_table(PER_PLAYER_HEADER, report.players)
+    for heading, caption, image, interactive in report.sections():
+        lines += ["", f"## {heading}", "", caption, "", f"![{heading}]({image})"]
+        if interactive:
+            lines += ["", f"Interactive 3D version: [{interactive}]({interactive})"]
+    if not report.figures:
+        lines += ["", "(Figures are written with `--out FILE`.)"]
+    return "\n".join(lines + _MD_METHOD)
+
+
+# -- HTML -------------------------------------------------------------------------------------------
+_e = html.escape
+
+
+def _html_head(title: str, style: str) -> list[str]:
+    """Return the lines of an HTML page up to the opened body."""
+    return [
         "<!doctype html>",
         '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{e(title)}</title>",
-        "<style>body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}"
-        "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 10px;text-align:left}"
-        "th{background:#f3f3f3}img{max-width:100%;border:1px solid #eee}figure{margin:2em 0}"
-        "figcaption{color:#555}</style>",
+        f"<title>{_e(title)}</title>",
+        f"<style>{style}</style>",
         "</head><body>",
-        f"<h1>{e(title)}</h1>",
-        f"<p>{e(intro)}</p>",
-        "<h2>Summary</h2><table><tr><th>measure</th><th>value</th></tr>",
     ]
-    parts += [f"<tr><td>{e(name)}</td><td>{e(value)}</td></tr>" for name, value in summary]
-    parts += ["</table>", f"<p>{e(design)}</p>", "<h2>Per player (expected per game)</h2><table><tr>"]
-    parts += [f"<th>{e(h)}</th>" for h in PER_PLAYER_HEADER]
-    parts.append("</tr>")
-    for row in players:
-        parts.append("<tr>" + "".join(f"<td>{e(cell)}</td>" for cell in row) + "</tr>")
-    parts.append("</table>")
-    for name in ("length", "boundary", "dice", "win", "turn-score", "visits"):
-        if name not in figures:
-            continue
-        heading, caption = _CAPTIONS[name]
-        parts.append(f"<h2>{e(heading)}</h2><figure>")
-        parts.append(f'<img src="{e(figures[name].name)}" alt="{e(heading)}">')
-        parts.append(f"<figcaption>{e(caption)}</figcaption></figure>")
-        if name == "boundary" and "boundary-html" in figures:
-            link = e(figures["boundary-html"].name)
+
+
+def _html_rows(rows: list[list[str]] | list[tuple[str, str]]) -> list[str]:
+    """Return one ``<tr>`` line of ``<td>`` cells per row."""
+    return ["<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in row) + "</tr>" for row in rows]
+
+
+def _html_table_body(header: list[str], rows: list[list[str]]) -> list[str]:
+    """Return a table's header cells, one a line, the closing of the header row and the rows."""
+    return [*(f"<th>{_e(h)}</th>" for h in header), "</tr>", *_html_rows(rows)]
+
+
+_REPORT_STYLE = (
+    "body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}"
+    "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 10px;text-align:left}"
+    "th{background:#f3f3f3}img{max-width:100%;border:1px solid #eee}figure{margin:2em 0}"
+    "figcaption{color:#555}"
+)
+_COMPARISON_STYLE = (
+    "body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em}"
+    "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 10px}"
+)
+
+
+def _html(report: _Report) -> str:
+    """Return the report as an HTML page."""
+    parts = _html_head(report.title, _REPORT_STYLE)
+    parts += [
+        f"<h1>{_e(report.title)}</h1>",
+        f"<p>{_e(report.intro)}</p>",
+        "<h2>Summary</h2><table><tr><th>measure</th><th>value</th></tr>",
+        *_html_rows(report.summary),
+        "</table>",
+        f"<p>{_e(report.design)}</p>",
+        "<h2>Per player (expected per game)</h2><table><tr>",
+        *_html_table_body(PER_PLAYER_HEADER, report.players),
+        "</table>",
+    ]
+    for heading, caption, image, interactive in report.sections():
+        parts.append(f"<h2>{_e(heading)}</h2><figure>")
+        parts.append(f'<img src="{_e(image)}" alt="{_e(heading)}">')
+        parts.append(f"<figcaption>{_e(caption)}</figcaption></figure>")
+        if interactive:
+            link = _e(interactive)
             parts.append(f'<p>Interactive 3D version: <a href="{link}">{link}</a></p>')
-    if not figures:
+    if not report.figures:
         parts.append("<p>(Figures are written with <code>--out FILE</code>.)</p>")
-    parts += ["<h2>Method</h2>", f"<p>{e(_METHOD)}</p>"]
-    parts.append("</body></html>")
+    parts += ["<h2>Method</h2>", f"<p>{_e(_METHOD)}</p>", "</body></html>"]
     return "\n".join(parts)
 
 
@@ -328,7 +373,6 @@ def comparison_rows(analyses: list[Analysis]) -> list[list[str]]:
     for analysis in analyses:
         seating = analysis.seatings[0]
         a, b = analysis.scoring_turns
-        opening = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in analysis.opening().items())
         rows.append(
             [
                 analysis.variant.name,
@@ -339,7 +383,7 @@ def comparison_rows(analyses: list[Analysis]) -> list[list[str]]:
                 str(seating.length_quantile(0.5)),
                 f"{(a + b) / 2:.2f}",
                 f"{analysis.winner_scoring_turns:.2f}",
-                opening,
+                _opening(analysis),
                 f"{analysis.turns[0].banked[0, 0]:.2f}",
             ]
         )
@@ -356,23 +400,12 @@ def comparison_text(analyses: list[Analysis], fmt: str) -> str:
     )
     rows = comparison_rows(analyses)
     if fmt == "html":
-        e = html.escape
-        parts = [
-            "<!doctype html>",
-            '<html lang="en"><head><meta charset="utf-8">',
-            f"<title>{e(title)}</title>",
-            "<style>body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em}"
-            "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 10px}</style>",
-            "</head><body>",
-            f"<h1>{e(title)}</h1><p>{e(intro)}</p><table><tr>",
-            *[f"<th>{e(h)}</th>" for h in COMPARISON_HEADER],
-            "</tr>",
-            *["<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>" for row in rows],
-            f"</table><h2>Method</h2><p>{e(_METHOD)}</p></body></html>",
+        parts = _html_head(title, _COMPARISON_STYLE)
+        parts += [
+            f"<h1>{_e(title)}</h1><p>{_e(intro)}</p><table><tr>",
+            *_html_table_body(COMPARISON_HEADER, rows),
+            f"</table><h2>Method</h2><p>{_e(_METHOD)}</p></body></html>",
         ]
         return "\n".join(parts)
-    lines = [f"# {title}", "", intro, "", "| " + " | ".join(COMPARISON_HEADER) + " |"]
-    lines.append("|" + "---|" * len(COMPARISON_HEADER))
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    lines += ["", "## Method", "", _METHOD, ""]
-    return "\n".join(lines)
+    lines = [f"# {title}", "", intro, "", *_md_table(COMPARISON_HEADER, rows)]
+    return "\n".join(lines + _MD_METHOD)
