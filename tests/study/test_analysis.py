@@ -16,7 +16,6 @@ from pigdice.solve.actions import hold_thresholds
 from pigdice.study.analysis import (
     STAT_NAMES,
     analyze,
-    optimal_actions,
     play_chain,
     turn_outcomes,
 )
@@ -273,7 +272,7 @@ def test_visit_probabilities_without_resets() -> None:
 
 def test_hold_thresholds_of_pig_look_like_figure_1() -> None:
     variant = find_variant("pig")
-    table = optimal_actions(solve(variant))
+    table = solve(variant).action_table()
     thresholds = hold_thresholds(table)
     assert thresholds[0, 0] == 21
     # near the goal a player just rolls for the remaining points: hold at 100 - i
@@ -281,16 +280,6 @@ def test_hold_thresholds_of_pig_look_like_figure_1() -> None:
     # when the opponent is about to win, roll for it all
     assert thresholds[0, 99] == 100
     assert thresholds.shape == (100, 100)
-
-
-def test_optimal_actions_match_the_strategy_tables() -> None:
-    from pigdice.players.tables import action_table
-
-    for name in ("pig", "hog", "pig-dice"):
-        variant = find_variant(name, goal=25)
-        fast = optimal_actions(solve(variant))
-        slow = action_table(parse_strategy("optimal", variant), variant)
-        assert np.array_equal(fast, slow), name
 
 
 def test_turn_outcomes_and_chain_can_be_used_directly() -> None:
@@ -327,7 +316,7 @@ def test_simulation_agrees_within_a_confidence_interval() -> None:
 
 
 def test_simultaneous_and_bad_strategies_are_clear_errors() -> None:
-    with pytest.raises(PigdiceError, match="everyone at once.*exact analysis"):
+    with pytest.raises(PigdiceError, match=r"everyone at once.*exact analysis"):
         analyze(find_variant("swine-herd", goal=20))
     with pytest.raises(BadParameterError, match="one or two strategies"):
         analyze(find_variant("pig", goal=20), ["hold:5", "hold:6", "hold:7"])

@@ -17,6 +17,7 @@ import numpy as np
 from pigdice.engine.game import Action, GameState, Hold, Roll, legal_actions
 from pigdice.errors import BadStrategyError
 from pigdice.rules.variant import Variant
+from pigdice.solve.policy import Policy
 
 
 @runtime_checkable
@@ -40,6 +41,15 @@ class TableStrategy(Strategy, Protocol):
 
     def action_table(self, variant: Variant, progress: Progress | None = None) -> np.ndarray:
         """Return the (goal, goal, goal) int8 action table T[i, j, k] of 2-player, first-to-goal ``variant``."""
+
+
+@runtime_checkable
+class SolvedStrategy(TableStrategy, Protocol):
+    """A table strategy read off a solved policy (the perfect player)."""
+
+    @property
+    def policy(self) -> Policy:
+        """Return the solved policy the strategy plays (solving on first use)."""
 
 
 def perspective(state: GameState) -> tuple[int, int, int]:

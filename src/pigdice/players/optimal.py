@@ -102,10 +102,12 @@ class Optimal:
     def action_table(self, variant: Variant, progress: Progress | None = None) -> np.ndarray:
         """Return the optimal action table of 2-player, first-to-goal ``variant`` (solved on first use)."""
         target = variant.roll_hold_form()
-        if target == self.variant.roll_hold_form():
-            policy = self.policy
+        if self._policy is not None and self._policy.variant == target:
+            policy = self._policy
         else:
             policy = solve(target, progress=None if progress is None else lambda f, _label: progress(f))
+            if target == self.variant.roll_hold_form():
+                self._policy = policy
         return policy.action_table(progress)
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Action:

@@ -2,7 +2,7 @@
 
 from pigdice.study.analysis.api import Analysis, Progress, analyze, strategy_table
 from pigdice.study.analysis.chain import MAX_TURNS, STAT_NAMES, TAIL, Seating, play_chain
-from pigdice.study.analysis.turns import VISITS_MAX_GOAL, TurnOutcomes, analysable, optimal_actions, turn_outcomes
+from pigdice.study.analysis.turns import VISITS_MAX_GOAL, TurnOutcomes, analysable, turn_outcomes
 
 __all__ = [
     "MAX_TURNS",
@@ -15,7 +15,6 @@ __all__ = [
     "TurnOutcomes",
     "analysable",
     "analyze",
-    "optimal_actions",
     "play_chain",
     "strategy_table",
     "turn_outcomes",

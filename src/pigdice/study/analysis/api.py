@@ -18,12 +18,14 @@ from typing import Any
 import numpy as np
 
 from pigdice.errors import BadParameterError
+from pigdice.players.base import SolvedStrategy
+from pigdice.players.specs import parse_strategy
+from pigdice.players.tables import action_table
 from pigdice.rules.variant import Decision, Endgame, Variant
 from pigdice.solve.actions import first_hold
 from pigdice.solve.policy import Policy
-from pigdice.solve.solver import solve
 from pigdice.study.analysis.chain import MAX_TURNS, TAIL, Seating, play_chain
-from pigdice.study.analysis.turns import TurnOutcomes, analysable, optimal_actions, turn_outcomes
+from pigdice.study.analysis.turns import TurnOutcomes, analysable, turn_outcomes
 
 Progress = Callable[[float, str], None]
 
@@ -166,15 +168,10 @@ class Analysis:
 
 
 def strategy_table(variant: Variant, spec: str, progress: Progress | None = None) -> tuple[np.ndarray, Policy | None]:
-    """Return the action table of a strategy spec (and the policy if it is 'optimal')."""
-    from pigdice.players.specs import parse_strategy
-    from pigdice.players.tables import action_table
-
+    """Return the action table of a strategy spec (and its solved policy if it plays one)."""
     strategy = parse_strategy(spec, variant)
-    if getattr(strategy, "name", "") == "optimal":
-        policy = solve(variant, progress=progress)
-        return optimal_actions(policy, None if progress is None else lambda f: progress(f, "optimal actions")), policy
-    return action_table(strategy, variant, None if progress is None else lambda f: progress(f, "action table")), None
+    table = action_table(strategy, variant, None if progress is None else lambda f: progress(f, "action table"))
+    return table, strategy.policy if isinstance(strategy, SolvedStrategy) else None
 
 
 def analyze(
@@ -201,13 +198,14 @@ def analyze(
         if progress is not None:
             progress(fraction, what)
 
+    def labelled(prefix: str) -> Progress:
+        return lambda fraction, what: report(fraction, prefix + what)
+
     tables: list[np.ndarray] = []
     policy: Policy | None = None
     mark = time.perf_counter()
     for spec in dict.fromkeys(names):
-        table, found = strategy_table(
-            variant, spec, lambda f, what: report(f, what if what == "optimal actions" else f"solving {variant.name}")
-        )
+        table, found = strategy_table(variant, spec, labelled(f"{spec}: "))
         tables.append(table)
         policy = policy or found
     if len(tables) == 1:

@@ -17,7 +17,6 @@ import numpy as np
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Variant
-from pigdice.solve.policy import Policy
 from pigdice.solve.solver import solvable
 from pigdice.solve.tables import effect_table
 from pigdice.study.analysis.kernels import turn_rows
@@ -118,8 +117,3 @@ def turn_outcomes(
         visits=seen,
         leftover=leftover,
     )
-
-
-def optimal_actions(policy: Policy, progress: Callable[[float], None] | None = None) -> np.ndarray:
-    """Return the optimal action table T[i, j, k] of a solved policy (0 hold, c + 1 roll choice c)."""
-    return policy.action_table(progress)

@@ -75,10 +75,9 @@ class Figure:
 # -- data ---------------------------------------------------------------------------------------
 def _policy_and_actions(variant: Variant, progress: Callable[[float, str], None] | None = None) -> tuple[Any, Any]:
     from pigdice.solve.solver import solvable, solve
-    from pigdice.study.analysis import optimal_actions
 
     policy = solve(solvable(variant), progress=progress)
-    return policy, optimal_actions(policy)
+    return policy, policy.action_table()
 
 
 def _scores(goal: int) -> np.ndarray:
