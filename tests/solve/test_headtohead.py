@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pigdice.errors import BadParameterError, BadStrategyError
-from pigdice.players.base import parse_strategy
+from pigdice.players.specs import parse_strategy
 from pigdice.players.tables import action_table
 from pigdice.rules import find_variant
 from pigdice.solve import solve

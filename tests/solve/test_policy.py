@@ -7,8 +7,9 @@ import pytest
 
 from pigdice.engine.game import Hold, Roll, new_game
 from pigdice.errors import BadParameterError
-from pigdice.players.base import HoldAt, parse_strategy
+from pigdice.players.fixed import HoldAt
 from pigdice.players.optimal import Optimal, approximation_note, hint_for_state
+from pigdice.players.specs import parse_strategy
 from pigdice.rules import find_variant
 from pigdice.solve import Policy, cache_path, solve, solve_uncached
 from pigdice.study.simulate import simulate

@@ -31,7 +31,9 @@ BOUNDS_SLACK = 1e-14
 
 
 @njit(cache=True)
-def turn_sweep(i, j, goal, V, x, t, c, d, act, rolls, bounds, fixed):  # pragma: no cover - numba
+def _turn_sweep(  # pragma: no cover - numba
+    i, j, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, c, d, act, rolls, bounds, fixed
+):
     """Solve one turn at (i, j) given the partner guess x = V[j, i]; fill c, d, act; return sweeps.
 
     V holds the values of the player who moves next (the opponent's turn-start values). If
@@ -42,11 +44,11 @@ def turn_sweep(i, j, goal, V, x, t, c, d, act, rolls, bounds, fixed):  # pragma:
     P_k = c[k] + d[k] * x. act[k] is 0 for hold and 1 + choice index for a roll. If ``rolls``
     has a row per choice, the last sweep writes each choice's roll value there. ``bounds``
     receives the interval of partner values x for which the chosen actions stay optimal, so
-    the pair solver can stop without another round. ``t`` is the ``EffectTable``. (The effect
-    switch is written out inline: numba runs it ~20x slower as a called function.)
+    the pair solver can stop without another round. The effect arrays are the ``EffectTable``'s,
+    unpacked by the public kernels (numba passes a NamedTuple to an inner function slowly: whole
+    solves took 1.2-1.7x longer). The effect switch is written out inline: numba runs it ~20x
+    slower as a called function.
     """
-    kinds, amounts, keeps, probs, offsets = t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets
-    monotone = t.monotone
     top = goal - i
     n_choices = offsets.shape[0] - 1
     record = rolls.shape[0] == n_choices
@@ -163,7 +165,9 @@ def turn_sweep(i, j, goal, V, x, t, c, d, act, rolls, bounds, fixed):  # pragma:
 
 
 @njit(cache=True)
-def _solve_pair(i, j, goal, V, t, C, D, act, rolls, bounds):  # pragma: no cover - numba
+def _solve_pair(  # pragma: no cover - numba
+    i, j, goal, V, kinds, amounts, keeps, probs, offsets, monotone, C, D, act, rolls, bounds
+):
     """Solve V[i, j] and V[j, i] together by policy iteration on their 2x2 affine system.
 
     Returns the Bellman residual of the pair: how far the solved values are from the
@@ -173,7 +177,8 @@ def _solve_pair(i, j, goal, V, t, C, D, act, rolls, bounds):  # pragma: no cover
     z = V[j, i]
     residual = 0.0
     for _ in range(MAX_PAIR_ROUNDS):
-        turn_sweep(i, j, goal, V, z, t, C[i], D[i], act, rolls, bounds, NO_FIXED)
+        _turn_sweep(i, j, goal, V, z, kinds, amounts, keeps, probs, offsets, monotone,
+                    C[i], D[i], act, rolls, bounds, NO_FIXED)  # fmt: skip
         c1 = C[i, 0]
         d1 = D[i, 0]
         lo1 = bounds[0]
@@ -186,7 +191,8 @@ def _solve_pair(i, j, goal, V, t, C, D, act, rolls, bounds):  # pragma: no cover
             lo2 = lo1
             hi2 = hi1
         else:
-            turn_sweep(j, i, goal, V, x, t, C[j], D[j], act, rolls, bounds, NO_FIXED)
+            _turn_sweep(j, i, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone,
+                        C[j], D[j], act, rolls, bounds, NO_FIXED)  # fmt: skip
             c2 = C[j, 0]
             d2 = D[j, 0]
             lo2 = bounds[0]
@@ -228,6 +234,14 @@ def solve_levels(V, goal, s_high, s_low, t, fresh, out):  # pragma: no cover - n
     ``fresh``: V holds no earlier estimate, so guess from the level above. Writes the largest
     change of any value to out[0] and the largest pair residual to out[1].
     """
+    kinds, amounts, keeps, probs, offsets, monotone = (
+        t.kinds,
+        t.amounts,
+        t.keeps,
+        t.probabilities,
+        t.offsets,
+        t.monotone,
+    )
     # C[i], D[i]: the last turn solved with score i, kept so the next one with the same score
     # (a neighbour) starts its sweeps close to the answer when effects can lower the turn total
     C = np.full((goal, goal), 0.5)
@@ -249,7 +263,7 @@ def solve_levels(V, goal, s_high, s_low, t, fresh, out):  # pragma: no cover - n
                 # first guesses extrapolated from the two levels above, where they exist
                 V[i, j] = _guess(V, i, j, goal)
                 V[j, i] = _guess(V, j, i, goal)
-            r = _solve_pair(i, j, goal, V, t, C, D, act, rolls, bounds)
+            r = _solve_pair(i, j, goal, V, kinds, amounts, keeps, probs, offsets, monotone, C, D, act, rolls, bounds)
             if r > residual:
                 residual = r
             delta = max(abs(V[i, j] - old_x), abs(V[j, i] - old_z))
@@ -263,7 +277,7 @@ def solve_levels(V, goal, s_high, s_low, t, fresh, out):  # pragma: no cover - n
 def turn_row(V, i, j, goal, t, fixed):  # pragma: no cover - numba
     """Return the turn at (i, j) given the next mover's values V: win, action, hold and roll values.
 
-    Optimal play if ``fixed`` is empty, else the given actions (see ``turn_sweep``).
+    Optimal play if ``fixed`` is empty, else the given actions (see ``_turn_sweep``).
     """
     top = goal - i
     n_choices = t.offsets.shape[0] - 1
@@ -273,7 +287,8 @@ def turn_row(V, i, j, goal, t, fixed):  # pragma: no cover - numba
     rolls = np.empty((n_choices, goal))
     bounds = np.empty(2)
     x = V[j, i]
-    turn_sweep(i, j, goal, V, x, t, c, d, act, rolls, bounds, fixed)
+    _turn_sweep(i, j, goal, V, x, t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets, t.monotone,
+                c, d, act, rolls, bounds, fixed)  # fmt: skip
     win = np.empty(top)
     hold = np.empty(top)
     for k in range(top):
@@ -293,6 +308,14 @@ def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, out):  # pragm
     rolls can lower the turn total start their sweeps close to the answer. Writes the largest
     change to out[0].
     """
+    kinds, amounts, keeps, probs, offsets, monotone = (
+        t.kinds,
+        t.amounts,
+        t.keeps,
+        t.probabilities,
+        t.offsets,
+        t.monotone,
+    )
     act = np.empty(goal, dtype=np.int64)
     rolls = np.empty((0, 0))
     bounds = np.empty(2)
@@ -308,8 +331,10 @@ def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, out):  # pragm
             da = warm[1, i]
             cb = warm[2, j]
             db = warm[3, j]
-            turn_sweep(i, j, goal, VB, old_b, t, ca, da, act, rolls, bounds, TA[i, j])
-            turn_sweep(j, i, goal, VA, old_a, t, cb, db, act, rolls, bounds, TB[j, i])
+            _turn_sweep(i, j, goal, VB, old_b, kinds, amounts, keeps, probs, offsets, monotone,
+                        ca, da, act, rolls, bounds, TA[i, j])  # fmt: skip
+            _turn_sweep(j, i, goal, VA, old_a, kinds, amounts, keeps, probs, offsets, monotone,
+                        cb, db, act, rolls, bounds, TB[j, i])  # fmt: skip
             c1 = ca[0]
             d1 = da[0]
             c2 = cb[0]
