@@ -30,6 +30,12 @@ ROLL_TIE = 1e-13
 BOUNDS_SLACK = 1e-14
 
 
+@njit(cache=True, inline="always")
+def _unpack(t):  # pragma: no cover - numba
+    """Return the arrays of an ``EffectTable`` and its monotone flag, for the inner kernels."""
+    return t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets, t.monotone
+
+
 @njit(cache=True)
 def _turn_sweep(  # pragma: no cover - numba
     i, j, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, c, d, act, rolls, bounds, fixed
@@ -234,14 +240,7 @@ def solve_levels(V, goal, s_high, s_low, t, fresh, out):  # pragma: no cover - n
     ``fresh``: V holds no earlier estimate, so guess from the level above. Writes the largest
     change of any value to out[0] and the largest pair residual to out[1].
     """
-    kinds, amounts, keeps, probs, offsets, monotone = (
-        t.kinds,
-        t.amounts,
-        t.keeps,
-        t.probabilities,
-        t.offsets,
-        t.monotone,
-    )
+    kinds, amounts, keeps, probs, offsets, monotone = _unpack(t)
     # C[i], D[i]: the last turn solved with score i, kept so the next one with the same score
     # (a neighbour) starts its sweeps close to the answer when effects can lower the turn total
     C = np.full((goal, goal), 0.5)
@@ -287,8 +286,8 @@ def turn_row(V, i, j, goal, t, fixed):  # pragma: no cover - numba
     rolls = np.empty((n_choices, goal))
     bounds = np.empty(2)
     x = V[j, i]
-    _turn_sweep(i, j, goal, V, x, t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets, t.monotone,
-                c, d, act, rolls, bounds, fixed)  # fmt: skip
+    kinds, amounts, keeps, probs, offsets, monotone = _unpack(t)
+    _turn_sweep(i, j, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, c, d, act, rolls, bounds, fixed)
     win = np.empty(top)
     hold = np.empty(top)
     for k in range(top):
@@ -308,14 +307,7 @@ def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, out):  # pragm
     rolls can lower the turn total start their sweeps close to the answer. Writes the largest
     change to out[0].
     """
-    kinds, amounts, keeps, probs, offsets, monotone = (
-        t.kinds,
-        t.amounts,
-        t.keeps,
-        t.probabilities,
-        t.offsets,
-        t.monotone,
-    )
+    kinds, amounts, keeps, probs, offsets, monotone = _unpack(t)
     act = np.empty(goal, dtype=np.int64)
     rolls = np.empty((0, 0))
     bounds = np.empty(2)
