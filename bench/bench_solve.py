@@ -64,8 +64,10 @@ def main() -> None:
     policy = solve_uncached(find_variant("pig"))
     first = time.perf_counter() - started
     pig = best_of(5, "pig", 100)
-    print(f"pig goal 100: P(first wins) = {policy.values[0, 0]:.6f}, {policy.states:,} states, "
-          f"residual {policy.residual:.1e}")
+    print(
+        f"pig goal 100: P(first wins) = {policy.values[0, 0]:.6f}, {policy.states:,} states, "
+        f"residual {policy.residual:.1e}"
+    )
     print(f"  first call (numba compile, fresh cache): {first:.2f} s")
     print(f"  warm solve: {pig * 1000:.1f} ms")
     solve_uncached(find_variant("two-dice-pig", goal=20))  # compile the reset path
@@ -79,8 +81,10 @@ def main() -> None:
         big = solve_uncached(find_variant("pig", goal=1000))
         seconds = time.perf_counter() - started
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"pig goal 1000: {seconds:.1f} s, {big.states:,} states, P = {big.values[0, 0]:.6f}, "
-              f"hold at {big.start_action()} at the start, peak memory {peak:.0f} MiB")
+        print(
+            f"pig goal 1000: {seconds:.1f} s, {big.states:,} states, P = {big.values[0, 0]:.6f}, "
+            f"hold at {big.start_action()} at the start, peak memory {peak:.0f} MiB"
+        )
 
 
 if __name__ == "__main__":
