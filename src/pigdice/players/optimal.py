@@ -166,4 +166,3 @@ def parse_optimal(spec: str, variant: Variant) -> Optimal:
     if spec.strip().lower() != "optimal":
         raise BadStrategyError(f"{spec!r}: 'optimal' takes no arguments; write just optimal")
     return Optimal(variant)
-

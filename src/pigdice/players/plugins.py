@@ -193,5 +193,3 @@ def parse_python(spec: str, variant: Variant) -> PythonStrategy:
     if not sep or not target.strip() or not function.strip():
         raise BadStrategyError(f"{text!r}: use python:module:function or py:path/to/file.py:function")
     return PythonStrategy(text, load_function(target.strip(), function.strip()))
-
-

@@ -136,9 +136,7 @@ def _engine_match(
 def can_fast_simulate(variant: Variant, tables: Sequence[np.ndarray | None]) -> bool:
     """Return True if the fast simulator can play this game (tables for all, first to the goal)."""
     return (
-        variant.endgame is Endgame.FIRST_TO_GOAL
-        and not variant.is_simultaneous
-        and all(t is not None for t in tables)
+        variant.endgame is Endgame.FIRST_TO_GOAL and not variant.is_simultaneous and all(t is not None for t in tables)
     )
 
 
