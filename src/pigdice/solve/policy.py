@@ -8,12 +8,15 @@ every in-turn value P_{i,j,k} follows from V by one backward sweep (``turn_row``
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import time
+import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from numba import njit
@@ -25,6 +28,7 @@ from pigdice.solve.actions import first_hold
 from pigdice.solve.tables import EffectTable, effect_table
 
 FORMAT_VERSION = 1
+VALUE_SLACK = 1e-9  # rounding a solved win probability may leave it this far outside [0, 1]
 
 
 @njit(cache=True)
@@ -190,20 +194,44 @@ class Policy:
             "saved": time.time(),
         }
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp.npz")
-        np.savez_compressed(tmp, values=self.values, meta=np.array(json.dumps(meta)))
-        tmp.replace(path)
+        # a temporary name of its own, so concurrent saves never write into each other's file
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.name, suffix=".tmp", delete=False) as tmp:
+            try:
+                np.savez_compressed(tmp, values=self.values, meta=np.array(json.dumps(meta)))
+            except BaseException:
+                Path(tmp.name).unlink(missing_ok=True)
+                raise
+        try:
+            os.replace(tmp.name, path)
+        except OSError:
+            Path(tmp.name).unlink(missing_ok=True)
+            raise
 
     @classmethod
     def load(cls, path: Path, variant: Variant) -> Policy:
-        """Load a policy saved for ``variant``; raise BadParameterError if it was solved for another."""
-        with np.load(path, allow_pickle=False) as data:
-            meta: dict[str, Any] = json.loads(str(data["meta"]))
-            values = np.array(data["values"], dtype=np.float64)
+        """Load a policy saved for ``variant``; raise BadParameterError if the file is not a sound one for it.
+
+        Only regular files are read (a FIFO would block); a damaged archive, a missing entry, values
+        that are not finite win probabilities in [0, 1], or metadata of another variant or format
+        are all refused, so the caller re-solves.
+        """
+        if not path.is_file():
+            raise BadParameterError(f"{path}: not a regular file")
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                values = np.array(data["values"], dtype=np.float64)
+            iterations, residual, seconds = int(meta["iterations"]), float(meta["residual"]), float(meta["seconds"])
+        except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+            raise BadParameterError(f"{path}: damaged policy file ({type(exc).__name__}: {exc})") from exc
+        if not isinstance(meta, dict):
+            raise BadParameterError(f"{path}: damaged policy metadata")
         if meta.get("format") != FORMAT_VERSION:
             raise BadParameterError(f"{path}: policy format {meta.get('format')} is not {FORMAT_VERSION}")
         if meta.get("fingerprint") != variant.fingerprint():
             raise BadParameterError(f"{path}: solved for other parameters than {variant.name} goal {variant.goal}")
         if values.shape != (variant.goal, variant.goal):
             raise BadParameterError(f"{path}: values have shape {values.shape}, expected goal x goal")
-        return cls(variant, values, int(meta["iterations"]), float(meta["residual"]), float(meta["seconds"]), True)
+        if not (np.isfinite(values).all() and values.min() >= -VALUE_SLACK and values.max() <= 1 + VALUE_SLACK):
+            raise BadParameterError(f"{path}: values are not win probabilities in [0, 1]")
+        return cls(variant, values, iterations, residual, seconds, True)

@@ -183,8 +183,8 @@ def solve(variant: Variant, use_cache: bool = True, progress: Progress | None = 
     if use_cache and path.exists():
         try:
             policy = Policy.load(path, variant)
-        except (OSError, ValueError, KeyError):
-            policy = None  # a stale or damaged cache file is rebuilt
+        except BadParameterError:
+            policy = None  # a stale, damaged or odd cache file is rebuilt (and replaced on save)
     if policy is None:
         policy = solve_uncached(variant, progress=progress)
         if use_cache:

@@ -1,0 +1,94 @@
+"""A damaged or odd policy cache is never trusted and never fatal: it is refused, re-solved and replaced."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import numpy as np
+import pytest
+
+from pigdice.errors import BadParameterError
+from pigdice.rules import find_variant
+from pigdice.solve import Policy, cache_path, solve, solve_uncached
+from pigdice.solve import solver as solver_module
+
+VARIANT = find_variant("pig", goal=15)
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """A fresh cache folder and an empty in-memory cache for each test."""
+    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(solver_module, "_MEMORY", {})
+    return cache_path(VARIANT)
+
+
+def saved_bytes(tmp_path) -> bytes:
+    path = tmp_path / "good.npz"
+    solve_uncached(VARIANT).save(path)
+    return path.read_bytes()
+
+
+def with_values(path, values) -> None:
+    """Save a policy file of the right variant and format whose values are ``values``."""
+    Policy(VARIANT, np.asarray(values, dtype=np.float64), 1, 0.0, 0.0).save(path)
+
+
+def damaged_files(tmp_path) -> dict[str, bytes]:
+    good = saved_bytes(tmp_path)
+    middle = len(good) // 2
+    return {
+        "empty": b"",
+        "truncated": good[: len(good) // 3],
+        "bad crc": good[:middle] + bytes([good[middle] ^ 0xFF]) + good[middle + 1 :],
+        "not a zip": b"not a policy at all",
+    }
+
+
+@pytest.mark.parametrize("kind", ["empty", "truncated", "bad crc", "not a zip"])
+def test_a_damaged_file_is_refused_clearly_and_rebuilt(cache, tmp_path, kind):
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_bytes(damaged_files(tmp_path)[kind])
+    with pytest.raises(BadParameterError):
+        Policy.load(cache, VARIANT)
+    policy = solve(VARIANT)
+    assert not policy.from_cache
+    assert Policy.load(cache, VARIANT).values == pytest.approx(policy.values)
+
+
+@pytest.mark.parametrize("bad", [np.nan, 7.0, -0.5, np.inf])
+def test_values_that_are_not_win_probabilities_are_not_trusted(cache, bad):
+    values = solve_uncached(VARIANT).values.copy()
+    values[3, 4] = bad
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    with_values(cache, values)
+    with pytest.raises(BadParameterError, match=r"win probabilities in \[0, 1\]"):
+        Policy.load(cache, VARIANT)
+    policy = solve(VARIANT)
+    assert not policy.from_cache and np.isfinite(policy.values).all()
+    assert 0.0 <= policy.win_probability(3, 4) <= 1.0
+
+
+def test_a_fifo_at_the_cache_path_is_not_read_and_is_replaced(cache):
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(cache)
+    done = threading.Event()
+    result: list[Policy] = []
+    thread = threading.Thread(target=lambda: (result.append(solve(VARIANT)), done.set()), daemon=True)
+    thread.start()
+    assert done.wait(60), "solve blocked on a FIFO at the cache path"
+    assert not result[0].from_cache
+    assert cache.is_file() and Policy.load(cache, VARIANT).from_cache
+
+
+def test_saves_use_their_own_temporary_files(cache):
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    policy = solve_uncached(VARIANT)
+    threads = [threading.Thread(target=policy.save, args=(cache,)) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert Policy.load(cache, VARIANT).values == pytest.approx(policy.values)
+    assert sorted(p.name for p in cache.parent.iterdir()) == [cache.name]
