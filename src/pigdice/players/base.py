@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
 from pigdice.engine.game import Action, GameState, Hold, Roll, legal_actions
 from pigdice.errors import BadStrategyError
 from pigdice.rules.variant import Variant
-from pigdice.solve.policy import Policy
+
+if TYPE_CHECKING:  # the solver (numba) loads only where a policy is used
+    from pigdice.solve.policy import Policy
 
 
 @runtime_checkable
