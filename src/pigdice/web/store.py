@@ -1,112 +1,103 @@
-"""Persistence: games as seed + action log (with their events) in SQLite or PostgreSQL (SQLAlchemy 2).
+"""Persistence: games as seed + action log (with their events) in SQLite or PostgreSQL (SQLAlchemy 2 Core).
 
-A move is written (action, events, new step) in one transaction before anyone is told about
-it, so a server killed at any moment loses nothing that a player saw. The schema carries a
-version number in ``pigdice_schema``; tables are created on start.
+A move is written (action, events, new step) in one transaction before anyone is told about it, so a server
+killed at any moment loses nothing that a player saw. The tables and their upgrades live in ``schema``, the
+records and the checks of a stored row in ``records``; ``Store.migrate`` creates or upgrades the tables. Every
+storage fault comes out as a ``StoreError`` naming the operation and the database; a stored game that cannot be
+decoded is a ``DamagedGameError`` and can be quarantined (kept, but never loaded at start again).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
 import time
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, cast
 
 from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    Column,
+    ColumnElement,
     Connection,
     Engine,
-    Float,
-    ForeignKey,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
+    and_,
     bindparam,
     create_engine,
     event,
+    func,
     insert,
+    literal_column,
+    or_,
     select,
     update,
 )
 from sqlalchemy.engine import Dialect, make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement
 
 from pigdice.errors import PigdiceError
-
-SCHEMA_VERSION = 1
-
-metadata = MetaData()
-
-schema_table = Table(
-    "pigdice_schema",
+from pigdice.web.records import BadRow, GameRecord, MoveRecord, MoveWrite, SeatRecord, decode_game
+from pigdice.web.schema import (
+    ACTIVE,
+    CLOSED,
+    EXPIRED,
+    FINISHED,
+    QUARANTINED,
+    SCHEMA_VERSION,
+    UPGRADES,
+    found_version,
+    games_table,
     metadata,
-    Column("id", Integer, primary_key=True),
-    Column("version", Integer, nullable=False),
-    Column("applied_at", Float, nullable=False),
+    moves_table,
+    schema_table,
+    seats_table,
 )
 
-games_table = Table(
-    "games",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("code", String(64), nullable=False, unique=True),
-    Column("variant", String(64), nullable=False),
-    Column("goal", Integer, nullable=False),
-    Column("endgame", String(32), nullable=False),
-    Column("ties", String(32), nullable=False),
-    Column("final_turn", String(32), nullable=False),
-    Column("params", Text, nullable=False),  # JSON object of variant parameters
-    Column("fingerprint", String(32), nullable=False),
-    Column("players", Integer, nullable=False),
-    Column("seed", BigInteger, nullable=False),
-    Column("step", Integer, nullable=False, default=0),
-    Column("finished", Boolean, nullable=False, default=False),
-    Column("winners", Text, nullable=True),  # JSON list once finished
-    Column("created_at", Float, nullable=False),
-    Column("updated_at", Float, nullable=False),
-)
+__all__ = [
+    "SCHEMA_VERSION",
+    "DamagedGameError",
+    "DriverStatement",
+    "GameClosedError",
+    "GameRecord",
+    "MoveRecord",
+    "MoveWrite",
+    "SeatRecord",
+    "Store",
+    "StoreError",
+    "games_table",
+    "metadata",
+    "moves_table",
+    "open_engine",
+    "schema_table",
+    "seats_table",
+]
 
-seats_table = Table(
-    "seats",
-    metadata,
-    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("kind", String(16), nullable=False),  # human | robot
-    Column("spec", String(64), nullable=False),
-    Column("name", String(64), nullable=False),
-    Column("token_hash", String(64), nullable=True),  # sha256 of the seat's secret token
-    Column("claimed_at", Float, nullable=True),
-)
-
-moves_table = Table(
-    "moves",
-    metadata,
-    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-    Column("step", Integer, primary_key=True),  # 1 for the first action
-    Column("seat", Integer, nullable=False),
-    Column("action", String(32), nullable=False),
-    Column("events", Text, nullable=False),  # JSON list of event_to_json dicts
-    Column("created_at", Float, nullable=False),
-)
-
+CHECKPOINT_MODES = ("PASSIVE", "FULL", "RESTART", "TRUNCATE")
+# a blocking checkpoint holds the write lock while it waits for readers: wait briefly, and try again next time
+CHECKPOINT_WAIT_MS = 100
+BUSY_TIMEOUT_MS = 5000
 
 # built once: the statements of the hot path (a move is written on every roll and hold)
 INSERT_MOVES = insert(moves_table)
 ADVANCE_GAME = (
     update(games_table)
-    .where(games_table.c.id == bindparam("b_id"), games_table.c.step == bindparam("b_prev"))
+    .where(
+        games_table.c.id == bindparam("b_id"),
+        games_table.c.step == bindparam("b_prev"),
+        games_table.c.status == literal_column(f"'{ACTIVE}'"),  # a closed game takes no more moves
+    )
     .values(
         step=bindparam("b_step"),
         finished=bindparam("b_finished"),
         winners=bindparam("b_winners"),
         updated_at=bindparam("b_now"),
+        to_move=bindparam("b_to_move"),
+        status=bindparam("b_status"),
     )
 )
 
@@ -136,61 +127,27 @@ class DriverStatement:
 
 
 class StoreError(PigdiceError):
-    """The database could not be opened, is of a newer schema, or refused a write."""
+    """The database could not be opened, is of a newer schema, or refused a read or a write."""
 
 
-@dataclass
-class SeatRecord:
-    """One stored seat."""
+class DamagedGameError(StoreError):
+    """A stored game whose row cannot be decoded (bad JSON, bad types, missing seats or moves, bad text)."""
 
-    seat: int
-    kind: str
-    spec: str
-    name: str
-    token_hash: str | None = None
-
-
-@dataclass
-class MoveRecord:
-    """One stored action and the events it produced."""
-
-    step: int
-    seat: int
-    action: str
-    events: list[dict[str, Any]]
+    def __init__(self, code: str, game_id: int, reason: str) -> None:
+        super().__init__(f"game {code} (id {game_id}) is damaged: {reason}")
+        self.code = code
+        self.game_id = game_id
+        self.reason = reason
 
 
-@dataclass
-class MoveWrite:
-    """One move to append: the game, its new step, who acted, the action, events and the outcome."""
+class GameClosedError(StoreError):
+    """A move for a game that is finished, expired or quarantined."""
 
-    game_id: int
-    step: int
-    seat: int
-    action: str
-    events: list[dict[str, Any]]
-    finished: bool = False
-    winners: list[int] | None = None
-
-
-@dataclass
-class GameRecord:
-    """One stored game: how to rebuild the variant, the seed, the seats and the move log."""
-
-    code: str
-    variant: str
-    goal: int
-    endgame: str
-    ties: str
-    final_turn: str
-    params: dict[str, Any]
-    fingerprint: str
-    seed: int
-    seats: list[SeatRecord]
-    id: int = 0
-    step: int = 0
-    finished: bool = False
-    moves: list[MoveRecord] = field(default_factory=list)
+    def __init__(self, code: str, status: str, reason: str | None) -> None:
+        super().__init__(f"game {code} is {status}" + (f" ({reason})" if reason else "") + "; it takes no moves")
+        self.code = code
+        self.status = status
+        self.reason = reason
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -199,7 +156,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     # no checkpoints on the write path (they fsync): Store.checkpoint runs them from a background thread
     cursor.execute("PRAGMA wal_autocheckpoint=0")
     cursor.close()
@@ -213,9 +170,8 @@ def open_engine(url: str) -> Engine:
         raise StoreError(f"cannot read database URL {url!r}; e.g. sqlite:///path/pigdice.sqlite3") from None
     try:
         if parsed.get_backend_name() == "sqlite":
-            memory = parsed.database in (None, "", ":memory:")
             kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False}}
-            if memory:
+            if _is_memory(parsed.database):
                 kwargs["poolclass"] = StaticPool
             engine = create_engine(url, **kwargs)
             event.listen(engine, "connect", _sqlite_pragmas)
@@ -229,6 +185,58 @@ def open_engine(url: str) -> Engine:
         raise StoreError(f"cannot use database URL {url!r}: {exc}") from None
 
 
+def _is_memory(database: str | None) -> bool:
+    return database in (None, "", ":memory:")
+
+
+# what the database's own words mean for whoever runs the server
+_HINTS = (
+    ("file is not a database", "the file is not an SQLite database"),
+    ("unable to open database file", "check that the path is a file in an existing folder that can be written"),
+    ("readonly database", "the file or its folder is read-only"),
+    ("disk is full", "free some disk space"),
+    ("disk i/o error", "the disk failed or is full"),
+    ("database is locked", "another process holds a lock on it"),
+)
+
+
+def _fault_reason(exc: SQLAlchemyError) -> str:
+    """Return the driver's first line for ``exc`` with a hint of what to do."""
+    orig = getattr(exc, "orig", None)
+    text = str(orig if orig is not None else exc).strip()
+    reason = text.splitlines()[0].strip() if text else type(exc).__name__
+    hints = [hint for words, hint in _HINTS if words in reason.lower()]
+    return f"{reason} ({hints[0]})" if hints else reason
+
+
+_UNDECODABLE = re.compile(r"Could not decode to UTF-8 column '([^']*)'")
+
+
+def _undecodable_column(exc: SQLAlchemyError) -> str | None:
+    """Return the column named by SQLite's "not valid UTF-8" error, or None for any other error."""
+    match = _UNDECODABLE.search(str(getattr(exc, "orig", "")))
+    return match.group(1) if match else None
+
+
+class _NotAdvanced(Exception):
+    """A move whose game did not advance (rolls the batch back)."""
+
+
+def _open_games() -> ColumnElement[bool]:
+    g = games_table.c
+    return and_(g.status == ACTIVE, g.finished.is_(False))
+
+
+def _duration(seconds: float) -> str:
+    """Return ``seconds`` in words, rounded to the largest unit: "7 days", "3 hours", "45 seconds"."""
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            n = round(seconds / size)
+            return f"{n} {unit}{'s' if n != 1 else ''}"
+    n = max(0, round(seconds))
+    return f"{n} second{'s' if n != 1 else ''}"
+
+
 class Store:
     """Games, seats and moves in one database; every method is a short synchronous transaction."""
 
@@ -240,39 +248,78 @@ class Store:
             DriverStatement.of(ADVANCE_GAME, self.engine.dialect),
         )
         self._moves: Connection | None = None  # SQLite: one connection kept open for the hot path (moves)
+        self._wal_path: str | None = None  # SQLite: the write-ahead log's file ('' in memory), found on first use
 
     @property
     def is_sqlite(self) -> bool:
         """Return True for SQLite (writes are serialised through one thread)."""
         return self.engine.dialect.name == "sqlite"
 
-    def migrate(self) -> int:
-        """Create missing tables and check the schema version; return the version in use."""
-        try:
-            metadata.create_all(self.engine)
-            with self.engine.begin() as conn:
-                row = conn.execute(select(schema_table.c.version).order_by(schema_table.c.id.desc())).first()
-                if row is None:
-                    conn.execute(insert(schema_table).values(version=SCHEMA_VERSION, applied_at=time.time()))
-                    return SCHEMA_VERSION
-                version = int(row[0])
-        except OperationalError as exc:
-            raise StoreError(f"cannot open the database {self.safe_url()}: {exc.orig}") from None
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"the database {self.safe_url()} has schema version {version}, newer than this pigdice "
-                f"({SCHEMA_VERSION}); upgrade pigdice"
-            )
-        return version
-
     def safe_url(self) -> str:
         """Return the database URL with any password hidden."""
         return make_url(self.url).render_as_string(hide_password=True)
 
+    @contextmanager
+    def _faults(self, doing: str) -> Iterator[None]:
+        """Turn a database error inside the block into a StoreError: "cannot {doing} the database {url}: why"."""
+        try:
+            yield
+        except SQLAlchemyError as exc:
+            raise StoreError(f"cannot {doing} the database {self.safe_url()}: {_fault_reason(exc)}") from exc
+
+    # -- schema ----------------------------------------------------------------------------
+    def migrate(self) -> int:
+        """Create the tables or upgrade older ones in place, in one transaction; return the version in use.
+
+        Raises StoreError (one line) for a database that cannot be opened or written, or of a newer schema.
+        """
+        self._check_sqlite_path()
+        with self._faults("open"), self.engine.connect() as conn, conn.begin():
+            self._lock_schema(conn)
+            version = found_version(conn)
+            if version is not None and version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"the database {self.safe_url()} has schema version {version}, newer than this pigdice "
+                    f"({SCHEMA_VERSION}); upgrade pigdice"
+                )
+            for old in range(version or SCHEMA_VERSION, SCHEMA_VERSION):
+                UPGRADES[old](conn)
+            metadata.create_all(conn)  # a new database, or tables an upgrade did not touch
+            if version != SCHEMA_VERSION:
+                conn.execute(insert(schema_table).values(version=SCHEMA_VERSION, applied_at=time.time()))
+            else:  # a write on every start: a read-only database fails here, not at the first move
+                latest = select(func.max(schema_table.c.id)).scalar_subquery()
+                conn.execute(
+                    update(schema_table).where(schema_table.c.id == latest).values(applied_at=schema_table.c.applied_at)
+                )
+        return SCHEMA_VERSION
+
+    def _check_sqlite_path(self) -> None:
+        """Refuse, with a clear line, a SQLite path that is a folder or lies in a folder that does not exist."""
+        database = self.engine.url.database
+        if not self.is_sqlite or _is_memory(database) or database is None or database.startswith("file:"):
+            return
+        path = Path(database)
+        why = None
+        if path.is_dir():
+            why = f"{path} is a folder, not a database file"
+        elif not path.parent.is_dir():
+            why = f"the folder {path.parent} does not exist"
+        if why:
+            raise StoreError(f"cannot open the database {self.safe_url()}: {why}")
+
+    def _lock_schema(self, conn: Connection) -> None:
+        """Take the lock that makes two servers starting at once migrate one after the other."""
+        if self.is_sqlite:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")  # pysqlite would begin only at the first INSERT/UPDATE
+        elif self.engine.dialect.name == "postgresql":
+            conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7370616)")
+
+    # -- writes ----------------------------------------------------------------------------
     def create_game(self, record: GameRecord) -> int:
-        """Insert a new game with its seats; return its id."""
+        """Insert a new, active game with its seats (and its seat to move and creator); return its id."""
         now = time.time()
-        with self.engine.begin() as conn:
+        with self._faults("create a game in"), self.engine.begin() as conn:
             result = conn.execute(
                 insert(games_table).values(
                     code=record.code,
@@ -290,6 +337,9 @@ class Store:
                     winners=None,
                     created_at=now,
                     updated_at=now,
+                    status=ACTIVE,
+                    to_move=record.to_move,
+                    creator=record.creator,
                 )
             )
             key = result.inserted_primary_key
@@ -316,7 +366,7 @@ class Store:
 
     def claim_seat(self, game_id: int, seat: int, name: str, token_hash: str) -> bool:
         """Give an open human seat its token hash and name; return False if it was taken meanwhile."""
-        with self.engine.begin() as conn:
+        with self._faults("claim a seat in"), self.engine.begin() as conn:
             result = conn.execute(
                 update(seats_table)
                 .where(
@@ -331,7 +381,7 @@ class Store:
 
     def rename_seats(self, game_id: int, names: list[str]) -> None:
         """Store new display names for a game's seats (in seat order)."""
-        with self.engine.begin() as conn:
+        with self._faults("rename seats in"), self.engine.begin() as conn:
             for seat, name in enumerate(names):
                 conn.execute(
                     update(seats_table)
@@ -339,8 +389,17 @@ class Store:
                     .values(name=name)
                 )
 
+    def set_to_move(self, game_id: int, to_move: int | None) -> None:
+        """Store the seat whose move it is (for a game stored without one, once it has been replayed)."""
+        with self._faults("update a game in"), self.engine.begin() as conn:
+            conn.execute(update(games_table).where(games_table.c.id == game_id).values(to_move=to_move))
+
     def record_moves(self, moves: list[MoveWrite]) -> None:
-        """Append moves of different games and advance each game, all in one transaction (group commit)."""
+        """Append moves of different games and advance each game, all in one transaction (group commit).
+
+        Raises GameClosedError for a game that is finished, expired or quarantined, and StoreError for a move
+        that does not follow its game's stored step or a database that refused the write; nothing is written then.
+        """
         if not moves:
             return
         if len({m.game_id for m in moves}) != len(moves):
@@ -365,6 +424,8 @@ class Store:
                 "b_finished": m.finished,
                 "b_winners": None if m.winners is None else json.dumps(m.winners),
                 "b_now": now,
+                "b_to_move": None if m.finished else m.to_move,
+                "b_status": FINISHED if m.finished else ACTIVE,
             }
             for m in moves
         ]
@@ -376,8 +437,14 @@ class Store:
             else:
                 with self.engine.begin() as conn:
                     self._write_moves(conn, rows, advances)
-        except IntegrityError:
-            raise StoreError("a move was already recorded") from None
+        except (IntegrityError, _NotAdvanced):
+            # a step already stored, a game that does not exist or is closed: nothing was written; say which
+            raise self._refusal(moves) from None
+        except SQLAlchemyError as exc:
+            if self._moves is not None and self._moves.invalidated:
+                self._moves.close()
+                self._moves = None
+            raise StoreError(f"cannot record moves in the database {self.safe_url()}: {_fault_reason(exc)}") from exc
 
     def _moves_connection(self) -> Connection:
         """Return the connection kept open for SQLite's move writes (opened on first use)."""
@@ -390,60 +457,189 @@ class Store:
         insert_moves, advance_game = self._hot
         conn.exec_driver_sql(insert_moves.sql, insert_moves.bind(rows))
         if conn.exec_driver_sql(advance_game.sql, advance_game.bind(advances)).rowcount != len(advances):
-            raise StoreError("a move does not follow its game's stored step")
+            raise _NotAdvanced
 
-    def load_game(self, code: str) -> GameRecord | None:
-        """Return the stored game with this code (seats and moves included), or None."""
-        with self.engine.connect() as conn:
-            row = conn.execute(select(games_table).where(games_table.c.code == code)).mappings().first()
+    def _refusal(self, moves: list[MoveWrite]) -> StoreError:
+        """Return the error that says why a batch of moves was refused (a closed game, a wrong step, no game)."""
+        g = games_table.c
+        with self._faults("record moves in"), self.engine.connect() as conn:
+            found = {
+                r.id: r
+                for r in conn.execute(
+                    select(g.id, g.code, g.step, g.status, g.closed_reason).where(g.id.in_([m.game_id for m in moves]))
+                )
+            }
+        for m in moves:
+            row = found.get(m.game_id)
             if row is None:
+                return StoreError(f"no game has id {m.game_id}")
+            if row.status not in (ACTIVE, None):
+                return GameClosedError(row.code, row.status, row.closed_reason)
+            if row.step >= m.step:
+                return StoreError(f"move {m.step} of game {row.code} was already recorded")
+            if row.step != m.step - 1:
+                return StoreError(f"move {m.step} of game {row.code} does not follow its stored step {row.step}")
+        return StoreError("a move does not follow its game's stored step")
+
+    def close_game(self, code: str, status: str, reason: str) -> bool:
+        """Close an active game as 'expired' or 'quarantined' with a reason; return False if it was not active."""
+        if status not in CLOSED:
+            raise StoreError(f"a game is closed as one of {', '.join(CLOSED)}, not {status!r}")
+        g = games_table.c
+        with self._faults(f"close game {code} in"), self.engine.begin() as conn:
+            result = conn.execute(
+                update(games_table)
+                .where(g.code == code, g.status == ACTIVE)
+                .values(status=status, closed_reason=reason, closed_at=time.time(), to_move=None)
+            )
+            return result.rowcount == 1
+
+    def quarantine(self, code_or_id: str | int, reason: str) -> None:
+        """Mark a game (by code, or by id) quarantined with a reason, whatever its status; nothing is deleted."""
+        g = games_table.c
+        which = g.id == code_or_id if isinstance(code_or_id, int) else g.code == code_or_id
+        with self._faults(f"quarantine game {code_or_id} in"), self.engine.begin() as conn:
+            result = conn.execute(
+                update(games_table).where(which).values(status=QUARANTINED, closed_reason=reason, closed_at=time.time())
+            )
+            if result.rowcount != 1:
+                raise StoreError(f"no game {code_or_id!r} to quarantine")
+
+    def expire_idle(self, idle_before: float, robot_only_before: float | None = None) -> list[str]:
+        """Mark 'expired' every active game with no move since ``idle_before`` and, if given, every robot-only game
+        created before ``robot_only_before``; return their codes (nothing is deleted)."""
+        now = time.time()
+        g = games_table.c
+        with self._faults("expire games in"), self.engine.begin() as conn:
+            codes = self._close_where(conn, g.updated_at < idle_before, f"no move for {_duration(now - idle_before)}")
+            if robot_only_before is not None:
+                humans = select(seats_table.c.seat).where(seats_table.c.game_id == g.id, seats_table.c.kind == "human")
+                robots_only = and_(g.created_at < robot_only_before, ~humans.exists())
+                codes += self._close_where(
+                    conn, robots_only, f"robots alone for over {_duration(now - robot_only_before)}"
+                )
+        return codes
+
+    def _close_where(self, conn: Connection, condition: ColumnElement[bool], reason: str) -> list[str]:
+        """Expire the open games matching ``condition``; return their codes."""
+        g = games_table.c
+        where = and_(_open_games(), condition)
+        values = {"status": EXPIRED, "closed_reason": reason, "closed_at": time.time(), "to_move": None}
+        if self.engine.dialect.update_returning:
+            return list(conn.scalars(update(games_table).where(where).values(**values).returning(g.code)))
+        codes: list[str] = list(conn.scalars(select(g.code).where(where)))  # without RETURNING (SQLite before 3.35)
+        conn.execute(update(games_table).where(g.code.in_(codes), g.status == ACTIVE).values(**values))
+        return codes
+
+    # -- reads -----------------------------------------------------------------------------
+    def load_game(self, code: str) -> GameRecord | None:
+        """Return the stored game with this code (seats and moves included, whatever its status), or None.
+
+        Raises DamagedGameError (naming the game and what is wrong) for a game whose rows cannot be decoded.
+        """
+        g = games_table.c
+        with self._faults(f"load game {code} from"), self.engine.connect() as conn:
+            game_id = conn.scalar(select(g.id).where(g.code == code))
+            if game_id is None:
                 return None
-            seats = [
-                SeatRecord(r["seat"], r["kind"], r["spec"], r["name"], r["token_hash"])
-                for r in conn.execute(
-                    select(seats_table).where(seats_table.c.game_id == row["id"]).order_by(seats_table.c.seat)
-                ).mappings()
-            ]
-            moves = [
-                MoveRecord(r["step"], r["seat"], r["action"], json.loads(r["events"]))
-                for r in conn.execute(
-                    select(moves_table).where(moves_table.c.game_id == row["id"]).order_by(moves_table.c.step)
-                ).mappings()
-            ]
-        return GameRecord(
-            code=row["code"],
-            variant=row["variant"],
-            goal=row["goal"],
-            endgame=row["endgame"],
-            ties=row["ties"],
-            final_turn=row["final_turn"],
-            params=json.loads(row["params"]),
-            fingerprint=row["fingerprint"],
-            seed=int(row["seed"]),
-            seats=seats,
-            id=int(row["id"]),
-            step=int(row["step"]),
-            finished=bool(row["finished"]),
-            moves=moves,
+            try:
+                row = conn.execute(select(games_table).where(g.id == game_id)).mappings().one()
+                seats = (
+                    conn.execute(
+                        select(seats_table).where(seats_table.c.game_id == game_id).order_by(seats_table.c.seat)
+                    )
+                    .mappings()
+                    .all()
+                )
+                moves = (
+                    conn.execute(
+                        select(moves_table).where(moves_table.c.game_id == game_id).order_by(moves_table.c.step)
+                    )
+                    .mappings()
+                    .all()
+                )
+            except OperationalError as exc:
+                column = _undecodable_column(exc)
+                if column is None:
+                    raise
+                raise DamagedGameError(code, int(game_id), f"{column} is not valid UTF-8 text") from None
+        try:
+            return decode_game(row, seats, moves)
+        except BadRow as exc:
+            raise DamagedGameError(code, int(game_id), str(exc)) from None
+
+    def robot_turn_codes(self, limit: int = 10_000) -> list[str]:
+        """Return the codes of the active games a robot must carry on at start, most recently active first.
+
+        Those whose seat to move is a robot with every human seat taken, and those whose seat to move is unknown
+        (stored before schema 2: load them once so the server can store it).
+        """
+        g = games_table.c
+        s = seats_table.c
+        robot_to_move = select(s.seat).where(s.game_id == g.id, s.seat == g.to_move, s.kind == "robot").exists()
+        open_seat = select(s.seat).where(s.game_id == g.id, s.kind == "human", s.token_hash.is_(None)).exists()
+        query = (
+            select(g.code)
+            .where(_open_games(), or_(g.to_move.is_(None), and_(robot_to_move, ~open_seat)))
+            .order_by(g.updated_at.desc())
+            .limit(limit)
         )
+        with self._faults("list games in"), self.engine.connect() as conn:
+            return list(conn.scalars(query))
 
     def unfinished_codes(self, limit: int = 10_000) -> list[str]:
-        """Return the codes of games not yet over, most recently active first."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(games_table.c.code)
-                .where(games_table.c.finished.is_(False))
-                .order_by(games_table.c.updated_at.desc())
-                .limit(limit)
-            )
-            return [r[0] for r in rows]
+        """Return the codes of active games not yet over, most recently active first."""
+        g = games_table.c
+        query = select(g.code).where(_open_games()).order_by(g.updated_at.desc()).limit(limit)
+        with self._faults("list games in"), self.engine.connect() as conn:
+            return list(conn.scalars(query))
 
-    def checkpoint(self, mode: str = "PASSIVE") -> None:
-        """Copy the SQLite write-ahead log into the database file (a no-op for other databases)."""
-        if not self.is_sqlite or mode not in ("PASSIVE", "TRUNCATE"):
-            return
-        with self.engine.connect() as conn:
-            conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
+    def count_open_games(self, creator: str | None = None) -> int:
+        """Return how many games are active and not over (of one creator, if given)."""
+        query = select(func.count()).select_from(games_table).where(_open_games())
+        if creator is not None:
+            query = query.where(games_table.c.creator == creator)
+        with self._faults("count games in"), self.engine.connect() as conn:
+            return int(conn.scalar(query) or 0)
+
+    # -- SQLite's write-ahead log ------------------------------------------------------------
+    def checkpoint(self, mode: str = "PASSIVE") -> int:
+        """Copy the SQLite write-ahead log into the database file; return the log's size in bytes after it.
+
+        PASSIVE never blocks writers; TRUNCATE (also FULL, RESTART) holds the write lock while it copies what
+        is left and empties the log, waiting at most CHECKPOINT_WAIT_MS for readers. Other databases: 0.
+        """
+        mode = mode.upper()
+        if mode not in CHECKPOINT_MODES:
+            raise StoreError(f"a checkpoint mode is one of {', '.join(CHECKPOINT_MODES)}, not {mode!r}")
+        if not self.is_sqlite:
+            return 0
+        with self._faults("checkpoint"), self.engine.connect() as conn:
+            if mode == "PASSIVE":
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").all()
+            else:
+                conn.exec_driver_sql(f"PRAGMA busy_timeout={CHECKPOINT_WAIT_MS}")
+                try:
+                    conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})").all()
+                finally:
+                    conn.exec_driver_sql(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        return self.wal_bytes()
+
+    def wal_bytes(self) -> int:
+        """Return the size of SQLite's write-ahead log file in bytes (0 without one, and for other databases)."""
+        if not self.is_sqlite:
+            return 0
+        if self._wal_path is None:
+            with self._faults("read the file name of"), self.engine.connect() as conn:
+                files = {row[1]: row[2] for row in conn.exec_driver_sql("PRAGMA database_list")}
+            main = files.get("main") or ""
+            self._wal_path = f"{main}-wal" if main else ""
+        if not self._wal_path:
+            return 0
+        try:
+            return os.path.getsize(self._wal_path)
+        except OSError:
+            return 0
 
     def close(self) -> None:
         """Release the database connections."""
