@@ -152,14 +152,28 @@ class GameClosedError(StoreError):
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     # WAL + NORMAL: a commit survives a killed process (kill -9); only a power cut may lose the last ones
-    cursor.execute("PRAGMA journal_mode=WAL")
+    if cursor.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        _switch_to_wal(cursor)
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     # no checkpoints on the write path (they fsync): Store.checkpoint runs them from a background thread
     cursor.execute("PRAGMA wal_autocheckpoint=0")
     cursor.close()
+
+
+def _switch_to_wal(cursor: Any) -> None:
+    """Switch a database to WAL, retrying while another connection holds a lock (SQLite does not wait there)."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except Exception as exc:  # the driver's OperationalError
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def open_engine(url: str) -> Engine:
