@@ -23,6 +23,7 @@ from sqlalchemy import (
     ColumnElement,
     Connection,
     Engine,
+    Select,
     and_,
     bindparam,
     create_engine,
@@ -239,6 +240,20 @@ class _NotAdvanced(Exception):
 def _open_games() -> ColumnElement[bool]:
     g = games_table.c
     return and_(g.status == ACTIVE, g.finished.is_(False))
+
+
+def robot_turn_query(limit: int) -> Select[tuple[str]]:
+    """Return the query of Store.robot_turn_codes (one statement: the status index, then two seat look-ups)."""
+    g = games_table.c
+    s = seats_table.c
+    robot_to_move = select(s.seat).where(s.game_id == g.id, s.seat == g.to_move, s.kind == "robot").exists()
+    open_seat = select(s.seat).where(s.game_id == g.id, s.kind == "human", s.token_hash.is_(None)).exists()
+    return (
+        select(g.code)
+        .where(_open_games(), or_(g.to_move.is_(None), and_(robot_to_move, ~open_seat)))
+        .order_by(g.updated_at.desc())
+        .limit(limit)
+    )
 
 
 def _duration(seconds: float) -> str:
@@ -588,18 +603,8 @@ class Store:
         Those whose seat to move is a robot with every human seat taken, and those whose seat to move is unknown
         (stored before schema 2: load them once so the server can store it).
         """
-        g = games_table.c
-        s = seats_table.c
-        robot_to_move = select(s.seat).where(s.game_id == g.id, s.seat == g.to_move, s.kind == "robot").exists()
-        open_seat = select(s.seat).where(s.game_id == g.id, s.kind == "human", s.token_hash.is_(None)).exists()
-        query = (
-            select(g.code)
-            .where(_open_games(), or_(g.to_move.is_(None), and_(robot_to_move, ~open_seat)))
-            .order_by(g.updated_at.desc())
-            .limit(limit)
-        )
         with self._faults("list games in"), self.engine.connect() as conn:
-            return list(conn.scalars(query))
+            return list(conn.scalars(robot_turn_query(limit)))
 
     def unfinished_codes(self, limit: int = 10_000) -> list[str]:
         """Return the codes of active games not yet over, most recently active first."""
