@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import event, update
 
 from pigdice.web.store import GameClosedError, GameRecord, MoveWrite, SeatRecord, Store, StoreError, games_table
 
@@ -167,3 +168,22 @@ def test_checkpoint_returns_the_log_size_and_truncate_empties_it(store: Store) -
     memory = Store("sqlite://")
     memory.migrate()
     assert memory.checkpoint("TRUNCATE") == 0 == memory.wal_bytes()
+
+
+def test_a_game_is_read_in_one_snapshot(store: Store) -> None:
+    """A move committed while a game is being read is not half seen (the row says step 1, the moves 1..2)."""
+    game_id = store.create_game(_record("GAME", "hr"))
+    store.record_moves([_move(game_id, 1, 1)])
+    done: list[bool] = []
+
+    def meanwhile(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if not done and statement.startswith("SELECT games.id, games.code"):  # the game's row was just read
+            done.append(True)
+            store.record_moves([_move(game_id, 2, 0)])  # on the moves connection, committed at once
+
+    event.listen(store.engine, "after_cursor_execute", meanwhile)
+    record = store.load_game("GAME")
+    event.remove(store.engine, "after_cursor_execute", meanwhile)
+    assert done and record is not None and record.step == 1 and len(record.moves) == 1
+    record = store.load_game("GAME")
+    assert record is not None and record.step == 2 and len(record.moves) == 2

@@ -561,13 +561,23 @@ class Store:
         return codes
 
     # -- reads -----------------------------------------------------------------------------
+    @contextmanager
+    def _snapshot(self) -> Iterator[Connection]:
+        """Yield a connection whose reads all see one snapshot (a game's row, seats and moves agree)."""
+        with self.engine.connect() as conn:
+            if self.is_sqlite:  # pysqlite begins no transaction for reads: each SELECT would see the latest commit
+                conn.exec_driver_sql("BEGIN")
+            elif self.engine.dialect.name == "postgresql":
+                conn.execution_options(isolation_level="REPEATABLE READ")
+            yield conn
+
     def load_game(self, code: str) -> GameRecord | None:
         """Return the stored game with this code (seats and moves included, whatever its status), or None.
 
         Raises DamagedGameError (naming the game and what is wrong) for a game whose rows cannot be decoded.
         """
         g = games_table.c
-        with self._faults(f"load game {code} from"), self.engine.connect() as conn:
+        with self._faults(f"load game {code} from"), self._snapshot() as conn:
             game_id = conn.scalar(select(g.id).where(g.code == code))
             if game_id is None:
                 return None
