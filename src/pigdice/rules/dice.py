@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -38,16 +38,19 @@ class Die:
         return self.labels[self.faces.index(face)]
 
 
+@cache
 def standard_die() -> Die:
     """Return a fair six-sided die with faces 1..6."""
     return Die("d6", (1, 2, 3, 4, 5, 6), ("1", "2", "3", "4", "5", "6"), (Fraction(1, 6),) * 6)
 
 
+@cache
 def head_die() -> Die:
     """Return Parker Brothers' head die: a pig head replaces the 1 (face 1, label 'H')."""
     return Die("head", (1, 2, 3, 4, 5, 6), ("H", "2", "3", "4", "5", "6"), (Fraction(1, 6),) * 6)
 
 
+@cache
 def tail_die() -> Die:
     """Return Parker Brothers' tail die: a pig tail replaces the 6 (face 6, label 'T')."""
     return Die("tail", (1, 2, 3, 4, 5, 6), ("1", "2", "3", "4", "5", "T"), (Fraction(1, 6),) * 6)
@@ -58,6 +61,7 @@ PIG_POSITIONS = ("right sider", "left sider", "razorback", "trotter", "snouter",
 PIG_POSITION_COUNTS = (1344, 1294, 767, 365, 137, 32)
 
 
+@cache
 def rubber_pig() -> Die:
     """Return a Pass the Pigs pig with the empirical landing probabilities of seed 003."""
     total = sum(PIG_POSITION_COUNTS)

@@ -9,10 +9,13 @@ faces and folds them with the *same* scorer, so the game and the solver share on
 
 from __future__ import annotations
 
+import math
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import lru_cache
 from typing import Any, Protocol
 
 import numpy as np
@@ -161,6 +164,10 @@ class RollSpec:
     scorer: Scorer
     mishap: Mishap | None = None
 
+    def __hash__(self) -> int:
+        """Hash the dice as runs of equal dice (Hog's 100 equal dice hash as one)."""
+        return hash((runs(self.dice), self.scorer, self.mishap))
+
     @property
     def count(self) -> int:
         """Return the number of dice thrown."""
@@ -227,38 +234,105 @@ def _sample_face(die: Die, rng: np.random.Generator) -> int:
     return die.faces[min(index, len(die.faces) - 1)]
 
 
-@cache
-def _outcomes(spec: RollSpec) -> tuple[Outcome, ...]:
-    partial: dict[Hashable, Fraction] = {spec.scorer.start(): Fraction(1)}
-    for die in spec.dice:
-        grown: dict[Hashable, Fraction] = {}
+# Roll specs whose tables are kept in memory (least recently used dropped first): Hog at its
+# most dice has MAX_HOG_DICE of them, every other registered variant one to three.
+OUTCOME_CACHE_SIZE = 1024
+# Partial folds kept for reuse by longer throws (Hog's n dice extend its n - 1 dice).
+FOLD_CACHE_SIZE = 1024
+
+_Fold = tuple[dict[Hashable, int], int]  # partial state -> integer weight, and their common denominator
+_FOLDS: OrderedDict[tuple[Scorer, tuple[tuple[Die, int], ...]], _Fold] = OrderedDict()
+_FOLDS_LOCK = threading.Lock()
+
+
+def _integer_weights(die: Die) -> tuple[tuple[int, ...], int]:
+    """Return the die's probabilities as integers over one common denominator, and that denominator."""
+    denominator = math.lcm(*(p.denominator for p in die.probabilities))
+    return tuple(p.numerator * (denominator // p.denominator) for p in die.probabilities), denominator
+
+
+def runs(dice: tuple[Die, ...]) -> tuple[tuple[Die, int], ...]:
+    """Return ``dice`` as runs of equal dice, e.g. ((d6, 26),): a short key for many equal dice."""
+    out: list[tuple[Die, int]] = []
+    for die in dice:
+        if out and (out[-1][0] is die or out[-1][0] == die):
+            out[-1] = (out[-1][0], out[-1][1] + 1)
+        else:
+            out.append((die, 1))
+    return tuple(out)
+
+
+def _prefix(key: tuple[tuple[Die, int], ...], count: int) -> tuple[tuple[Die, int], ...]:
+    """Return the runs of the first ``count`` dice of the runs ``key``."""
+    out: list[tuple[Die, int]] = []
+    for die, n in key:
+        if count <= 0:
+            break
+        out.append((die, min(n, count)))
+        count -= n
+    return tuple(out)
+
+
+def _fold(scorer: Scorer, dice: tuple[Die, ...]) -> _Fold:
+    """Return the partial states of folding ``dice`` one at a time, with exact integer weights.
+
+    Integer weights over a common denominator keep the convolution in plain integer arithmetic
+    (Fractions normalise at every step), and every prefix is cached under its runs of equal
+    dice, so the table of n dice extends the table of n - 1 dice instead of starting again:
+    all of Hog's tables together cost about as much as its largest one.
+    """
+    key = runs(dice)
+    start = len(dice)
+    with _FOLDS_LOCK:
+        while start > 0 and (scorer, _prefix(key, start)) not in _FOLDS:
+            start -= 1
+        if start:
+            _FOLDS.move_to_end((scorer, _prefix(key, start)))
+            partial, denominator = _FOLDS[(scorer, _prefix(key, start))]
+        else:
+            partial, denominator = {scorer.start(): 1}, 1
+    for count in range(start, len(dice)):
+        die = dice[count]
+        weights, scale = _integer_weights(die)
+        grown: dict[Hashable, int] = {}
         for acc, weight in partial.items():
-            for face, p in zip(die.faces, die.probabilities, strict=True):
-                if p == 0:
-                    continue
-                key = spec.scorer.step(acc, face)
-                grown[key] = grown.get(key, Fraction(0)) + weight * p
-        partial = grown
-    scale = Fraction(1)
+            for face, w in zip(die.faces, weights, strict=True):
+                if w:
+                    state = scorer.step(acc, face)
+                    grown[state] = grown.get(state, 0) + weight * w
+        partial, denominator = grown, denominator * scale
+        with _FOLDS_LOCK:
+            _FOLDS[(scorer, _prefix(key, count + 1))] = (partial, denominator)
+            while len(_FOLDS) > FOLD_CACHE_SIZE:
+                _FOLDS.popitem(last=False)
+    return partial, denominator
+
+
+@lru_cache(maxsize=OUTCOME_CACHE_SIZE)
+def _outcomes(spec: RollSpec) -> tuple[Outcome, ...]:
+    partial, denominator = _fold(spec.scorer, spec.dice)
+    scale: Fraction | None = None  # the dice's share when a mishap may happen instead
     rows: list[Outcome] = []
     if spec.mishap is not None and spec.mishap.probability > 0:
         scale = 1 - spec.mishap.probability
         rows.append(Outcome(None, spec.mishap.label, spec.mishap.probability, spec.mishap.effect))
     for acc, weight in partial.items():
+        probability = Fraction(weight, denominator)
         rows.append(
             Outcome(
                 spec.scorer.faces(acc),
                 spec.scorer.label(acc, spec.dice),
-                weight * scale,
+                probability if scale is None else probability * scale,
                 spec.scorer.effect(acc),
             )
         )
     return tuple(rows)
 
 
-@cache
+@lru_cache(maxsize=OUTCOME_CACHE_SIZE)
 def _distribution(spec: RollSpec) -> tuple[tuple[Effect, Fraction], ...]:
     merged: dict[Effect, Fraction] = {}
     for row in _outcomes(spec):
-        merged[row.effect] = merged.get(row.effect, Fraction(0)) + row.probability
+        known = merged.get(row.effect)
+        merged[row.effect] = row.probability if known is None else known + row.probability
     return tuple(sorted(merged.items()))

@@ -6,12 +6,18 @@ import dataclasses
 import hashlib
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.outcomes import Outcome, RollSpec
+from pigdice.rules.parameters import MAX_TEXT, shown
 
+# Playing needs no goal-sized arrays, so the goal may be large; whatever allocates them (the solver's
+# goal^2 values, goal^3 action tables, exact studies) first checks the memory it needs
+# (pigdice.solve.memory) and names the largest goal that fits: goal 100_000's values alone are 80 GB.
 MAX_GOAL = 100_000
+FINGERPRINT_CACHE_SIZE = 256  # variants whose fingerprints are kept (a lookup per solve() call)
 
 
 class Decision(StrEnum):
@@ -68,9 +74,9 @@ class Variant:
 
     def __post_init__(self) -> None:
         if isinstance(self.goal, bool) or not isinstance(self.goal, int):
-            raise BadParameterError(f"goal must be a whole number, got {self.goal!r}")
+            raise BadParameterError(f"goal must be a whole number, got {shown(self.goal)}")
         if not 1 <= self.goal <= MAX_GOAL:
-            raise BadParameterError(f"goal must be between 1 and {MAX_GOAL}, got {self.goal}")
+            raise BadParameterError(f"goal must be between 1 and {MAX_GOAL}, got {shown(self.goal)}")
         if len(self.choices) != len(self.rolls) or not self.choices:
             raise BadParameterError(f"variant {self.name}: choices and rolls do not match")
         if self.decision in (Decision.ROLL_HOLD, Decision.SIMULTANEOUS) and len(self.choices) != 1:
@@ -181,13 +187,7 @@ class Variant:
     # -- identity -------------------------------------------------------------------------
     def fingerprint(self) -> str:
         """Return a hash of everything that changes optimal play (goal, choices, exact tables)."""
-        digest = hashlib.sha256()
-        digest.update(f"{self.goal}|{self.decision}|{self.choices}".encode())
-        for spec in self.rolls:
-            for effect, probability in spec.distribution():
-                digest.update(f"{effect.kind.name}:{effect.amount}:{effect.keep_turn_total}={probability};".encode())
-            digest.update(b"/")
-        return digest.hexdigest()[:16]
+        return _fingerprint(self.goal, self.decision, self.choices, self.rolls)
 
     def describe(self) -> dict[str, Any]:
         """Return the variant's parameters as JSON-ready data (without the outcome tables)."""
@@ -209,6 +209,17 @@ class Variant:
         }
 
 
+@lru_cache(maxsize=FINGERPRINT_CACHE_SIZE)
+def _fingerprint(goal: int, decision: Decision, choices: tuple[int, ...], rolls: tuple[RollSpec, ...]) -> str:
+    digest = hashlib.sha256()
+    digest.update(f"{goal}|{decision}|{choices}".encode())
+    for spec in rolls:
+        for effect, probability in spec.distribution():
+            digest.update(f"{effect.kind.name}:{effect.amount}:{effect.keep_turn_total}={probability};".encode())
+        digest.update(b"/")
+    return digest.hexdigest()[:16]
+
+
 def _json_value(value: Any) -> Any:
     if isinstance(value, (int, float, str, bool)) or value is None:
         return value
@@ -219,9 +230,10 @@ def parse_enum(enum_type: Any, value: Any, what: str) -> Any:
     """Return ``value`` as a member of ``enum_type`` or raise an error listing the allowed values."""
     if isinstance(value, enum_type):
         return value
-    text = str(value).strip().lower().replace("_", "-").replace(" ", "-")
-    for member in enum_type:
-        if member.value == text:
-            return member
+    if isinstance(value, str) and len(value) <= MAX_TEXT:
+        text = value.strip().lower().replace("_", "-").replace(" ", "-")
+        for member in enum_type:
+            if member.value == text:
+                return member
     allowed = ", ".join(member.value for member in enum_type)
-    raise BadParameterError(f"unknown {what} {value!r}; allowed: {allowed}")
+    raise BadParameterError(f"unknown {what} {shown(value)}; allowed: {allowed}")
