@@ -99,6 +99,17 @@ class Optimal:
             self._policy = solve(self.variant.roll_hold_form(), progress=self.progress)
         return self._policy
 
+    def use_policy(self, policy: Policy) -> None:
+        """Use ``policy`` (solved elsewhere, e.g. in a worker process) instead of solving on first use."""
+        if policy.variant != self.variant.roll_hold_form():
+            raise BadStrategyError(f"that policy solves {policy.variant.name}, not {self.variant.name}")
+        self._policy = policy
+
+    @property
+    def is_ready(self) -> bool:
+        """Return True once the policy is at hand (choosing will not solve)."""
+        return self._policy is not None
+
     def action_table(self, variant: Variant, progress: Progress | None = None) -> np.ndarray:
         """Return the optimal action table of 2-player, first-to-goal ``variant`` (solved on first use)."""
         target = variant.roll_hold_form()

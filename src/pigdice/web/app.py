@@ -15,15 +15,18 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pigdice import __version__
 from pigdice.errors import PigdiceError, UnknownVariantError
 from pigdice.players.specs import known_specs
 from pigdice.web.config import Settings
 from pigdice.web.errors import WebError
+from pigdice.web.explorer import Explorer
+from pigdice.web.limits import BodyLimit, json_error
 from pigdice.web.manager import RoomManager
 from pigdice.web.routes import api, pages, ws
-from pigdice.web.store import Store
+from pigdice.web.store import Store, StoreError
 
 log = logging.getLogger("pigdice.web")
 
@@ -44,6 +47,12 @@ async def pigdice_error(request: Request, exc: PigdiceError) -> JSONResponse:
     """Answer a bad variant or parameter as a refused request."""
     code = "unknown_variant" if isinstance(exc, UnknownVariantError) else "bad_parameter"
     return error_response(WebError(code, str(exc)))
+
+
+async def store_error(request: Request, exc: StoreError) -> JSONResponse:
+    """Answer a database that refused a read or write with 503: nothing was changed, the client may retry."""
+    log.error("storage failed on %s %s: %s", request.method, request.url.path, exc)
+    return error_response(WebError("storage_failed", "the game server could not reach its storage; try again", 503))
 
 
 async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -68,15 +77,77 @@ async def validation_error(request: Request, exc: RequestValidationError) -> JSO
 
 HANDLERS: tuple[tuple[type[Exception], Callable[..., Awaitable[Response]]], ...] = (
     (WebError, web_error),
+    (StoreError, store_error),
     (PigdiceError, pigdice_error),
     (StarletteHTTPException, http_error),
     (RequestValidationError, validation_error),
 )
 
 
+class QuietBadFrames(logging.Filter):
+    """Log a websocket frame of invalid UTF-8 as one warning line, not a traceback.
+
+    The server already answers such a frame by closing the connection (code 1007); a stranger
+    sending them should not fill the log with tracebacks.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Strip the traceback from the server's invalid-UTF-8 record; pass every record on."""
+        if record.exc_info and record.exc_info[0] is UnicodeDecodeError:
+            record.exc_info = None
+            record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.msg = "closed a websocket that sent text that is not valid UTF-8"
+            record.args = ()
+        return True
+
+
+def quiet_bad_frames() -> None:
+    """Install ``QuietBadFrames`` on the server's error log (once)."""
+    server_log = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, QuietBadFrames) for f in server_log.filters):
+        server_log.addFilter(QuietBadFrames())
+
+
+class CatchAll:
+    """Answer any unexpected error with a JSON 500 (and log it), keeping the connection usable.
+
+    Without it the error reaches the server, which logs it and closes the connection after its
+    500, so the client's next request on that connection is reset.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run the request; turn an escaped exception into a 500 if nothing was sent yet."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked_send)
+        except Exception:
+            log.exception("unexpected error on %s %s", scope.get("method"), scope.get("path"))
+            if started:
+                raise
+            body = json_error("internal_error", "something went wrong on the server; it has been logged")
+            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+            await send({"type": "http.response.start", "status": 500, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app for ``settings`` (database, robot delay, limits)."""
     settings = settings or Settings.from_env()
+    quiet_bad_frames()
     store = Store(settings.database_url)
     manager = RoomManager(store, settings)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -85,12 +156,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(store.migrate)
-        await asyncio.to_thread(known_specs)  # imports the solver (numba) now, not during the first game
+        await asyncio.to_thread(known_specs)  # the robot registry, before the first game
         manager.start()
         if settings.resume_on_start:
-            loaded = await manager.resume_all()
-            if loaded:
-                log.info("resumed %d unfinished games", loaded)
+            manager.resume_in_background()  # rooms whose robots are to move; the others load when opened
         gc.freeze()  # start-up objects (numba, numpy, templates) need no more garbage-collector passes
         yield
         await manager.close()
@@ -100,6 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.manager = manager
     app.state.settings = settings
     app.state.templates = templates
+    app.state.explorer = Explorer(manager.pool, settings.explorer_cache_bytes)
     for exc_type, handler in HANDLERS:
         app.exception_handler(exc_type)(handler)
     app.include_router(pages.router)
@@ -107,4 +177,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws.router)
     # mounted last, so /static/vendor/plotly.min.js (pages) wins over the folder
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.add_middleware(CatchAll)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)  # added last: runs first
     return app

@@ -55,6 +55,22 @@ class Settings:
     max_explore_goal: int = 200
     max_rooms_in_memory: int = 10_000
     resume_on_start: bool = True
+    max_body_bytes: int = 64 * 1024  # request bodies (the largest valid one is a few KB)
+    solve_workers: int = 1  # processes that solve perfect players (each solve is one core)
+    warm_solver: bool = True  # start the solver's worker process at start-up, not at the first solve
+    max_solve_jobs: int = 8  # different solves running or waiting; more are refused (busy)
+    hint_wait_seconds: float = 2.0  # a hint waits this long for a new solve, then says "preparing"
+    explorer_cache_bytes: int = 64 * 2**20
+    max_open_rooms: int = 20_000  # unfinished games in the database; new rooms are refused beyond
+    rooms_per_client: int = 60  # new rooms per client address per window
+    client_window_seconds: float = 3600.0
+    max_robot_rooms: int = 20  # rooms with robots only, playing at once
+    max_robot_room_goal: int = 1000
+    robot_room_seconds: float = 3600.0  # a robots-only room is closed (expired) this long after it starts
+    idle_room_seconds: float = 7 * 86400.0  # an unfinished room without a move for this long is closed (expired)
+    expiry_check_seconds: float = 600.0
+    checkpoint_seconds: float = 2.0  # SQLite: a passive checkpoint this often ...
+    wal_truncate_bytes: int = 32 * 2**20  # ... and a truncating one once the write-ahead log is larger
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod

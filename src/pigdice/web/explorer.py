@@ -1,7 +1,12 @@
-"""Data for the strategy explorer: the roll/hold boundary (or Hog's dice map) of a solved variant."""
+"""Data for the strategy explorer: the roll/hold boundary (or Hog's dice map) of a solved variant.
+
+The data is computed in the solve pool's worker process and kept here in an LRU cache bounded
+by the bytes of its JSON, so new goals never pile up in memory.
+"""
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -11,24 +16,16 @@ import numpy as np
 from pigdice.players.optimal import approximation_note
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.actions import dice_at_start, hold_thresholds
-from pigdice.web.manager import warm_policy
+from pigdice.web.solving import SolvePool, job_key
 
-_cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
-_cache_lock = threading.Lock()
-CACHE_SIZE = 16
+DEFAULT_CACHE_BYTES = 64 * 2**20  # about 150 explorer views at goal 200 (~400 KB of JSON each)
 
 
-def explorer_data(variant: Variant) -> dict[str, Any]:
-    """Return the explorer's JSON: axes, the boundary (or dice map) and win probabilities, cached per variant."""
-    target = variant.roll_hold_form()
-    key = f"{variant.name}:{variant.fingerprint()}"
-    with _cache_lock:
-        if key in _cache:
-            _cache.move_to_end(key)
-            return _cache[key]
-    warm_policy(variant)
+def compute_explorer_data(variant: Variant) -> dict[str, Any]:
+    """Return the explorer's JSON for ``variant``: axes, the boundary (or dice map) and win probabilities."""
     from pigdice.solve.solver import solve
 
+    target = variant.roll_hold_form()
     policy = solve(target)
     goal = target.goal
     win = np.round(policy.values, 4)  # V[i, j]: win probability at the start of my turn
@@ -54,8 +51,42 @@ def explorer_data(variant: Variant) -> dict[str, Any]:
         data["kind"] = "hold"
         data["threshold"] = hold_thresholds(actions).T.tolist()
         data["chooses_dice"] = target.chooses_dice
-    with _cache_lock:
-        _cache[key] = data
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
     return data
+
+
+class Explorer:
+    """The explorer's data per variant: computed by the solve pool, kept in an LRU cache bounded by bytes."""
+
+    def __init__(self, pool: SolvePool, max_bytes: int = DEFAULT_CACHE_BYTES) -> None:
+        self.pool = pool
+        self.max_bytes = max_bytes
+        self._cache: OrderedDict[str, tuple[dict[str, Any], int]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    @property
+    def cached_bytes(self) -> int:
+        """Return the bytes of JSON the cache holds."""
+        return self._bytes
+
+    def __len__(self) -> int:
+        return len(self._cache)
+
+    async def data(self, variant: Variant) -> dict[str, Any]:
+        """Return the explorer's data for ``variant`` (from the cache, or a shared job in the solve pool)."""
+        key = job_key("explore", variant)
+        with self._lock:
+            hit = self._cache.get(key)
+            if hit is not None:
+                self._cache.move_to_end(key)
+                return hit[0]
+        data = await self.pool.run("explore", variant, compute_explorer_data)
+        size = len(json.dumps(data, separators=(",", ":")))
+        with self._lock:
+            if key not in self._cache and size <= self.max_bytes:
+                self._cache[key] = (data, size)
+                self._bytes += size
+                while self._bytes > self.max_bytes:
+                    _, (_, dropped) = self._cache.popitem(last=False)
+                    self._bytes -= dropped
+        return data

@@ -1,5 +1,6 @@
-"""The room manager: creates rooms (and their follow-up games), finds them (replaying them from the database
-after a restart), writes moves with group commit, resumes robots on start, and answers hints.
+"""The room manager: creates rooms (and their follow-up games) within the server's bounds, finds them
+(replaying them from the database after a restart, setting damaged ones aside), writes moves with group
+commit, resumes robots in the background, closes idle rooms, and answers hints from the solve pool.
 
 Rooms do not know the manager: it hands each room itself as the room's ``RoomStorage``."""
 
@@ -9,8 +10,8 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, TypeVar
 
@@ -19,31 +20,30 @@ import numpy as np
 from pigdice.engine.events import Event, event_to_json
 from pigdice.engine.game import apply, new_game, parse_action
 from pigdice.errors import PigdiceError, UnknownVariantError
+from pigdice.players.optimal import Optimal
 from pigdice.rules.registry import find_variant
-from pigdice.rules.variant import Decision, Variant
+from pigdice.rules.variant import Decision
+from pigdice.solve.policy import Policy
 from pigdice.web.config import Settings
 from pigdice.web.errors import WebError
+from pigdice.web.limits import ClientRooms
 from pigdice.web.rooms import Room
 from pigdice.web.seats import CODE_RE, Seat, hash_token, new_code, parse_web_strategy, plan_seats
-from pigdice.web.store import GameRecord, MoveWrite, SeatRecord, Store, StoreError
+from pigdice.web.solving import SolvePool
+from pigdice.web.store import DamagedGameError, GameRecord, MoveWrite, SeatRecord, Store, StoreError
 
 log = logging.getLogger("pigdice.web")
 
 MAX_BATCH = 500  # moves written in one transaction at most
-CHECKPOINT_SECONDS = 2.0
+RESUME_CHUNK = 50  # rooms resumed between two yields to the event loop
+BUSY_RETRY_SECONDS = 30.0  # a room whose perfect player was refused (pool busy) asks again after this
 
 T = TypeVar("T")
 
 
-_solve_lock = threading.Lock()
-
-
-def warm_policy(variant: Variant) -> None:
-    """Solve (or load) the perfect player's policy for ``variant``, one solve at a time."""
-    from pigdice.solve.solver import solve
-
-    with _solve_lock:
-        solve(variant.roll_hold_form())
+def optimal_seats(room: Room) -> list[Optimal]:
+    """Return the perfect-player strategies of the room's robots."""
+    return [s.strategy for s in room.seats if s.is_robot and isinstance(s.strategy, Optimal)]
 
 
 class RoomManager:
@@ -61,21 +61,68 @@ class RoomManager:
         self._pending: list[tuple[MoveWrite, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
         self._executor = ThreadPoolExecutor(max_workers=1 if store.is_sqlite else 4, thread_name_prefix="pigdice-db")
+        self.pool = SolvePool(settings.solve_workers, settings.max_solve_jobs)
+        self.client_rooms = ClientRooms(settings.rooms_per_client, settings.client_window_seconds)
+        self._ready: dict[str, asyncio.Task[Policy]] = {}  # room code -> its perfect player's solve
+        self._background: set[asyncio.Task[Any]] = set()
+        self.resumed = 0  # rooms loaded at start-up so far (their robots carry on)
+        self.quarantined = 0
 
     def start(self) -> None:
-        """Start background work: SQLite checkpoints off the event loop."""
+        """Start background work: SQLite checkpoints off the event loop, room expiry, the solve pool's worker."""
         if self.store.is_sqlite and self._checkpointer is None:
             self._checkpointer = asyncio.create_task(self._checkpoints())
+        self._spawn(self._expire_rooms())
+        if self.settings.warm_solver:
+            self.pool.start()
+
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        """Run ``work`` in the background, keeping a reference until it ends."""
+        task = asyncio.create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
 
     async def _checkpoints(self) -> None:
-        """Checkpoint the SQLite log every few seconds in the database thread (its fsync never stalls a move)."""
+        """Checkpoint the SQLite log in the database thread (its fsync never stalls a move): passive every few
+        seconds, and truncating once the log passes ``wal_truncate_bytes`` so it stays bounded under load."""
         loop = asyncio.get_running_loop()
         while True:
-            await asyncio.sleep(CHECKPOINT_SECONDS)
+            await asyncio.sleep(self.settings.checkpoint_seconds)
             try:
-                await loop.run_in_executor(self._executor, self.store.checkpoint)
+                size = await loop.run_in_executor(self._executor, self.store.checkpoint, "PASSIVE")
+                if size > self.settings.wal_truncate_bytes:
+                    await loop.run_in_executor(self._executor, self.store.checkpoint, "TRUNCATE")
             except Exception:
                 log.exception("SQLite checkpoint failed")
+
+    async def _expire_rooms(self) -> None:
+        """Close idle rooms and robots-only rooms past their time, every ``expiry_check_seconds``."""
+        while True:
+            try:
+                await self.expire_now()
+            except Exception:
+                log.exception("closing idle rooms failed")
+            await asyncio.sleep(self.settings.expiry_check_seconds)
+
+    async def expire_now(self, now: float | None = None) -> list[str]:
+        """Mark idle and over-age robots-only games expired in the store and close their rooms; return the codes."""
+        now = time.time() if now is None else now
+        settings = self.settings
+        codes = await self.db(
+            self.store.expire_idle, now - settings.idle_room_seconds, now - settings.robot_room_seconds
+        )
+        for code in codes:
+            room = self.rooms.get(code)
+            if room is not None:
+                room.closed = (
+                    "robot-only games end after an hour" if room.robots_only else "nobody moved for a long time"
+                )
+                room.stop_robots()
+                room.broadcast({"type": "closed", "state": room.snapshot()})
+        if codes:
+            log.info("closed %d idle rooms", len(codes))
+        return codes
 
     async def write_move(self, move: MoveWrite) -> None:
         """Store a move: at once for SQLite; for a server database, moves of many rooms waiting at once are
@@ -134,8 +181,9 @@ class RoomManager:
         params: dict[str, Any],
         players: list[str],
         your_name: str | None,
+        client: str = "local",
     ) -> tuple[Room, dict[int, str]]:
-        """Create a room; return it and the tokens of the seats the creator took ('you')."""
+        """Create a room for ``client`` (an address); return it and the tokens of the seats the creator took."""
         try:
             variant = find_variant(variant_name, goal=goal, endgame=endgame, ties=ties, final_turn=final_turn, **params)
         except PigdiceError as exc:
@@ -144,12 +192,20 @@ class RoomManager:
         except TypeError as exc:
             raise WebError("bad_parameter", f"bad variant parameter: {exc}") from None
         plans = plan_seats(players, variant, your_name)
-        if any(p.spec == "optimal" for p in plans) and variant.goal > self.settings.max_hint_goal:
+        settings = self.settings
+        solved = any(isinstance(p.strategy, Optimal) for p in plans)
+        if solved and variant.goal > settings.max_hint_goal:
             raise WebError(
                 "bad_parameter",
-                "the optimal robot needs a solved policy; this server solves goals up to "
-                f"{self.settings.max_hint_goal}",
+                f"the optimal robot needs a solved policy; this server solves goals up to {settings.max_hint_goal}",
             )
+        if all(p.kind == "robot" for p in plans):
+            self._check_robot_room(variant.goal)
+        self.client_rooms.check(client)
+        if await self.db(self.store.count_open_games) >= settings.max_open_rooms:
+            raise WebError("server_full", "this server has too many unfinished games; try again later", 503)
+        if solved and not self.pool.policy_ready(variant):
+            self.pool.check_room("policy", variant.roll_hold_form())
         tokens: dict[int, str] = {}
         seats: list[Seat] = []
         for index, plan in enumerate(plans):
@@ -158,7 +214,6 @@ class RoomManager:
                 tokens[index] = secrets.token_urlsafe(24)
                 seat.token_hash = hash_token(tokens[index])
             seats.append(seat)
-        await self._warm(seats, variant)
         request = {
             "variant": variant.name,
             "goal": variant.goal,
@@ -179,8 +234,11 @@ class RoomManager:
             fingerprint=variant.fingerprint(),
             seed=seed,
             seats=[SeatRecord(s.index, s.kind, s.spec, s.name, s.token_hash) for s in seats],
+            to_move=0,
+            creator=hash_token(client)[:16],
         )
         game_id = await self.db(self.store.create_game, record)
+        self.client_rooms.add(client)
         room = Room(
             code=record.code,
             game_id=game_id,
@@ -195,10 +253,29 @@ class RoomManager:
         )
         self.rooms[room.code] = room
         self._evict()
+        self._prepare(room)
         room.kick_robots()
         return room, tokens
 
-    async def play_again(self, room: Room, tokens: dict[str, str]) -> tuple[Room, dict[int, str]]:
+    def _check_robot_room(self, goal: int) -> None:
+        """Raise unless one more robots-only room fits (they are capped in number and goal, and expire)."""
+        settings = self.settings
+        if goal > settings.max_robot_room_goal:
+            raise WebError(
+                "bad_parameter",
+                f"games with robots only are limited to goals up to {settings.max_robot_room_goal}",
+            )
+        playing = sum(1 for r in self.rooms.values() if r.robots_only and not r.state.is_terminal() and not r.closed)
+        if playing >= settings.max_robot_rooms:
+            raise WebError(
+                "too_many_rooms",
+                f"{playing} games with robots only are playing on this server already; try again later",
+                429,
+            )
+
+    async def play_again(
+        self, room: Room, tokens: dict[str, str], client: str = "local"
+    ) -> tuple[Room, dict[int, str]]:
         """Start the follow-up game of ``room`` (same variant and seats) and tell everyone in the old room.
 
         ``tokens`` (seat number as text -> token) are the seats the caller holds: they become the caller's
@@ -206,7 +283,7 @@ class RoomManager:
         """
         mine: set[int] = set()
         for key, token in tokens.items():
-            if not key.isdecimal():
+            if not key.isdecimal() or not key.isascii():
                 raise WebError("bad_seat", f"seat {key!r} is not a number")
             room.authorize(int(key), token)
             mine.add(int(key))
@@ -221,6 +298,7 @@ class RoomManager:
             request["params"],
             players,
             None,
+            client,
         )
         for seat in new_room.seats:  # "you" seats are renumbered in order: keep each person's old name
             old = room.seats[seat.index]
@@ -230,10 +308,44 @@ class RoomManager:
         room.broadcast({"type": "again", "code": new_room.code, "url": f"/play/{new_room.code}"})
         return new_room, new_tokens
 
-    async def _warm(self, seats: list[Seat], variant: Variant) -> None:
-        """Solve the perfect player's policy in a thread before an optimal robot needs it."""
-        if any(s.spec == "optimal" for s in seats):
-            await asyncio.to_thread(warm_policy, variant)
+    # -- the perfect player ---------------------------------------------------------------------
+    def _prepare(self, room: Room, for_hint: bool = False) -> asyncio.Task[Policy] | None:
+        """Make sure the room's perfect player (a robot, or the hints when ``for_hint``) gets its policy: at
+        once if it is in memory, else from a job in the solve pool (the room is marked preparing, and told
+        when it is ready). Return the task to wait for, or None if there is nothing to wait for."""
+        task = self._ready.get(room.code)
+        if task is not None:
+            return task
+        robots = optimal_seats(room)
+        if not robots and not for_hint:
+            return None
+        if self.pool.policy_ready(room.variant):
+            if robots:
+                policy = self.pool.cached_policy(room.variant)
+                for strategy in robots:
+                    strategy.use_policy(policy)
+            return None
+        room.preparing = True
+        task = asyncio.create_task(self._get_ready(room))
+        self._ready[room.code] = task
+        task.add_done_callback(lambda _: self._ready.pop(room.code, None))
+        return task
+
+    async def _get_ready(self, room: Room) -> Policy:
+        """Wait for the room's policy (asking again while the pool is busy), then let its robots play."""
+        while True:
+            try:
+                policy = await self.pool.policy(room.variant)
+                break
+            except WebError as exc:
+                log.warning("room %s: the perfect player is not ready: %s", room.code, exc)
+                await asyncio.sleep(BUSY_RETRY_SECONDS)
+        for strategy in optimal_seats(room):
+            strategy.use_policy(policy)
+        room.preparing = False
+        room.broadcast({"type": "ready", "state": room.snapshot()})
+        room.kick_robots()
+        return policy
 
     # -- find / restore ----------------------------------------------------------------------
     async def get(self, code: str) -> Room:
@@ -244,21 +356,49 @@ class RoomManager:
         if not CODE_RE.match(code):
             raise WebError("unknown_room", "no room has that code", 404)
         lock = self._loading.setdefault(code, asyncio.Lock())
-        async with lock:
-            room = self.rooms.get(code)
-            if room is None:
-                record = await self.db(self.store.load_game, code)
-                if record is None:
-                    self._loading.pop(code, None)
-                    raise WebError("unknown_room", "no room has that code", 404)
-                room = await self._restore(record)
-                self.rooms[code] = room
-                self._evict()
-        self._loading.pop(code, None)
+        try:
+            async with lock:
+                room = self.rooms.get(code)
+                if room is None:
+                    room = await self._load(code)
+                    self.rooms[code] = room
+                    self._evict()
+        finally:
+            self._loading.pop(code, None)
+        self._prepare(room)
         room.kick_robots()
         return room
 
-    async def _restore(self, record: GameRecord) -> Room:
+    async def _load(self, code: str) -> Room:
+        """Read and replay a stored room; a damaged one is set aside (quarantined) and refused with 410."""
+        try:
+            record = await self.db(self.store.load_game, code)
+        except DamagedGameError as exc:
+            await self._quarantine(code, str(exc))
+            raise WebError("room_damaged", "this game's record is damaged and was set aside", 410) from None
+        if record is None:
+            raise WebError("unknown_room", "no room has that code", 404)
+        if record.status == "quarantined":
+            raise WebError("room_damaged", "this game's record is damaged and was set aside", 410)
+        try:
+            room = self._restore(record)
+        except Exception as exc:  # any failure to rebuild it: keep the row, mark it, carry on
+            await self._quarantine(code, f"replay failed: {type(exc).__name__}: {exc}")
+            raise WebError("room_damaged", "this game's record is damaged and was set aside", 410) from None
+        if record.status == "expired":
+            room.closed = record.closed_reason or "nobody moved for a long time"
+        return room
+
+    async def _quarantine(self, code: str, reason: str) -> None:
+        """Mark a damaged game in the store (it is kept) and log it."""
+        log.error("room %s is damaged and set aside: %s", code, reason)
+        self.quarantined += 1
+        try:
+            await self.db(self.store.quarantine, code, reason[:500])
+        except StoreError as exc:
+            log.error("room %s could not be marked as damaged: %s", code, exc)
+
+    def _restore(self, record: GameRecord) -> Room:
         """Rebuild a room by replaying its seed and action log (the dice generator continues exactly)."""
         try:
             variant = find_variant(
@@ -270,13 +410,12 @@ class RoomManager:
                 **record.params,
             )
         except PigdiceError as exc:
-            raise WebError("broken_room", f"this room's variant cannot be rebuilt: {exc}", 500) from None
+            raise DamagedGameError(record.code, record.id, f"its variant cannot be rebuilt: {exc}") from None
         seats: list[Seat] = []
         for s in record.seats:
             strategy = parse_web_strategy(s.spec, variant) if s.kind == "robot" else None
             kind: Literal["human", "robot"] = "robot" if s.kind == "robot" else "human"
             seats.append(Seat(s.seat, kind, s.spec, s.name, s.token_hash, strategy))
-        await self._warm(seats, variant)
         rng = np.random.default_rng(record.seed)
         state = new_game(variant, len(seats))
         history: list[tuple[int, Event]] = []
@@ -314,17 +453,25 @@ class RoomManager:
             replay_mismatch=mismatch,
         )
 
+    def resume_in_background(self) -> asyncio.Task[int]:
+        """Resume, in the background, the unfinished games whose robots are to move (others load when asked)."""
+        return self._spawn(self.resume_all())
+
     async def resume_all(self) -> int:
-        """Load every unfinished game so robots whose turn it is carry on; return how many were loaded."""
-        codes = await self.db(self.store.unfinished_codes, self.settings.max_rooms_in_memory)
-        loaded = 0
-        for code in codes:
+        """Load the unfinished games where a robot is to move, yielding to the event loop between chunks;
+        return how many were loaded. Games waiting for a person load when someone opens them."""
+        codes = await self.db(self.store.robot_turn_codes, self.settings.max_rooms_in_memory)
+        for number, code in enumerate(codes, start=1):
             try:
                 await self.get(code)
-                loaded += 1
+                self.resumed += 1
             except (WebError, StoreError, PigdiceError) as exc:
                 log.error("room %s could not be resumed: %s", code, exc)
-        return loaded
+            if number % RESUME_CHUNK == 0:
+                await asyncio.sleep(0)
+        if self.resumed:
+            log.info("resumed %d unfinished games with a robot to move", self.resumed)
+        return self.resumed
 
     def _evict(self) -> None:
         """Forget the least recently used idle rooms when too many are in memory (they reload on demand)."""
@@ -343,32 +490,57 @@ class RoomManager:
             self.rooms.pop(room.code, None)
 
     async def close(self) -> None:
-        """Stop robot tasks and the database threads."""
-        tasks = [r.robot_task for r in self.rooms.values() if r.robot_task is not None and not r.robot_task.done()]
+        """Stop robot tasks, background work, the solve pool and the database threads."""
+        tasks: list[asyncio.Task[Any]] = [
+            r.robot_task for r in self.rooms.values() if r.robot_task is not None and not r.robot_task.done()
+        ]
         if self._checkpointer is not None:
             tasks.append(self._checkpointer)
+        tasks.extend(self._background)
+        tasks.extend(self._ready.values())
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self.pool.close()
         with contextlib.suppress(Exception):
             self.store.checkpoint("TRUNCATE")
         self._executor.shutdown(wait=True)
 
     # -- hints --------------------------------------------------------------------------------
     async def hint(self, room: Room, seat_index: int) -> dict[str, Any]:
-        """Return the perfect player's hint and the win chance of ``seat_index`` in the room's current state."""
-        from pigdice.players.optimal import approximation_note, hint_for_state
+        """Return the perfect player's hint and the win chance of ``seat_index`` in the room's current state.
 
-        state = room.state
+        A policy not yet solved is asked of the solve pool; if it is not ready within ``hint_wait_seconds``
+        the answer is 503 ``preparing`` and the room is told (``ready``) when it is.
+        """
+        from pigdice.players.optimal import approximation_note
+
         variant = room.variant
-        if state.is_terminal():
+        if room.state.is_terminal():
             raise WebError("game_over", "the game is over", 409)
         if variant.goal > self.settings.max_hint_goal:
             raise WebError("no_hint", f"hints are available for goals up to {self.settings.max_hint_goal}", 409)
-        await asyncio.to_thread(warm_policy, variant)
-        hint = await asyncio.to_thread(hint_for_state, state)
+        task = None
+        if not self.pool.policy_ready(variant):
+            self.pool.check_room("policy", variant.roll_hold_form())
+            task = self._prepare(room, for_hint=True)
+        if task is None:
+            policy = self.pool.cached_policy(variant)
+        else:
+            try:
+                policy = await asyncio.wait_for(asyncio.shield(task), self.settings.hint_wait_seconds)
+            except TimeoutError:
+                raise WebError(
+                    "preparing", "the perfect player is preparing its advice; you will be told when it is ready", 503
+                ) from None
+        advisor = Optimal(variant)
+        advisor.use_policy(policy)
+        state = room.state  # read after the wait: the game may have moved on
+        if state.is_terminal():
+            raise WebError("game_over", "the game is over", 409)
+        hint = advisor.hint(state)
         mine = state.current == seat_index
         win: float | None
         if mine:

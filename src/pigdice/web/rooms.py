@@ -22,6 +22,7 @@ import numpy as np
 from pigdice.engine.events import Event, describe_event, event_to_json
 from pigdice.engine.game import GameState, apply, parse_action
 from pigdice.errors import IllegalActionError
+from pigdice.players.optimal import Optimal
 from pigdice.rules.variant import Variant
 from pigdice.web.errors import WebError
 from pigdice.web.live import Connection, dumps
@@ -68,6 +69,8 @@ class Room:
     last_active: float = field(default_factory=time.monotonic)
     replay_mismatch: bool = False
     robot_rng: np.random.Generator | None = None  # robots' own generator (their moves are logged as actions)
+    preparing: bool = False  # the perfect player is being solved (its robots wait; shown to players)
+    closed: str | None = None  # why the room takes no more moves (expired), or None while it is open
 
     # -- views ---------------------------------------------------------------------------
     @property
@@ -121,6 +124,8 @@ class Room:
                 "finished": state.is_terminal(),
                 "waiting_for": [s.index for s in self.seats if not s.is_taken],
                 "seed": self.seed if state.is_terminal() else None,
+                "preparing": self.preparing,
+                "closed": self.closed,
             }
         )
         return data
@@ -159,9 +164,15 @@ class Room:
             raise WebError("wrong_token", f"that token does not hold seat {index}", 403)
         return seat
 
+    def check_open(self) -> None:
+        """Raise 410 if the room takes no more moves (it expired)."""
+        if self.closed is not None:
+            raise WebError("room_closed", f"this game is closed: {self.closed}; start a new one", 410)
+
     async def join(self, index: int | None, name: str | None) -> tuple[Seat, str]:
         """Take an open seat (the first open one if ``index`` is None); return it and its new token."""
         async with self.lock:
+            self.check_open()
             if index is None:
                 open_seats = [s for s in self.seats if not s.is_taken]
                 if not open_seats:
@@ -190,6 +201,7 @@ class Room:
         """Play a person's action for seat ``index``; return the update that was broadcast."""
         async with self.lock:
             self.authorize(index, token)
+            self.check_open()
             if self.state.is_terminal():
                 raise WebError("game_over", "the game is over; start a new one with play again", 409)
             if not self.started:
@@ -230,6 +242,7 @@ class Room:
                     events_json,
                     state.is_terminal(),
                     None if state.winners is None else list(state.winners),
+                    to_move=None if state.is_terminal() else state.current,
                 )
             )
         except Exception as exc:
@@ -254,11 +267,23 @@ class Room:
 
     # -- robots --------------------------------------------------------------------------
     def robot_to_move(self) -> Seat | None:
-        """Return the robot seat whose move it is, if any (and the game has started)."""
-        if self.state.is_terminal() or not self.started:
+        """Return the robot seat whose move it is, if any (the game has started and its robots are ready)."""
+        if self.state.is_terminal() or not self.started or self.closed is not None:
             return None
         seat = self.seats[self.state.current]
+        if isinstance(seat.strategy, Optimal) and not seat.strategy.is_ready:
+            return None  # its policy is being solved in the solve pool; the room is kicked when it is ready
         return seat if seat.is_robot else None
+
+    @property
+    def robots_only(self) -> bool:
+        """Return True if every seat is a robot (nobody plays: such rooms are capped and expire)."""
+        return all(s.is_robot for s in self.seats)
+
+    def stop_robots(self) -> None:
+        """Cancel the robot loop, if it runs."""
+        if self.robot_task is not None and not self.robot_task.done():
+            self.robot_task.cancel()
 
     def kick_robots(self) -> None:
         """Start the robot loop if a robot is to move and none is running."""

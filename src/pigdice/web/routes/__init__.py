@@ -9,6 +9,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.requests import HTTPConnection
 
 from pigdice.web.config import Settings
+from pigdice.web.explorer import Explorer
 from pigdice.web.manager import RoomManager
 
 
@@ -24,6 +25,17 @@ def get_settings(conn: HTTPConnection) -> Settings:
     return settings
 
 
+def get_explorer(conn: HTTPConnection) -> Explorer:
+    """Return the app's strategy-explorer data cache."""
+    explorer: Explorer = conn.app.state.explorer
+    return explorer
+
+
+def client_address(conn: HTTPConnection) -> str:
+    """Return the address a request comes from (the key of per-client limits)."""
+    return conn.client.host if conn.client is not None else "unknown"
+
+
 def get_templates(conn: HTTPConnection) -> Jinja2Templates:
     """Return the app's page templates."""
     templates: Jinja2Templates = conn.app.state.templates
@@ -32,4 +44,6 @@ def get_templates(conn: HTTPConnection) -> Jinja2Templates:
 
 Manager = Annotated[RoomManager, Depends(get_manager)]
 AppSettings = Annotated[Settings, Depends(get_settings)]
+ExplorerData = Annotated[Explorer, Depends(get_explorer)]
+Client = Annotated[str, Depends(client_address)]
 Templates = Annotated[Jinja2Templates, Depends(get_templates)]

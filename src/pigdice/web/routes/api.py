@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from fastapi import APIRouter
@@ -10,7 +9,7 @@ from fastapi import APIRouter
 from pigdice.rules.registry import all_variants, find_variant
 from pigdice.web.errors import WebError
 from pigdice.web.protocol import ActionRequest, AgainRequest, CreateGame, HintRequest, JoinSeat
-from pigdice.web.routes import AppSettings, Manager
+from pigdice.web.routes import AppSettings, Client, ExplorerData, Manager
 from pigdice.web.variants import variant_info, web_specs
 
 router = APIRouter(prefix="/api")
@@ -34,7 +33,7 @@ async def api_strategies() -> dict[str, str]:
 
 
 @router.post("/games", status_code=201)
-async def api_create(body: CreateGame, manager: Manager) -> dict[str, Any]:
+async def api_create(body: CreateGame, manager: Manager, client: Client) -> dict[str, Any]:
     """Create a room; the seats you take ('you') come back with their secret tokens."""
     room, tokens = await manager.create(
         body.variant,
@@ -45,6 +44,7 @@ async def api_create(body: CreateGame, manager: Manager) -> dict[str, Any]:
         dict(body.params),
         body.players,
         body.name,
+        client,
     )
     return {**room_link(room.code, tokens), "state": room.snapshot()}
 
@@ -81,22 +81,22 @@ async def api_hint(code: str, body: HintRequest, manager: Manager) -> dict[str, 
 
 
 @router.post("/games/{code}/again", status_code=201)
-async def api_again(code: str, body: AgainRequest, manager: Manager) -> dict[str, Any]:
+async def api_again(code: str, body: AgainRequest, manager: Manager, client: Client) -> dict[str, Any]:
     """Start a new room with the same variant and seats; tell everyone in the old room."""
     room = await manager.get(code)
-    new_room, tokens = await manager.play_again(room, body.tokens)
+    new_room, tokens = await manager.play_again(room, body.tokens, client)
     return room_link(new_room.code, tokens)
 
 
 @router.get("/explore/{name}")
-async def api_explore(name: str, settings: AppSettings, goal: int | None = None) -> dict[str, Any]:
+async def api_explore(
+    name: str, settings: AppSettings, explorer: ExplorerData, goal: int | None = None
+) -> dict[str, Any]:
     """The solved strategy of a variant: hold thresholds (or Hog's dice counts) and win probabilities."""
-    from pigdice.web.explorer import explorer_data
-
     limit = settings.max_explore_goal
     if goal is not None and not 2 <= goal <= limit:
         raise WebError("bad_parameter", f"explorer goal must be between 2 and {limit}")
     variant = find_variant(name, goal=goal)
     if goal is None and variant.goal > limit:
         raise WebError("bad_parameter", f"explorer goal must be at most {limit}")
-    return await asyncio.to_thread(explorer_data, variant)
+    return await explorer.data(variant)

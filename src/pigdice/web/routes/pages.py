@@ -131,7 +131,14 @@ async def explore_page(
 @router.get("/healthz")
 async def healthz(manager: Manager) -> dict[str, Any]:
     """Liveness check."""
-    return {"ok": True, "version": __version__, "rooms": len(manager.rooms)}
+    return {
+        "ok": True,
+        "version": __version__,
+        "rooms": len(manager.rooms),
+        "solving": manager.pool.busy,
+        "resumed": manager.resumed,
+        "quarantined": manager.quarantined,
+    }
 
 
 @router.get("/static/vendor/plotly.min.js")
