@@ -92,9 +92,9 @@ def test_hint_json_and_table():
     [
         (("solve", "swine-herd"), "everyone at once"),
         (("solve", "nope"), "unknown variant"),
-        (("solve", "pig", "--goal", "0"), "goal must be"),
+        (("solve", "pig", "--goal", "0"), "--goal takes a whole number from 1 to"),
         (("hint", "pig", "--score", "100"), "already reached"),
-        (("hint", "pig", "--turn-total", "-3"), "turn total"),
+        (("hint", "pig", "--turn-total", "-3"), "--turn-total takes a whole number"),
         (("hint", "hog", "--turn-total", "3"), "no turn total"),
         (("policy", "pig", "--goal", "10", "--export", "/"), "folder"),
     ],

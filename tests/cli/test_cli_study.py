@@ -96,7 +96,7 @@ def test_compare_people_table_without_simulation() -> None:
         (["compare", "random", "hold:20", "--goal", "20"], "--games"),
         (["compare", "hold:20", "hold:25", "--variant", "nope"], "unknown variant"),
         (["compare", "hold:20", "bogus"], "unknown strategy"),
-        (["compare", "hold:20", "hold:25", "--games", "1"], "at least 2"),
+        (["compare", "hold:20", "hold:25", "--games", "1"], "from 2 to"),
         (["compare", "hold:20", "you"], "human"),
         (["compare", "keep-pace", "dice:3", "--variant", "hog"], "one throw per turn"),
         (["compare", "hold:20", "hold:25", "--goal", "0"], "goal"),
@@ -171,10 +171,10 @@ def test_tournament_two_player_people_table_shows_who_beats_whom() -> None:
         (["tournament", "-s", "hold:20,,hold:25"], "empty strategy"),
         (["tournament", "-s", "hold:20,hold:25", "-k", "3"], "at least 3 strategies"),
         (["tournament", "-s", "hold:20,hold:25", "-k", "1"], "players"),
-        (["tournament", "-s", "hold:20,hold:25", "-n", "0"], "at least 1"),
+        (["tournament", "-s", "hold:20,hold:25", "-n", "0"], "from 1 to"),
         (["tournament", "-s", "hold:20,hold:25", "--json", "--csv", "x.csv"], "not both"),
         (["tournament", "-s", "hold:20,zzz"], "unknown strategy"),
-        (["tournament", "-s", "hold:20,hold:25", "--csv", "/no/such/dir/t.csv", "--goal", "20"], "cannot write"),
+        (["tournament", "-s", "hold:20,hold:25", "--csv", "/no/such/dir/t.csv", "--goal", "20"], "does not exist"),
     ],
 )
 def test_tournament_bad_input_is_one_line(args: list[str], expected: str) -> None:

@@ -9,11 +9,48 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from pigdice.cli.checks import NAME_MAX, OutputError, number_option, output_option, shown, writing
 from pigdice.cli.options import GoalOpt, JsonOpt, ParamOpt, VariantArg, variant_from_options
 from pigdice.cli.output import emit_json, stdout_console
 from pigdice.cli.progress import progress_bar
-from pigdice.errors import BadParameterError
-from pigdice.rules.variant import Decision, Variant
+from pigdice.errors import BadParameterError, BadStrategyError
+from pigdice.rules.variant import MAX_GOAL, Decision, Variant
+
+FIGURE_GOAL = 2  # the smallest goal whose figures can be drawn (a 2 x 2 grid of scores)
+FIGURE_NAME_ROOM = 24  # bytes a figure's name adds to the report's, e.g. "-turn-score.html"
+STILL_PLAYING = 1e-6  # an analysis whose games are unfinished with more probability than this is refused
+
+
+def _check_figures(variants: list[Variant], what: str) -> None:
+    """Refuse figures for a goal too small to draw."""
+    small = [v for v in variants if v.goal < FIGURE_GOAL]
+    if small:
+        raise BadParameterError(
+            f"{what} need a goal of at least {FIGURE_GOAL}; {small[0].name} has goal {small[0].goal}"
+        )
+
+
+def _check_report_name(out: Path) -> None:
+    """Refuse a report name too long for the figure files written next to it (NAME-boundary.png, ...)."""
+    if len(out.stem.encode("utf-8", "surrogateescape")) + FIGURE_NAME_ROOM > NAME_MAX:
+        raise OutputError(
+            f"--out {shown(out.name)}: the name is too long for the figures written next to it "
+            f"(NAME-turn-score.png, ...); keep it under {NAME_MAX - FIGURE_NAME_ROOM} bytes"
+        )
+
+
+def _check_game_ends(tails: list[float], names: tuple[str, str], goal: int) -> None:
+    """Refuse an analysis whose games do not end (the chain stopped with games still going)."""
+    left = max(tails)
+    if left <= STILL_PLAYING:
+        return
+    a, b = names
+    who = f"{a} against itself" if a == b else f"{a} against {b}"
+    if left > 1 - STILL_PLAYING:
+        why = f"no game of {who} ever ends: nobody banks the points to reach the goal {goal}"
+    else:
+        why = f"{100 * left:.4g}% of games of {who} never end (nobody reaches the goal {goal})"
+    raise BadStrategyError(f"{why}; pick strategies that hold with points")
 
 
 def _strategy_list(text: str) -> list[str]:
@@ -37,7 +74,7 @@ def analyze_command(
         str | None, typer.Option("--format", help="Report format: md or html (default: from --out, else md).")
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Write the report here, with its PNG figures next to it.")
+        Path | None, output_option("--out", help="Write the report here, with its PNG figures next to it.")
     ] = None,
     param: ParamOpt = None,
     arrays: Annotated[
@@ -55,14 +92,19 @@ def analyze_command(
     variants = _variants(variant_name, goal, param)
     specs = _strategy_list(strategies)
     report_format = format_from(out, fmt)
-    if out is not None and not (out.parent if str(out.parent) else Path(".")).exists():
-        raise BadParameterError(f"folder {str(out.parent)!r} for --out does not exist")
     if len(variants) > 1:
         _compare(variants, specs, out, fmt, report_format, json_out, arrays)
         return
+    if out is not None:
+        _check_figures(variants, "a report's figures")
+        _check_report_name(out)
     with progress_bar() as bar:
         analysis = run_analysis(variants[0], specs, progress=bar)
-        files = write_report(analysis, out, report_format, progress=bar) if out is not None else []
+        _check_game_ends([s.tail for s in analysis.seatings], analysis.names, analysis.variant.goal)
+        files: list[Path] = []
+        if out is not None:
+            with writing(out):
+                files = write_report(analysis, out, report_format, progress=bar)
     if json_out:
         data = analysis.to_json(arrays=arrays)
         if files:
@@ -124,9 +166,12 @@ def _compare(
             def report(fraction: float, what: str, name: str = variant.name) -> None:
                 bar(fraction, f"{name}: {what}")
 
-            analyses.append(run_analysis(variant, specs, progress=report))
+            analysis = run_analysis(variant, specs, progress=report)
+            _check_game_ends([s.tail for s in analysis.seatings], analysis.names, analysis.variant.goal)
+            analyses.append(analysis)
     if out is not None:
-        out.write_text(comparison_text(analyses, report_format), encoding="utf-8")
+        with writing(out):
+            out.write_text(comparison_text(analyses, report_format), encoding="utf-8")
     if json_out:
         emit_json([a.to_json(arrays=arrays) for a in analyses])
         return
@@ -168,9 +213,16 @@ def plot_command(
             metavar="VARIANT", help="Variant name or alias; turn-score takes up to three: pig,hog.", show_default=False
         ),
     ],
-    out: Annotated[Path, typer.Option("--out", help="F.png (matplotlib) or F.html (interactive plotly, offline).")],
+    out: Annotated[
+        Path,
+        output_option(
+            "--out", help="F.png (matplotlib) or F.html (interactive plotly, offline).", suffixes=(".png", ".html")
+        ),
+    ],
     goal: GoalOpt = None,
-    opponent: Annotated[int, typer.Option("--opponent", help="Opponent score for the slice.")] = 0,
+    opponent: Annotated[
+        int, number_option("--opponent", low=0, high=MAX_GOAL - 1, help="Opponent score for the slice (below the goal)")
+    ] = 0,
     param: ParamOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -188,9 +240,8 @@ def plot_command(
         raise BadParameterError(f"unknown plot kind {kind!r}; use one of: {', '.join(KINDS)}")
     if out.suffix.lower() not in FORMATS:
         raise BadParameterError(f"--out must end in .png or .html, not {out.name!r}")
-    if not (out.parent if str(out.parent) else Path(".")).exists():
-        raise BadParameterError(f"folder {str(out.parent)!r} for --out does not exist")
     variants = _variants(variant_name, goal, param)
+    _check_figures(variants, "figures")
     if opponent < 0 or any(opponent >= v.goal for v in variants):
         raise BadParameterError(f"--opponent must be from 0 to {min(v.goal for v in variants) - 1}, got {opponent}")
     if name == "boundary" and variants[0].decision is Decision.DICE_PER_TURN:
@@ -199,7 +250,7 @@ def plot_command(
             f"`pigdice plot hog {variants[0].name} --out ...`"
         )
     started = time.perf_counter()
-    with progress_bar() as bar:
+    with progress_bar() as bar, writing(out):
         figure = draw(name, variants, out, opponent, progress=bar)
     seconds = time.perf_counter() - started
     if json_out:

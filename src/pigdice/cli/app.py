@@ -5,11 +5,17 @@ The commands live in one module per topic (``catalog``, ``study``, ``playing``, 
 order ``pigdice --help`` lists them. Command modules never import this one: they take their
 shared options from ``cli.options``, print with ``cli.output`` and show progress with
 ``cli.progress``. Input errors (every ``PigdiceError``) are caught in one place,
-``PigdiceGroup.invoke``, and printed as ``error: <message>`` on stderr with exit code 2.
+``PigdiceGroup.invoke``, and printed as ``error: <message>`` on stderr with exit code 2, and so
+are option values the strict parsers of ``cli.checks`` refuse (``OptionValueError``).
+No command line ends in a traceback: any other exception is printed as one ``error:`` line
+saying it is a bug (exit 1; ``PIGDICE_DEBUG=1`` shows the traceback instead), running out of
+memory says so, and Ctrl-C and a closed pipe end quietly.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -19,27 +25,67 @@ from typer.core import TyperGroup
 
 from pigdice import __version__
 from pigdice.cli import analyzing, catalog, playing, serving, solving, study
+from pigdice.cli.checks import OptionValueError
 from pigdice.errors import PigdiceError
 
 EXIT_BAD_INPUT = 2
+EXIT_FAILED = 1  # not the input's fault: out of memory, or a bug
+DEBUG_ENV = "PIGDICE_DEBUG"
+
+
+def printable(text: str) -> str:
+    """Return ``text`` safe to print on any terminal (undecodable command-line bytes escaped)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def error_line(exc: BaseException) -> str:
     """Return the one-line ``error: ...`` text for an input error."""
     message = " ".join(str(exc).split()) or type(exc).__name__
-    return f"error: {message}"
+    return printable(f"error: {message}")
+
+
+def failure_line(exc: BaseException) -> str:
+    """Return the one-line ``error: ...`` text for an exception that is not an input error."""
+    if isinstance(exc, MemoryError):
+        return "error: out of memory; try a smaller goal or fewer games"
+    detail = " ".join(str(exc).split())
+    what = f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+    if len(what) > 300:
+        what = what[:300] + "..."
+    return printable(
+        f"error: internal error, a bug in pigdice ({what}); please report it with the command line "
+        f"(set {DEBUG_ENV}=1 to see the traceback)"
+    )
+
+
+def _passes_through(exc: BaseException) -> bool:
+    """Return True for exceptions typer itself turns into messages and exit codes."""
+    if isinstance(exc, typer.Exit | typer.Abort | typer.TyperException | EOFError):
+        return True
+    return isinstance(exc, OSError) and exc.errno == errno.EPIPE  # output piped into a closed reader
 
 
 class PigdiceGroup(TyperGroup):
-    """The command group: turns every pigdice input error into one line on stderr and exit code 2."""
+    """The command group: one line on stderr for every error, never a traceback.
+
+    ``PigdiceError`` (bad input) exits with code 2; anything else (a bug, or memory) with 1.
+    """
 
     def invoke(self, ctx: Any) -> Any:
-        """Run the chosen command, reporting ``PigdiceError`` as ``error: ...`` (exit 2)."""
+        """Run the chosen command, reporting errors as one ``error: ...`` line."""
         try:
             return super().invoke(ctx)
         except PigdiceError as exc:
             typer.echo(error_line(exc), err=True)
             raise typer.Exit(EXIT_BAD_INPUT) from None
+        except OptionValueError as exc:  # an option value the strict parsers refused
+            typer.echo(error_line(Exception(exc.line())), err=True)
+            raise typer.Exit(EXIT_BAD_INPUT) from None
+        except Exception as exc:
+            if _passes_through(exc) or os.environ.get(DEBUG_ENV, "").strip() not in ("", "0"):
+                raise
+            typer.echo(failure_line(exc), err=True)
+            raise typer.Exit(EXIT_FAILED) from None
 
 
 app = typer.Typer(

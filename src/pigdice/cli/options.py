@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
@@ -17,11 +18,15 @@ from typing import Annotated, Any, get_type_hints
 
 import typer
 
+from pigdice.cli.checks import has_foreign_digits, number_option, shown
 from pigdice.errors import BadParameterError
 from pigdice.players.base import Strategy
 from pigdice.players.specs import parse_players
 from pigdice.rules import find_variant
-from pigdice.rules.variant import Endgame, FinalTurn, TieRule, Variant
+from pigdice.rules.variant import MAX_GOAL, Endgame, FinalTurn, TieRule, Variant
+
+MAX_SEED = 2**63 - 1
+MAX_PARAM_DIGITS = 18  # a whole-number variant parameter (max_dice=10) has at most this many digits
 
 
 def _values(enum_type: Any) -> str:
@@ -32,7 +37,10 @@ VariantArg = Annotated[
     str, typer.Argument(metavar="VARIANT", help="Variant name or alias (see `pigdice variants`).", show_default=False)
 ]
 VariantOpt = Annotated[str, typer.Option("--variant", "-v", help="Variant name or alias (see `pigdice variants`).")]
-GoalOpt = Annotated[int | None, typer.Option("--goal", help="Points needed to win (default: the variant's goal).")]
+GoalOpt = Annotated[
+    int | None,
+    number_option("--goal", low=1, high=MAX_GOAL, help="Points needed to win (default: the variant's goal)"),
+]
 EndgameOpt = Annotated[
     str | None, typer.Option("--endgame", help=f"How reaching the goal ends the game: {_values(Endgame)}.")
 ]
@@ -46,16 +54,30 @@ ParamOpt = Annotated[
     typer.Option("--param", "-p", help="Variant parameter key=value (repeatable), e.g. --param max_dice=10."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
-SeedOpt = Annotated[int | None, typer.Option("--seed", help="Random seed (default: a fresh one, printed).")]
+SeedOpt = Annotated[
+    int | None, number_option("--seed", low=0, high=MAX_SEED, help="Random seed (default: a fresh one, printed)")
+]
 
 RESERVED_PARAMS = ("name", "goal", "endgame", "ties", "final_turn")
 
 
-def parse_param_value(text: str) -> int | str:
-    """Return ``text`` as an int if it is a whole number, else the string itself."""
+WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+
+
+def parse_param_value(text: str, key: str = "") -> int | str:
+    """Return ``text`` as an int if it is a whole number in ASCII digits, else the string itself.
+
+    Digits of other scripts (², ٢, ５) and numbers longer than ``MAX_PARAM_DIGITS`` are refused.
+    """
     stripped = text.strip()
-    digits = stripped[1:] if stripped.startswith("-") else stripped
-    return int(stripped) if digits.isdigit() else stripped
+    name = f"--param {key}=..." if key else "--param"
+    if has_foreign_digits(stripped):
+        raise BadParameterError(f"{name}: write numbers with the digits 0-9, got {shown(stripped)}")
+    if WHOLE_NUMBER.fullmatch(stripped):
+        if len(stripped.lstrip("-").lstrip("0")) > MAX_PARAM_DIGITS:
+            raise BadParameterError(f"{name}: {shown(stripped)} is too large a number")
+        return int(stripped)
+    return stripped
 
 
 def parse_params(items: Sequence[str] | None) -> dict[str, int | str]:
@@ -71,7 +93,7 @@ def parse_params(items: Sequence[str] | None) -> dict[str, int | str]:
             raise BadParameterError(f"--param {key}=... is not a variant parameter; use {option} instead")
         if key in params:
             raise BadParameterError(f"--param {key} given twice")
-        params[key] = parse_param_value(value)
+        params[key] = parse_param_value(value, key)
     return params
 
 
@@ -143,8 +165,8 @@ def resolve_seed(seed: int | None) -> int:
     """Return ``seed`` checked, or a fresh random seed when none was given."""
     if seed is None:
         return secrets.randbelow(2**31)
-    if seed < 0:
-        raise BadParameterError(f"seed must be a whole number >= 0, got {seed}")
+    if not 0 <= seed <= MAX_SEED:
+        raise BadParameterError(f"seed must be a whole number from 0 to {MAX_SEED}, got {seed}")
     return seed
 
 

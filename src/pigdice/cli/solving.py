@@ -12,6 +12,7 @@ import numpy as np
 import typer
 from rich.table import Table
 
+from pigdice.cli.checks import number_option, output_option, writing
 from pigdice.cli.options import (
     GoalOpt,
     JsonOpt,
@@ -25,7 +26,7 @@ from pigdice.cli.output import emit_json, stderr_console, stdout_console
 from pigdice.cli.progress import progress_bar
 from pigdice.errors import BadParameterError
 from pigdice.players.optimal import hint_from_policy
-from pigdice.rules.variant import Decision, Variant
+from pigdice.rules.variant import MAX_GOAL, Decision, Variant
 from pigdice.solve import Policy, solvable, solve
 
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Solve again even if a cached policy exists.")]
@@ -166,8 +167,8 @@ def policy_command(
     variant_name: VariantArg,
     goal: GoalOpt = None,
     param: ParamOpt = None,
-    export: Annotated[Path | None, typer.Option("--export", help="Write every state to this CSV file.")] = None,
-    step: Annotated[int, typer.Option("--step", min=1, help="Score step of the printed grid.")] = 10,
+    export: Annotated[Path | None, output_option("--export", help="Write every state to this CSV file.")] = None,
+    step: Annotated[int, number_option("--step", low=1, high=MAX_GOAL, help="Score step of the printed grid")] = 10,
     no_cache: NoCacheOpt = False,
 ) -> None:
     """Show the optimal policy as a grid of hold thresholds, or export every state as CSV."""
@@ -176,31 +177,49 @@ def policy_command(
     if export is None:
         stdout_console().print(threshold_grid(solved_policy, step))
         return
-    if export.exists() and export.is_dir():
-        raise BadParameterError(f"--export {export} is a folder; give a file name like policy.csv")
-    try:
+    with writing(export):
         rows = export_csv(solved_policy, export, show_progress=sys.stderr.isatty())
-    except OSError as exc:
-        raise BadParameterError(f"cannot write {export}: {exc.strerror}") from None
     stderr_console().print(f"wrote {rows:,} states to {export}")
+
+
+def check_state(variant: Variant, score: int, opponent: int, turn_total: int) -> None:
+    """Refuse a state the game cannot be in: a score at the goal, or a turn total that already reaches it."""
+    goal = variant.goal
+    if score >= goal:
+        raise BadParameterError(f"--score {score} has already reached the goal {goal}; give 0 to {goal - 1}")
+    if opponent >= goal:
+        raise BadParameterError(
+            f"--opponent {opponent} has already reached the goal {goal} (the game is over); give 0 to {goal - 1}"
+        )
+    if variant.decision is Decision.DICE_PER_TURN and turn_total:
+        raise BadParameterError(f"{variant.name} has no turn total (one throw per turn); leave out --turn-total")
+    if score + turn_total >= goal:
+        raise BadParameterError(
+            f"--turn-total {turn_total} with --score {score} already reaches the goal {goal} (holding wins); "
+            f"give a turn total from 0 to {goal - 1 - score}"
+        )
 
 
 def hint_command(
     variant_name: VariantArg,
-    score: Annotated[int, typer.Option("--score", help="Your score.")] = 0,
-    opponent: Annotated[int, typer.Option("--opponent", help="The (highest) opponent score.")] = 0,
-    turn_total: Annotated[int, typer.Option("--turn-total", help="Your turn total so far.")] = 0,
+    score: Annotated[int, number_option("--score", low=0, high=MAX_GOAL - 1, help="Your score (below the goal)")] = 0,
+    opponent: Annotated[
+        int, number_option("--opponent", low=0, high=MAX_GOAL - 1, help="The (highest) opponent score (below the goal)")
+    ] = 0,
+    turn_total: Annotated[
+        int,
+        number_option(
+            "--turn-total", low=0, high=MAX_GOAL - 1, help="Your turn total so far (score + turn total below the goal)"
+        ),
+    ] = 0,
     goal: GoalOpt = None,
     param: ParamOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Say what the perfect player does in a state, with the win probability of each choice."""
     variant = solvable(variant_from_options(variant_name, goal, params=param))
-    if variant.decision is Decision.DICE_PER_TURN and turn_total:
-        raise BadParameterError(f"{variant.name} has no turn total (one throw per turn); leave out --turn-total")
+    check_state(variant, score, opponent, turn_total)
     solved_policy, _ = solved(variant)
-    if score >= variant.goal:
-        raise BadParameterError(f"score {score} has already reached the goal {variant.goal}")
     advice = hint_from_policy(solved_policy, score, opponent, turn_total)
     if json_out:
         emit_json(

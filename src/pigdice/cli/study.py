@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from pigdice.cli.checks import number_option, output_option, writing
 from pigdice.cli.options import (
     NO_OPTIONS,
     JsonOpt,
@@ -28,6 +29,7 @@ from pigdice.errors import BadParameterError, BadStrategyError
 from pigdice.players.base import Strategy
 from pigdice.players.defaults import default_robot
 from pigdice.players.specs import parse_strategy
+from pigdice.players.tables import action_table
 from pigdice.rules.variant import Endgame, Variant
 from pigdice.study.evaluate import (
     CSV_FIELDS,
@@ -41,11 +43,55 @@ from pigdice.study.evaluate import (
 from pigdice.study.simulate import SimulationResult
 from pigdice.study.simulate import simulate as run_simulation
 
+MAX_GAMES = 100_000_000  # simulated games in one command (about two minutes with the numba simulator)
+MAX_MATCH_GAMES = 10_000_000  # simulated games per tournament match
+MAX_PLAYERS = 100  # players per game in the largest variant (Swine Herd)
+STILL_PLAYING = 1e-9  # a pair whose games are unfinished with more probability than this is refused
+
 
 def _strategy(spec: str, variant: Variant) -> Strategy:
     if not spec.strip():
         raise BadStrategyError("empty strategy name")
     return parse_strategy(spec, variant)
+
+
+# -- games that never end ---------------------------------------------------------------------------
+def unfinished(variant: Variant, a: Strategy, b: Strategy) -> float:
+    """Return the probability that a game of A against B never ends (the larger over who moves first).
+
+    Computed exactly by the game chain of ``study.analysis`` (turn outcomes of both action tables,
+    then the game played out turn by turn), in the first-to-goal form the exact values use.
+    """
+    from pigdice.study.analysis.chain import play_chain
+    from pigdice.study.analysis.turns import turn_outcomes
+
+    exact = variant.first_to_goal()
+    outcomes_a = turn_outcomes(exact, action_table(a, exact), False)
+    outcomes_b = outcomes_a if a.name == b.name else turn_outcomes(exact, action_table(b, exact), False)
+    turns = 4 * exact.goal + 1000  # far longer than any game that ends: a hold:1 game takes about goal/2 turns
+    first = play_chain(exact, outcomes_a, outcomes_b, (a.name, b.name), max_turns=turns)
+    second = play_chain(exact, outcomes_b, outcomes_a, (b.name, a.name), max_turns=turns)
+    return max(first.tail, second.tail)
+
+
+def check_game_ends(variant: Variant, a: Strategy, b: Strategy, a_first: float, b_first: float) -> None:
+    """Refuse exact values of a pair whose games never end (the evaluator's numbers then mean nothing).
+
+    The exact evaluator cannot tell such a pair apart; its tell-tale is A winning as often moving
+    first as moving second (a game where nobody ever scores gives 0.5 both ways), so only then is
+    the game chain run to find out.
+    """
+    if abs(a_first - b_first) > 1e-12:
+        return
+    left = unfinished(variant, a, b)
+    if left <= STILL_PLAYING:
+        return
+    goal = variant.goal
+    if left > 1 - STILL_PLAYING:
+        why = f"no game between {a.name} and {b.name} ever ends: neither ever banks its way to the goal {goal}"
+    else:
+        why = f"{100 * left:.4g}% of games between {a.name} and {b.name} never end (nobody reaches the goal {goal})"
+    raise BadStrategyError(f"{why}, so there is no win probability to give; pick strategies that hold with points")
 
 
 # -- simulate -------------------------------------------------------------------------------------
@@ -56,7 +102,7 @@ def simulate_command(
         str | None,
         typer.Option("--players", help="Comma-separated robot specs, e.g. hold:20,hold:25 (default: two hold:20)."),
     ] = None,
-    games: Annotated[int, typer.Option("--games", "-n", help="Number of games to play.")] = 1000,
+    games: Annotated[int, number_option("--games", "-n", low=1, high=MAX_GAMES, help="Number of games to play")] = 1000,
     seed: SeedOpt = None,
     options: VariantOptions = NO_OPTIONS,
     engine: Annotated[
@@ -73,8 +119,6 @@ def simulate_command(
     variant = options.variant(variant_name)
     specs = players if players is not None else ",".join([default_robot(variant)] * 2)
     strategies = players_from_option(specs, variant)
-    if games < 1:
-        raise BadParameterError(f"--games must be at least 1, got {games}")
     if engine not in ("auto", "fast", "loop"):
         raise BadParameterError(f"unknown --engine {engine!r}; allowed: auto, fast, loop")
     used_seed = resolve_seed(seed)
@@ -156,7 +200,8 @@ def compare_command(
     variant_name: VariantOpt = "pig",
     options: VariantOptions = NO_OPTIONS,
     games: Annotated[
-        int | None, typer.Option("--games", "-n", help="Also simulate N games (each side starts half).")
+        int | None,
+        number_option("--games", "-n", low=2, high=MAX_GAMES, help="Also simulate N games (each side starts half)"),
     ] = None,
     seed: SeedOpt = None,
     json_out: JsonOpt = False,
@@ -165,8 +210,6 @@ def compare_command(
     variant = options.variant(variant_name)
     variant.check_players(2)
     strategy_a, strategy_b = _strategy(a, variant), _strategy(b, variant)
-    if games is not None and games < 2:
-        raise BadParameterError(f"--games must be at least 2 (each side starts half), got {games}")
     used_seed = resolve_seed(seed) if games is not None else None
     with progress_bar() as bar:
 
@@ -174,6 +217,8 @@ def compare_command(
             bar(done / max(games or 1, 1), "simulating (engine loop)")
 
         result = compare(variant, strategy_a, strategy_b, games, used_seed, report)
+    if result.exact is not None:
+        check_game_ends(variant, strategy_a, strategy_b, result.exact.a_first, result.exact.b_first)
     if json_out:
         emit_json(result.to_json())
         return
@@ -224,14 +269,11 @@ def print_tournament(result: TournamentResult) -> None:
 def write_csv(result: TournamentResult, path: Path) -> int:
     """Write one row per player per match to ``path``; return the number of rows."""
     rows = result.csv_rows()
-    try:
-        with path.open("w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=list(CSV_FIELDS))
-            writer.writeheader()
-            for row in rows:
-                writer.writerow({k: ("" if v is None else v) for k, v in row.items()})
-    except OSError as exc:
-        raise BadParameterError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    with writing(path), path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(CSV_FIELDS))
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: ("" if v is None else v) for k, v in row.items()})
     return len(rows)
 
 
@@ -242,9 +284,21 @@ def tournament_command(
         typer.Option("--strategies", "-s", help="Comma-separated strategies, e.g. hold:20,keep-pace,optimal."),
     ],
     variant_name: VariantOpt = "pig",
-    players: Annotated[int, typer.Option("--players", "-k", help="Players per game (2 to 10).")] = 2,
+    players: Annotated[
+        int,
+        number_option(
+            "--players", "-k", low=2, high=MAX_PLAYERS, help="Players per game (the variant may allow fewer)"
+        ),
+    ] = 2,
     games: Annotated[
-        int, typer.Option("--games", "-n", help="Simulated games per match (exact 2-player matches need none).")
+        int,
+        number_option(
+            "--games",
+            "-n",
+            low=1,
+            high=MAX_MATCH_GAMES,
+            help="Simulated games per match (exact 2-player matches need none)",
+        ),
     ] = 2000,
     simulate_all: Annotated[
         bool, typer.Option("--simulate", help="Simulate every match, even those that could be exact.")
@@ -253,7 +307,7 @@ def tournament_command(
     seed: SeedOpt = None,
     json_out: JsonOpt = False,
     csv_path: Annotated[
-        Path | None, typer.Option("--csv", help="Write one row per player per match to this CSV file.")
+        Path | None, output_option("--csv", help="Write one row per player per match to this CSV file.")
     ] = None,
 ) -> None:
     """Play a round robin between strategies and rank them (exact where possible)."""
@@ -264,12 +318,16 @@ def tournament_command(
     if any(not s for s in specs):
         raise BadStrategyError(f"empty strategy in {strategies!r}; separate strategies with commas")
     robots = [_strategy(s, variant) for s in specs]
-    if games < 1:
-        raise BadParameterError(f"--games must be at least 1, got {games}")
     used_seed = resolve_seed(seed)
     combos = math.comb(len(robots), players) if 1 <= players <= len(robots) else 0
     with progress_bar(combos > 1) as progress:
         result = tournament(variant, robots, players, games, used_seed, progress, exact=not simulate_all)
+    by_name = {robot.name: robot for robot in robots}
+    for match in result.matches:
+        if match.first_mover is not None:
+            a, b = match.players
+            # first_mover holds each side's rate when moving first: A's rate moving second is 1 - B's
+            check_game_ends(variant, by_name[a], by_name[b], match.first_mover[0], 1 - match.first_mover[1])
     if json_out:
         emit_json(result.to_json())
         return

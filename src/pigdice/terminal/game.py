@@ -45,6 +45,8 @@ QUIT_WORDS = ("q", "quit", "exit")
 HINT_WORDS = ("?", "hint")
 RULES_WORDS = ("i", "info", "rules")
 EXIT_INTERRUPTED = 130
+EXIT_ENDLESS = 1  # the robots played on without end and the game was stopped
+ROBOT_MOVES_LIMIT = 10_000  # robot moves in a row with no score changing (and no person moving): stop the game
 
 Reader = Callable[[Text], str]
 
@@ -151,13 +153,18 @@ def _possessive(name: str) -> str:
     return "Your" if name == "You" else f"{name}'s"
 
 
+def _is_count(text: str) -> bool:
+    """Return True for a small whole number in the digits 0-9."""
+    return text.isascii() and text.isdigit() and len(text) <= 4
+
+
 def _normalize_input(text: str) -> str:
     """Return the typed text with 'r 3', 'r3', 'roll 3' and 'r:3' read as 'roll:3'."""
     word = " ".join(text.strip().lower().split())
     for prefix in ("roll:", "roll ", "r:", "r "):
-        if word.startswith(prefix) and word[len(prefix) :].strip().isdigit():
+        if word.startswith(prefix) and _is_count(word[len(prefix) :].strip()):
             return "roll:" + word[len(prefix) :].strip()
-    if len(word) > 1 and word[0] == "r" and word[1:].isdigit():
+    if len(word) > 1 and word[0] == "r" and _is_count(word[1:]):
         return "roll:" + word[1:]
     return word
 
@@ -435,9 +442,12 @@ class TerminalGame:
             if self.variant.decision is Decision.SIMULTANEOUS and word in ("st", "stand", "stay"):
                 word = "roll"
             try:
-                action = parse_action(word)
-            except IllegalActionError:
-                self.say(f"  can't read {raw.strip()!r}: {self.allowed_text()}", style="red")
+                action = parse_action(word) if len(word) <= 20 else None
+            except ValueError:  # IllegalActionError, or a number too long to read
+                action = None
+            if action is None:
+                typed = raw.strip() if len(raw.strip()) <= 20 else raw.strip()[:20] + "..."
+                self.say(f"  can't read {typed!r}: {self.allowed_text()}", style="red")
                 continue
             if isinstance(action, Roll) and action.dice is None and self.variant.chooses_dice:
                 self.say(f"  say how many dice: a number from {_dice_range(self.variant)}", style="red")
@@ -486,16 +496,34 @@ class TerminalGame:
             time.sleep(self.pause)
         return strategy.choose(state, self.robot_rng), False
 
+    def stop_endless(self) -> int:
+        """Stop a game the robots would play forever, saying why; return the exit code."""
+        self.say(
+            f"  The robots have made {ROBOT_MOVES_LIMIT:,} moves in a row without anyone banking a point: "
+            "the way they play, this game may never end.",
+            style="bold yellow",
+        )
+        self.say("  Game stopped.", style="bold yellow")
+        self.say(f"  seed {self.seed}", style="dim")
+        return EXIT_ENDLESS
+
     def play(self) -> int:
-        """Play the game to its end (or until the person quits) and return the exit code."""
+        """Play to the end (or until the person quits, or robots would play forever); return the exit code."""
         self.header()
         self.turn_banner()
+        robot_moves = 0  # robot moves since a person moved or a score changed
+        scores = self.state.scores
         while not self.state.is_terminal():
+            if self.state.scores != scores:
+                robot_moves, scores = 0, self.state.scores
             action, human = self.next_action()
             if action is None:
                 self.say("  Game abandoned.", style="bold yellow")
                 self.say(f"  seed {self.seed}", style="dim")
                 return 0
+            robot_moves = 0 if human else robot_moves + 1
+            if robot_moves > ROBOT_MOVES_LIMIT:
+                return self.stop_endless()
             player = self.state.current
             try:
                 self.state, events = apply(self.state, action, self.rng)

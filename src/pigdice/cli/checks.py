@@ -1,0 +1,264 @@
+"""Strict parsing and checks of command-line values, shared by every command.
+
+Numbers: every count or score option reads ASCII digits only (no sign, spaces, underscores,
+decimal points or other scripts' digits, which ``int`` would quietly accept) within a range its
+``--help`` states; the typer parsers here refuse a bad value with an ``OptionValueError`` that the
+app prints as one ``error:`` line (exit 2) naming the option, the range and the value. Files: ``output_path`` checks a file to write before any work
+(a name, not blank, not a folder, in a folder that exists and can be written, a name the file
+system can hold), and ``writing`` turns an ``OSError`` at write time (disk full, read-only file
+system, ...) into one ``error:`` line naming the file and what went wrong.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import unicodedata
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from pigdice.errors import BadParameterError, PigdiceError
+
+MAX_SHOWN = 40  # characters of a bad value repeated in an error message
+NAME_MAX = 255  # bytes in one file name on common file systems (when the system does not say)
+PATH_MAX = 4096  # bytes in a whole path on Linux
+
+
+class OutputError(PigdiceError):
+    """A file that cannot be written where the command line asks."""
+
+
+class OptionValueError(typer.BadParameter):
+    """An option value refused by one of the parsers here (the app prints it as one ``error:`` line)."""
+
+    def __init__(self, option: str, message: str) -> None:
+        super().__init__(message)
+        self.option = option
+
+    def line(self) -> str:
+        """Return the refusal as it reads after ``error:``, e.g. '--games takes a whole number ...'."""
+        return f"{self.option} {self.message}"
+
+
+def shown(text: object) -> str:
+    """Return ``text`` quoted for an error message, shortened when it is long."""
+    value = str(text)
+    if len(value) <= MAX_SHOWN:
+        return repr(value)
+    return f"{value[:20]!r}... ({len(value)} characters)"
+
+
+def range_text(low: int, high: int) -> str:
+    """Return a range as the help and the errors say it, e.g. '1 to 100000'."""
+    return f"{low} to {high}"
+
+
+def has_foreign_digits(text: str) -> bool:
+    """Return True if ``text`` holds a digit or number sign other than ASCII 0-9 (², ٢, ５, ...)."""
+    return any(not ch.isascii() and unicodedata.numeric(ch, None) is not None for ch in text)
+
+
+def whole_number(value: object, what: str, low: int, high: int) -> int:
+    """Return ``value`` as a whole number from ``low`` to ``high``; raise BadParameterError otherwise.
+
+    A string must be ASCII digits only; an int (a default value) is range-checked.
+    """
+    expected = f"{what} takes a whole number from {range_text(low, high)}"
+    if isinstance(value, bool):
+        raise BadParameterError(f"{expected}, got {value!r}")
+    if isinstance(value, int):
+        number = value
+    else:
+        text = str(value)
+        if not text:
+            raise BadParameterError(f"{expected}, got nothing")
+        if not (text.isascii() and text.isdigit()):
+            hint = " (digits 0-9 only)" if has_foreign_digits(text) or text.strip() != text else ""
+            raise BadParameterError(f"{expected}{hint}, got {shown(text)}")
+        if len(text.lstrip("0")) > len(str(high)):
+            raise BadParameterError(f"{expected}, got a number with {len(text.lstrip('0'))} digits")
+        number = int(text)
+    if not low <= number <= high:
+        raise BadParameterError(f"{expected}, got {number}")
+    return number
+
+
+def decimal_number(value: object, what: str, low: float, high: float) -> float:
+    """Return ``value`` as a decimal number (ASCII digits, one optional point) from ``low`` to ``high``."""
+    expected = f"{what} takes a number from {low:g} to {high:g}"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        number = float(value)
+    else:
+        text = str(value)
+        whole, _, fraction = text.partition(".")
+        digits = whole + fraction
+        if not digits or not (digits.isascii() and digits.isdigit()) or len(digits) > 20:
+            raise BadParameterError(f"{expected} (digits 0-9 and one '.'), got {shown(text)}")
+        number = float(text)
+    if not low <= number <= high:
+        raise BadParameterError(f"{expected}, got {number:g}")
+    return number
+
+
+class WholeNumber:
+    """A typer parser: the option's value as a whole number in a range (a usage error otherwise)."""
+
+    def __init__(self, option: str, low: int, high: int) -> None:
+        self.option = option
+        self.low = low
+        self.high = high
+
+    def __call__(self, value: object) -> int:
+        """Return the checked number."""
+        try:
+            return whole_number(value, "it", self.low, self.high)
+        except PigdiceError as exc:
+            raise OptionValueError(self.option, str(exc).removeprefix("it ")) from None
+
+
+class DecimalNumber:
+    """A typer parser: the option's value as a decimal number in a range (a usage error otherwise)."""
+
+    def __init__(self, option: str, low: float, high: float) -> None:
+        self.option = option
+        self.low = low
+        self.high = high
+
+    def __call__(self, value: object) -> float:
+        """Return the checked number."""
+        try:
+            return decimal_number(value, "it", self.low, self.high)
+        except PigdiceError as exc:
+            raise OptionValueError(self.option, str(exc).removeprefix("it ")) from None
+
+
+def number_option(*names: str, low: int, high: int, help: str, **kwargs: Any) -> Any:
+    """Return a typer option for a whole number from ``low`` to ``high``, the range stated in its help."""
+    return typer.Option(
+        *names,
+        parser=WholeNumber(names[0], low, high),
+        metavar="N",
+        help=f"{help.rstrip('.')} ({range_text(low, high)}).",
+        **kwargs,
+    )
+
+
+def decimal_option(*names: str, low: float, high: float, help: str, **kwargs: Any) -> Any:
+    """Return a typer option for a decimal number from ``low`` to ``high``, the range stated in its help."""
+    return typer.Option(
+        *names,
+        parser=DecimalNumber(names[0], low, high),
+        metavar="X",
+        help=f"{help.rstrip('.')} ({low:g} to {high:g}).",
+        **kwargs,
+    )
+
+
+# -- files ------------------------------------------------------------------------------------
+def _stat(path: Path) -> os.stat_result | None:
+    """Return ``os.stat(path)``, or None if nothing is there (raising OutputError for other failures)."""
+    try:
+        return os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise OutputError(f"cannot use {shown(path)}: {reason(exc)}") from None
+
+
+def _name_max(folder: Path) -> int:
+    try:
+        return int(os.pathconf(folder, "PC_NAME_MAX"))
+    except (OSError, ValueError):
+        return NAME_MAX
+
+
+def _missing_folder(folder: Path) -> str:
+    """Return why ``folder`` is not a folder: the first part of it that is missing or is a file."""
+    parts = [*reversed(folder.parents), folder] if folder.is_absolute() else [*reversed(folder.parents[:-1]), folder]
+    for part in parts:
+        found = _stat(part)
+        if found is None:
+            return f"the folder {shown(part)} does not exist"
+        if not stat.S_ISDIR(found.st_mode):
+            return f"{shown(part)} is a file, not a folder"
+    return f"the folder {shown(folder)} does not exist"
+
+
+def output_path(value: object, what: str = "--out", suffixes: Sequence[str] = ()) -> Path:
+    """Return the file ``value`` names after checking that it can be written; raise OutputError if not.
+
+    Refuses a blank name, a NUL character, a name or path too long for the file system, a folder,
+    a missing parent folder (or a file used as one), a folder or file that cannot be written, and,
+    when ``suffixes`` are given, another suffix.
+    """
+    text = os.fspath(value) if isinstance(value, os.PathLike) else str(value)
+    if not text.strip():
+        raise OutputError(f"{what} needs a file name, got {shown(text)}")
+    if "\0" in text:
+        raise OutputError(f"{what} {shown(text)} holds a NUL character")
+    path = Path(text)
+    if suffixes and path.suffix.lower() not in suffixes:
+        raise OutputError(f"{what} must end in {' or '.join(suffixes)}, not {shown(path.name)}")
+    encoded = os.fsencode(text)
+    if len(encoded) >= PATH_MAX:
+        raise OutputError(f"{what} path is too long ({len(encoded)} bytes; at most {PATH_MAX - 1})")
+    folder = path.parent
+    longest = max((len(os.fsencode(part)) for part in path.parts), default=0)
+    if longest > NAME_MAX:
+        raise OutputError(f"{what} {shown(text)}: a file or folder name is too long ({longest} bytes; at most 255)")
+    found = _stat(path)
+    if found is not None and stat.S_ISDIR(found.st_mode):
+        raise OutputError(f"{what} {shown(text)} is a folder; give a file name, e.g. {shown(path / 'out')}")
+    where = _stat(folder)
+    if where is None or not stat.S_ISDIR(where.st_mode):
+        raise OutputError(f"{what} {shown(text)}: {_missing_folder(folder)}")
+    if len(os.fsencode(path.name)) > _name_max(folder):
+        raise OutputError(f"{what} {shown(text)}: the file name is too long for this file system")
+    if found is None and not os.access(folder, os.W_OK):
+        raise OutputError(f"{what} {shown(text)}: the folder {shown(folder)} cannot be written (permission denied)")
+    if found is not None and stat.S_ISREG(found.st_mode) and not os.access(path, os.W_OK):
+        raise OutputError(f"{what} {shown(text)}: the file cannot be written (permission denied)")
+    return path
+
+
+class OutputPath:
+    """A typer parser: a file to write, checked by ``output_path`` (a usage error otherwise)."""
+
+    def __init__(self, option: str, suffixes: Sequence[str] = ()) -> None:
+        self.option = option
+        self.suffixes = tuple(suffixes)
+
+    def __call__(self, value: object) -> Path:
+        """Return the checked path."""
+        try:
+            return output_path(value, "it", self.suffixes)
+        except PigdiceError as exc:
+            raise OptionValueError(self.option, str(exc).removeprefix("it ")) from None
+
+
+def output_option(*names: str, help: str, suffixes: Sequence[str] = (), **kwargs: Any) -> Any:
+    """Return a typer option for a file to write, checked before any work is done."""
+    return typer.Option(*names, parser=OutputPath(names[0], suffixes), metavar="FILE", help=help, **kwargs)
+
+
+def reason(exc: OSError) -> str:
+    """Return what an OSError means, e.g. 'No space left on device (ENOSPC)'."""
+    if exc.errno:
+        code = errno.errorcode.get(exc.errno)
+        return os.strerror(exc.errno) + (f" ({code})" if code else "")
+    return str(exc) or type(exc).__name__
+
+
+@contextmanager
+def writing(path: Path | str) -> Iterator[None]:
+    """Turn an OSError while writing ``path`` (or files next to it) into an OutputError naming the file."""
+    try:
+        yield
+    except OSError as exc:
+        target = exc.filename if isinstance(exc.filename, str | bytes | os.PathLike) else path
+        raise OutputError(f"cannot write {shown(os.fsdecode(target))}: {reason(exc)}") from None
