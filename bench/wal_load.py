@@ -9,7 +9,9 @@ another thread loads games (``--reads`` a second) and checkpoints every ``--ever
     passive           PASSIVE every time (what the server did)
     truncate          TRUNCATE every time
     passive+truncate  PASSIVE every time, then TRUNCATE when the log is over --threshold-mib
-    passive+restart   the same with RESTART (the log file keeps its size but is written from the start again)
+    passive+restart   the same with RESTART: the log is written from its start again, but its file keeps its
+                      size, so once the file has reached the threshold every round restarts it (--threshold-mib 0:
+                      from the first round)
 
 Prints the log's size after each checkpoint, then per policy: moves per second, the largest log, the longest
 write (and the 99.9th percentile), writes over 20 ms and how many of those overlapped a blocking checkpoint.

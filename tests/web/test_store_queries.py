@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -187,3 +188,31 @@ def test_a_game_is_read_in_one_snapshot(store: Store) -> None:
     assert done and record is not None and record.step == 1 and len(record.moves) == 1
     record = store.load_game("GAME")
     assert record is not None and record.step == 2 and len(record.moves) == 2
+
+
+def test_a_blocking_checkpoint_gives_up_while_a_reader_holds_the_log(store: Store, tmp_path: Path) -> None:
+    game_id = store.create_game(_record("GAME", "hr"))
+    store.record_moves([_move(game_id, 1, 1)])
+    reader = sqlite3.connect(tmp_path / "games.sqlite3")
+    reader.execute("BEGIN")
+    assert reader.execute("SELECT count(*) FROM moves").fetchone() == (1,)  # a snapshot inside the log
+    try:
+        store.record_moves([_move(game_id, 2, 0)])
+        assert store.checkpoint("TRUNCATE") > 0  # waited CHECKPOINT_WAIT_MS for the reader, then gave up
+        store.record_moves([_move(game_id, 3, 0)])  # and writers go on
+    finally:
+        reader.rollback()
+        reader.close()
+    assert store.checkpoint("TRUNCATE") == 0
+
+
+def test_one_batch_may_finish_some_games_and_advance_others(store: Store) -> None:
+    ids = [store.create_game(_record(f"GAM{n}", "hr")) for n in range(3)]
+    store.record_moves([_move(ids[0], 1, 1), _move(ids[1], 1, None, finished=True), _move(ids[2], 1, 1)])
+    records = [store.load_game(f"GAM{n}") for n in range(3)]
+    assert [(r.step, r.status, r.to_move) for r in records if r is not None] == [
+        (1, "active", 1),
+        (1, "finished", None),
+        (1, "active", 1),
+    ]
+    assert store.count_open_games() == 2
