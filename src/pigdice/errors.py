@@ -21,3 +21,22 @@ class IllegalActionError(PigdiceError):
 
 class BadStrategyError(PigdiceError):
     """A strategy spec string that cannot be parsed."""
+
+
+class ResourceLimitError(BadParameterError):
+    """Work refused before it starts: it would need more memory than this machine can give it.
+
+    ``needed``, ``available`` and ``budget`` are bytes; ``largest_goal`` is the largest goal whose
+    arrays fit the budget (0 if none does).
+    """
+
+    def __init__(self, message: str, needed: int = 0, available: int = 0, budget: int = 0, largest_goal: int = 0):
+        super().__init__(message)
+        self.needed = needed
+        self.available = available
+        self.budget = budget
+        self.largest_goal = largest_goal
+
+    def __reduce__(self) -> tuple[type[ResourceLimitError], tuple[str, int, int, int, int]]:
+        """Pickle with every field (the error may be raised in a worker process and sent back)."""
+        return (type(self), (str(self), self.needed, self.available, self.budget, self.largest_goal))

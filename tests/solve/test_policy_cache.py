@@ -20,7 +20,7 @@ VARIANT = find_variant("pig", goal=15)
 def cache(tmp_path, monkeypatch):
     """A fresh cache folder and an empty in-memory cache for each test."""
     monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(solver_module, "_MEMORY", {})
+    monkeypatch.setattr(solver_module, "_MEMORY", solver_module.PolicyCache())
     return cache_path(VARIANT)
 
 

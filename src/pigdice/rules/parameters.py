@@ -92,9 +92,10 @@ def parse_probability(name: str, value: Any, *, below_one: bool = True) -> Fract
 
 def parse_count(name: str, value: Any, low: int, high: int) -> int:
     """Return ``value`` as a whole number in [low, high]; texts, floats and booleans are refused."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= value <= high:
+    number = int(value) if isinstance(value, numbers.Integral) and not isinstance(value, bool) else None
+    if number is None or not low <= number <= high:
         raise BadParameterError(f"{name} must be a whole number from {low} to {high}, got {shown(value)}")
-    return int(value)
+    return number
 
 
 def parse_choice(name: str, value: Any, allowed: Sequence[str]) -> str:

@@ -22,12 +22,15 @@ def first_hold(row: np.ndarray, limit: int) -> int:
 def hold_thresholds(actions: np.ndarray) -> np.ndarray:
     """Return H[i, j]: the smallest turn total k >= 1 at which the table holds (goal - i if never)."""
     goal = actions.shape[0]
-    k = np.arange(goal)[None, None, :]
-    i = np.arange(goal)[:, None, None]
-    holds = (actions == HOLD) & (k >= 1) & (k < goal - i)
-    first = np.argmax(holds, axis=2)
-    never = ~holds.any(axis=2)
-    return np.where(never, goal - np.arange(goal)[:, None], first).astype(np.int64)
+    thresholds = np.empty((goal, goal), dtype=np.int64)
+    for i in range(goal):  # a row at a time: goal^2 temporaries, not several goal^3 ones
+        limit = goal - i
+        if limit <= 1:
+            thresholds[i] = limit
+            continue
+        holds = actions[i, :, 1:limit] == HOLD
+        thresholds[i] = np.where(holds.any(axis=1), np.argmax(holds, axis=1) + 1, limit)
+    return thresholds
 
 
 def dice_at_start(choices: tuple[int, ...], actions: np.ndarray) -> np.ndarray:

@@ -110,8 +110,13 @@ def solve_levels(V, goal, s_high, s_low, t):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def evaluate_levels(VA, VB, TA, TB, goal, t):  # pragma: no cover - numba
-    """Evaluate two fixed dice-count tables (TA[i, j] = choice + 1); return the largest change."""
+def evaluate_levels(VA, VB, TA, TB, goal, t, loop, out):  # pragma: no cover - numba
+    """Evaluate two fixed dice-count tables (TA[i, j] = choice + 1); return the largest change.
+
+    A pair whose throws both (to rounding) never score never ends: A is given ``loop`` there and
+    out[1] counts such pairs, out[2], out[3] the (i, j) of the one with the lowest score sum
+    (as ``rollhold.evaluate_levels``).
+    """
     kinds, amounts, probs, offsets = t.kinds, t.amounts, t.probabilities, t.offsets
     change = 0.0
     for s in range(2 * goal - 2, -1, -1):
@@ -122,7 +127,14 @@ def evaluate_levels(VA, VB, TA, TB, goal, t):  # pragma: no cover - numba
             old_b = VB[j, i]
             c1, d1 = _choice_value(VB, i, j, goal, TA[i, j] - 1, kinds, amounts, probs, offsets)
             c2, d2 = _choice_value(VA, j, i, goal, TB[j, i] - 1, kinds, amounts, probs, offsets)
-            a = (c1 + d1 * c2) / (1.0 - d1 * d2)
+            det = 1.0 - d1 * d2
+            if abs(det) > 1e-15:
+                a = (c1 + d1 * c2) / det
+            else:
+                a = loop
+                out[1] += 1.0
+                out[2] = i
+                out[3] = j
             VA[i, j] = a
             VB[j, i] = c2 + d2 * a
             change = max(change, abs(a - old_a), abs(VB[j, i] - old_b))

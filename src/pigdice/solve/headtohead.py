@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pigdice.errors import BadParameterError
+from pigdice.errors import BadParameterError, BadStrategyError
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve import dicechoice, rollhold
+from pigdice.solve.memory import action_table_bytes, check_memory, head_to_head_bytes
 from pigdice.solve.solver import TOLERANCE, fixed_point, one_pass_is_exact, solvable
 from pigdice.solve.tables import effect_table
 
@@ -39,7 +40,9 @@ def check_table(variant: Variant, table: np.ndarray) -> np.ndarray:
     goal = variant.goal
     if table.shape != (goal, goal, goal):
         raise BadParameterError(f"an action table for goal {goal} has shape {(goal, goal, goal)}, not {table.shape}")
-    table = np.ascontiguousarray(table, dtype=np.int8)
+    if table.dtype != np.int8 or not table.flags.c_contiguous:
+        check_memory("a copy of an action table", goal, action_table_bytes)
+        table = np.ascontiguousarray(table, dtype=np.int8)
     if table.min() < 0 or table.max() > len(variant.choices):
         raise BadParameterError(f"action table values must be 0..{len(variant.choices)}")
     if not variant.can_hold and np.any(table[:, :, 0] == 0):
@@ -50,37 +53,70 @@ def check_table(variant: Variant, table: np.ndarray) -> np.ndarray:
 def head_to_head(
     variant: Variant, table_a: np.ndarray, table_b: np.ndarray, tolerance: float = TOLERANCE
 ) -> HeadToHead:
-    """Return the exact probability that A beats B, with A starting and with B starting."""
+    """Return the exact probability that A beats B, with A starting and with B starting.
+
+    Raises BadStrategyError if the game never ends with a probability above ``tolerance`` (both
+    strategies only pass, or never score, from states the game reaches): a win probability means
+    nothing there. Raises ResourceLimitError before allocating if the arrays do not fit in memory.
+    """
     variant = solvable(variant)
     goal = variant.goal
+    check_memory("exact head-to-head evaluation", goal, head_to_head_bytes)
     ta = check_table(variant, table_a)
     tb = check_table(variant, table_b)
     table = effect_table(variant)
-    va = np.full((goal, goal), 0.5)
-    vb = np.full((goal, goal), 0.5)
-    warm = np.zeros((4, goal, goal))
-    warm[0] = warm[2] = 0.5
-    out = np.zeros(1)
+    va = np.empty((goal, goal))
+    vb = np.empty((goal, goal))
+    warm = np.empty((4, goal, goal))
+    out = np.zeros(4)
     if variant.decision is Decision.DICE_PER_TURN:
         ta, tb = ta[:, :, 0].copy(), tb[:, :, 0].copy()
     # without resets every dependency is final before it is used, so one pass is exact
     exact = one_pass_is_exact(variant, table)
 
-    def one_pass(passes: int) -> float:
-        if variant.decision is Decision.DICE_PER_TURN:
-            change = dicechoice.evaluate_levels(va, vb, ta, tb, goal, table)
-        else:
-            rollhold.evaluate_levels(va, vb, ta, tb, goal, 2 * goal - 2, 0, table, warm, out)
-            change = float(out[0])
-        if exact:
-            return 0.0
-        return change if passes >= 2 else float("inf")
+    def evaluate(loop: float) -> tuple[int, float]:
+        """Evaluate with A winning ``loop`` of a game that never ends; return (passes, change)."""
+        va.fill(0.5)
+        vb.fill(0.5)
+        warm[0] = warm[2] = 0.5
+        warm[1] = warm[3] = 0.0
+        out[:] = 0.0
 
-    passes, change = fixed_point(
-        one_pass,
-        exact,
-        [va[:, 0], vb[:, 0]] if table.has_reset else [],  # the solver's acceleration
-        tolerance,
-        "evaluation did not converge (change {residual:.3g} after {passes} passes)",
-    )
-    return HeadToHead(float(va[0, 0]), 1.0 - float(vb[0, 0]), passes, change)
+        def one_pass(passes: int) -> float:
+            loops = np.zeros(4)
+            if variant.decision is Decision.DICE_PER_TURN:
+                change = dicechoice.evaluate_levels(va, vb, ta, tb, goal, table, loop, loops)
+            else:
+                rollhold.evaluate_levels(va, vb, ta, tb, goal, 2 * goal - 2, 0, table, warm, loop, loops)
+                change = float(loops[0])
+            out[1:] = loops[1:]  # the last pass's never-ending pairs
+            if exact:
+                return 0.0
+            return change if passes >= 2 else float("inf")
+
+        return fixed_point(
+            one_pass,
+            exact,
+            [va[:, 0], vb[:, 0]] if table.has_reset else [],  # the solver's acceleration
+            tolerance,
+            "evaluation did not converge (change {residual:.3g} after {passes} passes)",
+        )
+
+    passes, change = evaluate(0.5)
+    result = HeadToHead(float(va[0, 0]), 1.0 - float(vb[0, 0]), passes, change)
+    if out[1] > 0:
+        # The values are affine in what a never-ending game is worth to A, so giving A all of
+        # it, then none of it, measures how likely a game is never to end.
+        pair = (int(out[2]), int(out[3]))
+        evaluate(1.0)
+        a_all, b_none = float(va[0, 0]), float(vb[0, 0])
+        evaluate(0.0)
+        never_a_first = a_all - float(va[0, 0])
+        never_b_first = float(vb[0, 0]) - b_none
+        if max(never_a_first, never_b_first) > tolerance:
+            raise BadStrategyError(
+                "this game never ends: neither strategy scores from some states (e.g. A at "
+                f"{pair[0]}, B at {pair[1]}: both only pass or never score), and the game gets there "
+                f"with probability {never_a_first:.3g} when A starts, {never_b_first:.3g} when B starts"
+            )
+    return result

@@ -25,10 +25,14 @@ from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve import dicechoice, rollhold
 from pigdice.solve.actions import first_hold
+from pigdice.solve.memory import MiB, action_table_bytes, check_memory
 from pigdice.solve.tables import EffectTable, effect_table
 
 FORMAT_VERSION = 1
 VALUE_SLACK = 1e-9  # rounding a solved win probability may leave it this far outside [0, 1]
+# Turn rows kept per policy for repeated hints (a row is about 4 x 8 x goal bytes); past this the
+# rows are dropped and recomputed on demand.
+ROW_CACHE_BYTES = 16 * MiB
 
 
 @njit(cache=True)
@@ -69,6 +73,20 @@ class Policy:
     seconds: float = 0.0
     from_cache: bool = False
     _rows: dict[tuple[int, int], TurnRow] = field(default_factory=dict, repr=False)
+    _row_bytes: int = field(default=0, repr=False)
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle the values and the variant, not the caches derived from them (rows, effect table)."""
+        state = dict(self.__dict__)
+        state["_rows"] = {}
+        state["_row_bytes"] = 0
+        state.pop("table", None)
+        return state
+
+    @property
+    def nbytes(self) -> int:
+        """Return the bytes of the policy's arrays: the values and the cached turn rows."""
+        return int(self.values.nbytes) + self._row_bytes
 
     @property
     def goal(self) -> int:
@@ -103,14 +121,19 @@ class Policy:
         if score >= self.goal:
             raise BadParameterError(f"score {score} has already reached the goal {self.goal}")
         key = (score, opponent)
-        if key not in self._rows:
+        row = self._rows.get(key)
+        if row is None:
             win, action, hold, rolls = rollhold.turn_row(
                 self.values, score, opponent, self.goal, self.table, rollhold.NO_FIXED
             )
-            if len(self._rows) > 4096:
-                self._rows.clear()
-            self._rows[key] = TurnRow(win, action, hold, rolls)
-        return self._rows[key]
+            row = TurnRow(win, action, hold, rolls)
+            size = win.nbytes + action.nbytes + hold.nbytes + rolls.nbytes
+            if self._row_bytes + size > ROW_CACHE_BYTES:
+                self._rows.clear()  # (threads racing here only miscount a few rows until the next clear)
+                self._row_bytes = 0
+            self._rows[key] = row
+            self._row_bytes += size
+        return row
 
     def dice_values(self, score: int, opponent: int) -> np.ndarray:
         """Return the win probability of each dice choice at (score, opponent) (Hog)."""
@@ -157,8 +180,12 @@ class Policy:
         return values
 
     def action_table(self, progress: Callable[[float], None] | None = None) -> np.ndarray:
-        """Return every state's optimal action, T[i, j, k] (0 hold, c + 1 roll choice c; Hog: all k alike)."""
+        """Return every state's optimal action, T[i, j, k] (0 hold, c + 1 roll choice c; Hog: all k alike).
+
+        Raises ResourceLimitError first if the goal^3 bytes of the table do not fit in memory.
+        """
         goal = self.goal
+        check_memory(f"the action table of {self.variant.name}", goal, action_table_bytes)
         table = np.zeros((goal, goal, goal), dtype=np.int8)
         block = max(1, goal // 50)
         for i0 in range(0, goal, block):

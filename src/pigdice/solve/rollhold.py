@@ -297,7 +297,7 @@ def turn_row(V, i, j, goal, t, fixed):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, out):  # pragma: no cover - numba
+def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, loop, out):  # pragma: no cover - numba
     """Evaluate two fixed strategies: VA[i, j] (VB) is the win probability of A (B) at the start
     of A's (B's) turn with the mover's score first. TA/TB[i, j, k] are their actions.
 
@@ -306,6 +306,10 @@ def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, out):  # pragm
     (4, goal, goal) keeps each row's last in-turn solution (A's c, d; B's c, d) so turns whose
     rolls can lower the turn total start their sweeps close to the answer. Writes the largest
     change to out[0].
+
+    A pair whose turns both surely hand the other the same scores (both pass at turn total 0)
+    never ends: its 2x2 system is singular. A is given ``loop`` there (B 1 - loop), and out[1]
+    counts such pairs, out[2], out[3] the (i, j) of the one with the lowest score sum.
     """
     kinds, amounts, keeps, probs, offsets, monotone = _unpack(t)
     act = np.empty(goal, dtype=np.int64)
@@ -332,7 +336,13 @@ def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, out):  # pragm
             c2 = cb[0]
             d2 = db[0]
             det = 1.0 - d1 * d2
-            a = (c1 + d1 * c2) / det if abs(det) > 1e-15 else c1 + d1 * old_b
+            if abs(det) > 1e-15:
+                a = (c1 + d1 * c2) / det
+            else:  # neither turn ever leaves this pair of states: the game never ends here
+                a = loop
+                out[1] += 1.0
+                out[2] = i
+                out[3] = j
             b = c2 + d2 * a
             VA[i, j] = a
             VB[j, i] = b

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -12,11 +14,16 @@ import numpy as np
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve import dicechoice, rollhold
+from pigdice.solve.memory import MiB, check_memory, solver_bytes
 from pigdice.solve.policy import FORMAT_VERSION, Policy
 from pigdice.solve.tables import EffectTable, effect_table
 
 TOLERANCE = 1e-12
 MAX_PASSES = 10_000
+# The in-process policy cache keeps policies up to this many bytes of arrays (values and cached
+# turn rows), dropping the least recently used first; set it (or PolicyCache(max_bytes)) to change.
+# 256 MiB holds Pig's goal 1000 policy (8 MB) 30 times over, or hundreds of goal 100 ones.
+MEMORY_CACHE_BYTES = 256 * MiB
 Progress = Callable[[float, str], None]
 
 
@@ -106,6 +113,7 @@ def solve_uncached(variant: Variant, tolerance: float = TOLERANCE, progress: Pro
     """Solve ``variant`` from scratch (no cache) and return its policy."""
     variant = solvable(variant)
     goal = variant.goal
+    check_memory(f"solving {variant.name}", goal, solver_bytes)
     table = effect_table(variant)
     values = np.full((goal, goal), 0.5)
     started = time.perf_counter()
@@ -168,16 +176,101 @@ def cache_path(variant: Variant) -> Path:
     return cache_dir() / f"{variant.name}-goal{variant.goal}-{variant.fingerprint()}-v{FORMAT_VERSION}.npz"
 
 
-_MEMORY: dict[str, Policy] = {}
+class PolicyCache:
+    """Policies kept in this process, least recently used dropped first once their arrays pass a byte limit.
+
+    Thread-safe (the web server solves from several threads). A policy larger than the whole
+    limit is not kept: the disk cache still serves it.
+    """
+
+    def __init__(self, max_bytes: int | None = None) -> None:
+        self._max_bytes = max_bytes
+        self._items: OrderedDict[str, Policy] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def max_bytes(self) -> int:
+        """Return the byte limit (``MEMORY_CACHE_BYTES`` unless given)."""
+        return MEMORY_CACHE_BYTES if self._max_bytes is None else self._max_bytes
+
+    @property
+    def nbytes(self) -> int:
+        """Return the bytes of the arrays of every policy kept."""
+        with self._lock:
+            return sum(policy.nbytes for policy in self._items.values())
+
+    def __len__(self) -> int:
+        """Return the number of policies kept."""
+        return len(self._items)
+
+    def get(self, key: str) -> Policy | None:
+        """Return the policy kept under ``key`` (now the most recently used), or None."""
+        with self._lock:
+            policy = self._items.get(key)
+            if policy is not None:
+                self._items.move_to_end(key)
+                self._trim()
+            return policy
+
+    def put(self, key: str, policy: Policy) -> None:
+        """Keep ``policy`` under ``key`` as the most recently used, dropping the oldest past the limit."""
+        with self._lock:
+            self._items.pop(key, None)
+            if policy.nbytes > self.max_bytes:
+                return
+            self._items[key] = policy
+            self._trim()
+
+    def clear(self) -> None:
+        """Drop every policy."""
+        with self._lock:
+            self._items.clear()
+
+    def _trim(self) -> None:
+        # sizes are read again each time: a policy's cached turn rows grow as hints are asked
+        total = sum(policy.nbytes for policy in self._items.values())
+        while total > self.max_bytes and len(self._items) > 1:
+            _, dropped = self._items.popitem(last=False)
+            total -= dropped.nbytes
+
+
+_MEMORY = PolicyCache()
+
+
+def _memory_key(variant: Variant) -> str:
+    """Return the in-memory cache key of a solvable variant."""
+    return f"{variant.name}:{variant.fingerprint()}"
+
+
+def cached(variant: Variant) -> Policy | None:
+    """Return the in-memory policy of ``variant``'s solvable form, or None: never solves, never reads the disk.
+
+    Raises BadParameterError, as ``solve`` does, for a variant the solver does not solve (Swine Herd).
+    """
+    return _MEMORY.get(_memory_key(solvable(variant)))
+
+
+def remember(policy: Policy) -> None:
+    """Keep ``policy`` (solved elsewhere, e.g. in a worker process) in this process's memory cache."""
+    variant = solvable(policy.variant)
+    if policy.values.shape != (variant.goal, variant.goal):
+        raise BadParameterError(f"a policy for goal {variant.goal} has values of shape (goal, goal)")
+    _MEMORY.put(_memory_key(variant), policy)
 
 
 def solve(variant: Variant, use_cache: bool = True, progress: Progress | None = None) -> Policy:
-    """Return the optimal policy of ``variant``: from memory, the disk cache, or a fresh solve."""
+    """Return the optimal policy of ``variant``: from memory, the disk cache, or a fresh solve.
+
+    Raises ResourceLimitError before allocating anything if the goal's arrays would not fit in memory.
+    """
     variant = solvable(variant)
-    key = f"{variant.name}:{variant.fingerprint()}"
-    if use_cache and key in _MEMORY:
-        _MEMORY[key].from_cache = True
-        return _MEMORY[key]
+    key = _memory_key(variant)
+    if use_cache:
+        kept = _MEMORY.get(key)
+        if kept is not None:
+            kept.from_cache = True
+            return kept
+    check_memory(f"solving {variant.name}", variant.goal, solver_bytes)  # loading needs less
     path = cache_path(variant)
     policy: Policy | None = None
     if use_cache and path.exists():
@@ -193,5 +286,5 @@ def solve(variant: Variant, use_cache: bool = True, progress: Progress | None = 
             except OSError:
                 pass  # a read-only cache only costs a re-solve next time
     if use_cache:
-        _MEMORY[key] = policy
+        _MEMORY.put(key, policy)
     return policy

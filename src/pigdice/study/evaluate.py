@@ -22,10 +22,13 @@ from pigdice.players.base import Strategy, is_human
 from pigdice.players.tables import action_table, has_table
 from pigdice.rules.variant import Endgame, Variant
 from pigdice.solve.headtohead import HeadToHead, head_to_head
+from pigdice.solve.memory import action_table_bytes, check_memory, head_to_head_bytes
 from pigdice.study.fastsim import head_to_head_sim, simulate_tables
+from pigdice.study.limits import check_games
 from pigdice.study.simulate import SimulationResult, play_game
 
 Z95 = 1.959963984540054
+MAX_MATCHES = 10_000  # matches in one tournament (100 strategies in 2-player games make 4950)
 Progress = Callable[[float, str], None]  # fraction done, what is running
 GamesProgress = Callable[[int], None]  # games played so far
 
@@ -51,6 +54,7 @@ def table_or_none(
     key = strategy.name
     if cache is not None and key in cache:
         return cache[key]
+    check_memory(f"the action table of {strategy.name}", variant.goal, action_table_bytes)
     table = action_table(strategy, variant)
     if cache is not None:
         cache[key] = table
@@ -60,6 +64,7 @@ def table_or_none(
 def exact_compare(variant: Variant, a: Strategy, b: Strategy) -> HeadToHead:
     """Return the exact probability that A beats B with A starting, with B starting, and averaged."""
     exact = variant.first_to_goal()
+    check_memory("exact comparison", exact.goal, lambda g: action_table_bytes(g, 2) + head_to_head_bytes(g))
     return head_to_head(exact, action_table(a, exact), action_table(b, exact))
 
 
@@ -170,8 +175,7 @@ def simulate_compare(
     ``progress`` hears the games played so far (engine loop only: the fast simulator takes
     about a second per million games).
     """
-    if games < 2:
-        raise BadParameterError(f"--games must be at least 2 (each side starts half), got {games}")
+    games = check_games(games, 2, "--games", " (each side starts half)")
     if any(is_human(s) for s in (a, b)):
         raise BadStrategyError("simulations need robots only; 'you'/'human' cannot be simulated")
     variant.check_players(2)
@@ -437,8 +441,14 @@ def tournament(
     variant.check_players(players)
     if players > len(strategies):
         raise BadParameterError(f"{players}-player games need at least {players} strategies, got {len(strategies)}")
-    if games < 1:
-        raise BadParameterError(f"--games must be at least 1, got {games}")
+    games = check_games(games, 1, "--games")
+    matches = math.comb(len(strategies), players)
+    if matches > MAX_MATCHES:
+        raise BadParameterError(
+            f"{len(strategies)} strategies in {players}-player games make {matches} matches; "
+            f"a tournament plays at most {MAX_MATCHES}"
+        )
+    check_games(matches * games, 1, f"a tournament's games in all ({matches} matches x {games})")
     cache: dict[str, np.ndarray] = {}
     combos = list(itertools.combinations(range(len(strategies)), players))
     rngs = np.random.default_rng(seed).spawn(len(combos))

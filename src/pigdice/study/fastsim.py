@@ -25,6 +25,7 @@ from numba import njit, prange
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Endgame, Variant
 from pigdice.solve.headtohead import check_table
+from pigdice.solve.memory import action_table_bytes, check_memory
 from pigdice.solve.tables import (
     KIND_ADD,
     KIND_BANK,
@@ -35,6 +36,7 @@ from pigdice.solve.tables import (
     EffectTable,
     effect_table,
 )
+from pigdice.study.limits import check_games
 
 CHUNK = 1 << 14  # games per random stream
 BLOCK = 1 << 20  # games per kernel call (bounds the per-game result arrays)
@@ -294,8 +296,7 @@ def simulate_tables(
     seed gives the same result with or without ``parallel``.
     """
     variant = _check_variant(variant)
-    if games < 1:
-        raise BadParameterError(f"games must be at least 1, got {games}")
+    games = check_games(games)
     variant.check_players(len(tables))
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     # one copy per distinct table
@@ -310,7 +311,12 @@ def simulate_tables(
         else:
             seat_table[seat] = len(distinct)
             distinct.append(checked)
-    stack = np.ascontiguousarray(np.stack(distinct))  # check_table refused holds where there are none
+    if len(distinct) == 1:
+        stack = distinct[0][np.newaxis]  # a view: self-play copies nothing
+    else:
+        count = len(distinct)
+        check_memory(f"the fast simulator's {count} tables", variant.goal, lambda g: action_table_bytes(g, count))
+        stack = np.stack(distinct)
     sample = sampler(variant)
     per_turn = variant.decision is Decision.DICE_PER_TURN
     wins = np.zeros(len(tables), dtype=np.int64)
@@ -367,8 +373,7 @@ def head_to_head_sim(
     parallel: bool = False,
 ) -> FastHeadToHead:
     """Play ``games`` games of A against B, A moving first in the first half (rounded up)."""
-    if games < 2:
-        raise BadParameterError(f"a head-to-head needs at least 2 games (one each way), got {games}")
+    games = check_games(games, 2, "a head-to-head's games", " (one each way)")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     first = (games + 1) // 2
     one = simulate_tables(variant, [table_a, table_b], first, rng, parallel)

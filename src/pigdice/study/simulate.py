@@ -11,6 +11,7 @@ from pigdice.engine.game import GameState, apply, new_game
 from pigdice.errors import BadParameterError, BadStrategyError
 from pigdice.players.base import Strategy, is_human
 from pigdice.rules.variant import Variant
+from pigdice.study.limits import check_games
 
 MAX_STEPS = 200_000
 
@@ -66,8 +67,7 @@ def simulate(
     progress: Callable[[int], None] | None = None,
 ) -> SimulationResult:
     """Play ``games`` seeded games and return wins per seat, ties and mean length."""
-    if games < 1:
-        raise BadParameterError(f"games must be at least 1, got {games}")
+    games = check_games(games)
     rng = np.random.default_rng(seed)
     choice_rng = rng.spawn(1)[0]
     result = SimulationResult(games=games, wins=[0.0] * len(strategies), ties=0)

@@ -23,9 +23,10 @@ from pigdice.players.specs import parse_strategy
 from pigdice.players.tables import action_table
 from pigdice.rules.variant import Decision, Endgame, Variant
 from pigdice.solve.actions import first_hold
+from pigdice.solve.memory import action_table_bytes, chain_bytes, check_memory, turn_outcomes_bytes, values_bytes
 from pigdice.solve.policy import Policy
 from pigdice.study.analysis.chain import MAX_TURNS, TAIL, Seating, play_chain
-from pigdice.study.analysis.turns import TurnOutcomes, analysable, turn_outcomes
+from pigdice.study.analysis.turns import VISITS_MAX_GOAL, TurnOutcomes, analysable, turn_outcomes
 
 Progress = Callable[[float, str], None]
 
@@ -170,6 +171,7 @@ class Analysis:
 def strategy_table(variant: Variant, spec: str, progress: Progress | None = None) -> tuple[np.ndarray, Policy | None]:
     """Return the action table of a strategy spec (and its solved policy if it plays one)."""
     strategy = parse_strategy(spec, variant)
+    check_memory(f"the action table of {spec}", variant.goal, action_table_bytes)
     table = action_table(strategy, variant, None if progress is None else lambda f: progress(f, "action table"))
     return table, strategy.policy if isinstance(strategy, SolvedStrategy) else None
 
@@ -191,6 +193,13 @@ def analyze(
     if len(specs) == 1:
         specs.append(specs[0])
     names = (specs[0], specs[1])
+    distinct = len(set(names))
+
+    def need(g: int) -> int:
+        outcomes = turn_outcomes_bytes(g, visits and g <= VISITS_MAX_GOAL)
+        return distinct * (action_table_bytes(g) + outcomes) + chain_bytes(g) + 2 * distinct * values_bytes(g)
+
+    check_memory("exact analysis", variant.goal, need)  # each step checks again as it starts
     started = time.perf_counter()
     timings: dict[str, float] = {}
 

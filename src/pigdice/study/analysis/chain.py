@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from pigdice.rules.variant import Variant
+from pigdice.solve.memory import chain_bytes, check_memory
 from pigdice.study.analysis.kernels import chain_block
 from pigdice.study.analysis.turns import TurnOutcomes
 
@@ -108,6 +109,7 @@ def play_chain(
 ) -> Seating:
     """Propagate a game from (0, 0) turn by turn until less than ``tail`` is still playing."""
     goal = variant.goal
+    check_memory("the exact game chain", goal, chain_bytes)
     M = np.zeros((goal, goal))
     M[0, 0] = 1.0
     X = np.zeros((goal, goal))

@@ -10,6 +10,7 @@ mass is left in the turn.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -17,6 +18,14 @@ import numpy as np
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Variant
+from pigdice.solve.memory import (
+    ENTRIES_PER_STATE,
+    ENTRY_BYTES,
+    available_bytes,
+    check_memory,
+    refuse,
+    turn_outcomes_bytes,
+)
 from pigdice.solve.solver import solvable
 from pigdice.solve.tables import effect_table
 from pigdice.study.analysis.kernels import turn_rows
@@ -57,7 +66,10 @@ def turn_outcomes(
     visits: bool = True,
     progress: Callable[[float], None] | None = None,
 ) -> TurnOutcomes:
-    """Return the exact outcome distribution of one turn from every (i, j) under an action table."""
+    """Return the exact outcome distribution of one turn from every (i, j) under an action table.
+
+    Raises ResourceLimitError before allocating, or as its outcome lists outgrow the memory budget.
+    """
     variant = analysable(variant)
     goal = variant.goal
     table = effect_table(variant)
@@ -66,6 +78,12 @@ def turn_outcomes(
         raise BadParameterError(f"an action table for goal {goal} has shape {(goal, goal, goal)}, not {acts.shape}")
     one_throw = variant.decision is Decision.DICE_PER_TURN
     record = visits and goal <= VISITS_MAX_GOAL
+
+    def need(g: int, entries: float = ENTRIES_PER_STATE) -> int:
+        return turn_outcomes_bytes(g, visits and g <= VISITS_MAX_GOAL, entries)
+
+    # the outcome lists grow row by row: they may use what they were counted for and what the budget left
+    list_bytes = check_memory("exact turn outcomes", goal, need) + need(goal) - need(goal, 0)
     arrays = {name: np.zeros((goal, goal)) for name in ("win", "banked", "bust", "reset", "rolls")}
     seen = np.zeros((goal, goal, goal)) if record else None
     dist = np.zeros((goal, goal))
@@ -99,6 +117,9 @@ def turn_outcomes(
         counts = np.bincount(rows, minlength=goal)
         pieces_ind.append(count + np.cumsum(counts))
         count += len(cols)
+        if count * ENTRY_BYTES > list_bytes:
+            grown = functools.partial(need, entries=count / ((i + 1) * goal))  # the density seen so far
+            raise refuse("exact turn outcomes", goal, grown, grown(goal), available_bytes())
         stay[i] = dist[:, i]
         scoring[i] = dist[:, i + 1 :].sum(axis=1) + arrays["win"][i]
         if progress is not None:

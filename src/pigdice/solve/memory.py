@@ -1,0 +1,180 @@
+"""Memory before allocating: what goal-sized work needs, what the machine has, and a clear refusal.
+
+Every place that allocates arrays whose size grows with the goal (the solver's values, action
+tables, exact head-to-head, the exact analyses, the fast simulator's table stack) first calls
+``check_memory`` with one of the estimates below. Work that would need more than
+``BUDGET_FRACTION`` of the memory available right now is refused with a ``ResourceLimitError``
+that says how much it needs, how much there is, and the largest goal that fits, instead of dying
+in numpy's allocator (or in the kernel's out-of-memory killer) half-way through.
+
+The estimates count the arrays the code allocates, in bytes, with the goal g (float64 is 8
+bytes, action tables are int8); each names the code it follows. This module reads only the
+operating system's numbers and imports nothing heavy, so any layer above the rules may use it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from pigdice.errors import ResourceLimitError
+from pigdice.rules.variant import MAX_GOAL
+
+MiB = 1 << 20
+GiB = 1 << 30
+BUDGET_FRACTION = 0.5  # use at most half of the memory available when the work starts
+FALLBACK_AVAILABLE = 4 * GiB  # assumed when the operating system says nothing we can read
+_NO_LIMIT = 1 << 60  # cgroup "limits" this large mean unlimited
+
+Need = Callable[[int], int]  # bytes needed at a goal
+
+
+# -- what the machine has ------------------------------------------------------------------------
+def _meminfo_available(path: Path = Path("/proc/meminfo")) -> int | None:
+    """Return Linux's MemAvailable in bytes (memory usable without swapping), or None."""
+    try:
+        with path.open(encoding="ascii") as lines:
+            for line in lines:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _cgroup_available() -> int | None:
+    """Return what the container's memory limit leaves (cgroup v2 or v1), or None without a limit."""
+    for limit_file, usage_file in (
+        ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+        ("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"),
+    ):
+        try:
+            limit_text = Path(limit_file).read_text(encoding="ascii").strip()
+            if limit_text == "max":
+                return None
+            limit = int(limit_text)
+            usage = int(Path(usage_file).read_text(encoding="ascii").strip())
+        except (OSError, ValueError):
+            continue
+        return None if limit >= _NO_LIMIT else max(0, limit - usage)
+    return None
+
+
+def _sysconf_available() -> int | None:
+    """Return available (or, failing that, half of all) physical memory from os.sysconf, or None."""
+    try:
+        page = os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+    for name, share in (("SC_AVPHYS_PAGES", 1.0), ("SC_PHYS_PAGES", 0.5)):
+        try:
+            pages = os.sysconf(name)
+        except (ValueError, OSError):
+            continue
+        if pages > 0:
+            return int(pages * page * share)
+    return None
+
+
+def available_bytes() -> int:
+    """Return the memory available to this process now: /proc/meminfo, a container limit, or os.sysconf."""
+    found = [n for n in (_meminfo_available(), _cgroup_available()) if n is not None]
+    if not found:
+        fallback = _sysconf_available()
+        found = [fallback if fallback is not None else FALLBACK_AVAILABLE]
+    return min(found)
+
+
+def budget_bytes(available: int | None = None) -> int:
+    """Return the most memory one piece of work may take: ``BUDGET_FRACTION`` of what is available."""
+    return int((available_bytes() if available is None else available) * BUDGET_FRACTION)
+
+
+# -- what goal-sized work needs ------------------------------------------------------------------
+def values_bytes(goal: int) -> int:
+    """Return the bytes of one (goal, goal) float64 array: a policy's V, or a chain's M."""
+    return 8 * goal * goal
+
+
+def solver_bytes(goal: int) -> int:
+    """Return the solver's peak: V plus the level kernel's rows C and D (rollhold.solve_levels), 3 x 8 g^2."""
+    return 3 * values_bytes(goal)
+
+
+def action_table_bytes(goal: int, tables: int = 1) -> int:
+    """Return the bytes of ``tables`` (goal, goal, goal) int8 action tables (Policy.action_table, players)."""
+    return tables * goal**3
+
+
+def head_to_head_bytes(goal: int) -> int:
+    """Return the exact evaluator's arrays besides the tables: VA, VB and the warm starts (4 rows), 6 x 8 g^2."""
+    return 6 * values_bytes(goal)
+
+
+# Entries of a turn's outcome list per turn-start state assumed before counting them: measured
+# 4-22 at goal 100 (Pig and Pig Dice optimal 4, Big Pig hold:20 18, Hog optimal 21).
+ENTRIES_PER_STATE = 32
+ENTRY_BYTES = 2 * (8 + 8)  # a new score (int64) and its probability (float64), twice while joined
+
+
+def turn_outcomes_bytes(goal: int, visits: bool = False, entries_per_state: float = ENTRIES_PER_STATE) -> int:
+    """Return analysis.turn_outcomes' arrays: 8 per-state arrays, the outcome lists, 8 g^3 for in-turn visits."""
+    lists = int(ENTRY_BYTES * entries_per_state * goal * goal)
+    return 8 * values_bytes(goal) + lists + (8 * goal**3 if visits else 0)
+
+
+def chain_bytes(goal: int) -> int:
+    """Return analysis.play_chain's arrays: M, X, Y and their next turn, W (2), both stats stacks (6 each)."""
+    return (3 + 3 + 2 + 12) * values_bytes(goal)
+
+
+# -- the check -----------------------------------------------------------------------------------
+def format_bytes(count: float) -> str:
+    """Return a byte count for people: '512 MiB', '74.5 GiB'."""
+    if count >= GiB:
+        return f"{count / GiB:.1f} GiB"
+    if count >= MiB:
+        return f"{count / MiB:.0f} MiB"
+    return f"{max(count, 0) / 1024:.0f} KiB"
+
+
+def largest_goal(need: Need, budget: int, high: int = MAX_GOAL) -> int:
+    """Return the largest goal g <= ``high`` with need(g) <= budget (0 if not even goal 1 fits)."""
+    low, top = 0, high
+    while low < top:
+        middle = (low + top + 1) // 2
+        if need(middle) <= budget:
+            low = middle
+        else:
+            top = middle - 1
+    return low
+
+
+def refuse(what: str, goal: int, need: Need, needed: int, available: int) -> ResourceLimitError:
+    """Return the error refusing ``what`` at ``goal``: what it needs, what there is, the largest goal that fits."""
+    budget = budget_bytes(available)
+    fits = largest_goal(need, budget)
+    where = f"the largest goal that fits is {fits}" if fits else "no goal fits"
+    return ResourceLimitError(
+        f"{what} at goal {goal} needs about {format_bytes(needed)} of memory; {format_bytes(available)} is "
+        f"available and pigdice uses at most {BUDGET_FRACTION:.0%} of it ({format_bytes(budget)}): {where}",
+        needed,
+        available,
+        budget,
+        fits,
+    )
+
+
+def check_memory(what: str, goal: int, need: Need) -> int:
+    """Raise ResourceLimitError if ``need(goal)`` bytes exceed the budget; else return the bytes the budget leaves.
+
+    Call it before allocating. Work whose memory grows as it goes checks its growth against the
+    bytes returned (``turn_outcomes`` does, for its outcome lists).
+    """
+    needed = need(goal)
+    available = available_bytes()
+    budget = budget_bytes(available)
+    if needed > budget:
+        raise refuse(what, goal, need, needed, available)
+    return budget - needed
