@@ -236,6 +236,7 @@ def main() -> None:
     runner = CliRunner()
     failures: list[tuple[list[str], str]] = []
     hung: list[list[str]] = []
+    internal: list[list[str]] = []  # one-line "internal error" reports: no traceback, but a bug all the same
     kinds: collections.Counter[str] = collections.Counter()
     per_command: collections.Counter[str] = collections.Counter()
     exit_codes: collections.Counter[int] = collections.Counter()
@@ -257,6 +258,8 @@ def main() -> None:
             hung.append(args)
             continue
         text = result.output
+        if "internal error" in text:
+            internal.append(args)
         if escaped or "Traceback" in text:
             kind = type(result.exception).__name__ if escaped else "Traceback in output"
             kinds[kind] += 1
@@ -266,6 +269,7 @@ def main() -> None:
     lines = options.lines
     print(f"{lines} command lines in {seconds:.0f} s (seed {options.seed}); exit codes {dict(exit_codes)}")
     print(f"hung (over {options.timeout} s): {len(hung)}")
+    print(f"internal errors reported in one line: {len(internal)}")
     print(f"tracebacks: {len(failures)}")
     print(f"tracebacks per 1000 command lines: {1000 * len(failures) / lines:.1f}")
     if kinds:
@@ -274,6 +278,8 @@ def main() -> None:
     for args, what in failures[: options.show]:
         shown = shlex.join(a if len(a) <= 60 else a[:40] + f"...({len(a)} chars)" for a in args)
         print(f"  pigdice {shown}\n      {what}")
+    for args in internal[: options.show]:
+        print(f"  internal error: pigdice {shlex.join(a[:60] for a in args)}")
     for args in hung[: options.show]:
         print(f"  hung: pigdice {shlex.join(a[:60] for a in args)}")
     sys.stdout.flush()

@@ -3,10 +3,12 @@
 Numbers: every count or score option reads ASCII digits only (no sign, spaces, underscores,
 decimal points or other scripts' digits, which ``int`` would quietly accept) within a range its
 ``--help`` states; the typer parsers here refuse a bad value with an ``OptionValueError`` that the
-app prints as one ``error:`` line (exit 2) naming the option, the range and the value. Files: ``output_path`` checks a file to write before any work
-(a name, not blank, not a folder, in a folder that exists and can be written, a name the file
-system can hold), and ``writing`` turns an ``OSError`` at write time (disk full, read-only file
-system, ...) into one ``error:`` line naming the file and what went wrong.
+app prints as one ``error:`` line (exit 2) naming the option, the range and the value.
+
+Files: ``output_path`` checks a file to write before any work (a name, not blank, not a folder,
+in a folder that exists and can be written, a name the file system can hold), and ``writing``
+turns an ``OSError`` at write time (disk full, read-only file system, ...) into one ``error:``
+line naming the file and what went wrong.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import typer
 from pigdice.errors import BadParameterError, PigdiceError
 
 MAX_SHOWN = 40  # characters of a bad value repeated in an error message
+MAX_SHOWN_PATH = 240  # characters of a path repeated in an error message (its end is kept)
 NAME_MAX = 255  # bytes in one file name on common file systems (when the system does not say)
 PATH_MAX = 4096  # bytes in a whole path on Linux
 
@@ -51,6 +54,14 @@ def shown(text: object) -> str:
     if len(value) <= MAX_SHOWN:
         return repr(value)
     return f"{value[:20]!r}... ({len(value)} characters)"
+
+
+def shown_path(path: object) -> str:
+    """Return a path quoted for an error message; a very long one keeps its start and its file name."""
+    value = os.fsdecode(path) if isinstance(path, bytes | os.PathLike) else str(path)
+    if len(value) <= MAX_SHOWN_PATH:
+        return repr(value)
+    return f"{value[:40]!r}...{value[-120:]!r} ({len(value)} characters)"
 
 
 def range_text(low: int, high: int) -> str:
@@ -80,8 +91,9 @@ def whole_number(value: object, what: str, low: int, high: int) -> int:
         if not (text.isascii() and text.isdigit()):
             hint = " (digits 0-9 only)" if has_foreign_digits(text) or text.strip() != text else ""
             raise BadParameterError(f"{expected}{hint}, got {shown(text)}")
-        if len(text.lstrip("0")) > len(str(high)):
-            raise BadParameterError(f"{expected}, got a number with {len(text.lstrip('0'))} digits")
+        digits = len(text.lstrip("0"))
+        if digits > len(str(high)) and len(text) > MAX_SHOWN:  # too long to read or to repeat
+            raise BadParameterError(f"{expected}, got a number with {digits} digits")
         number = int(text)
     if not low <= number <= high:
         raise BadParameterError(f"{expected}, got {number}")
@@ -137,13 +149,19 @@ class DecimalNumber:
             raise OptionValueError(self.option, str(exc).removeprefix("it ")) from None
 
 
+def with_range(help: str, span: str) -> str:
+    """Return an option's help with its range after the first phrase: 'Goal, 1 to 100000 (default: ...).'."""
+    head, paren, rest = help.rstrip(".").partition(" (")
+    return f"{head}, {span}{paren}{rest}."
+
+
 def number_option(*names: str, low: int, high: int, help: str, **kwargs: Any) -> Any:
     """Return a typer option for a whole number from ``low`` to ``high``, the range stated in its help."""
     return typer.Option(
         *names,
         parser=WholeNumber(names[0], low, high),
         metavar="N",
-        help=f"{help.rstrip('.')} ({range_text(low, high)}).",
+        help=with_range(help, range_text(low, high)),
         **kwargs,
     )
 
@@ -154,7 +172,7 @@ def decimal_option(*names: str, low: float, high: float, help: str, **kwargs: An
         *names,
         parser=DecimalNumber(names[0], low, high),
         metavar="X",
-        help=f"{help.rstrip('.')} ({low:g} to {high:g}).",
+        help=with_range(help, f"{low:g} to {high:g}"),
         **kwargs,
     )
 
@@ -167,7 +185,7 @@ def _stat(path: Path) -> os.stat_result | None:
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
-        raise OutputError(f"cannot use {shown(path)}: {reason(exc)}") from None
+        raise OutputError(f"cannot use {shown_path(path)}: {reason(exc)}") from None
 
 
 def _name_max(folder: Path) -> int:
@@ -183,10 +201,10 @@ def _missing_folder(folder: Path) -> str:
     for part in parts:
         found = _stat(part)
         if found is None:
-            return f"the folder {shown(part)} does not exist"
+            return f"the folder {shown_path(part)} does not exist"
         if not stat.S_ISDIR(found.st_mode):
-            return f"{shown(part)} is a file, not a folder"
-    return f"the folder {shown(folder)} does not exist"
+            return f"{shown_path(part)} is a file, not a folder"
+    return f"the folder {shown_path(folder)} does not exist"
 
 
 def output_path(value: object, what: str = "--out", suffixes: Sequence[str] = ()) -> Path:
@@ -198,31 +216,35 @@ def output_path(value: object, what: str = "--out", suffixes: Sequence[str] = ()
     """
     text = os.fspath(value) if isinstance(value, os.PathLike) else str(value)
     if not text.strip():
-        raise OutputError(f"{what} needs a file name, got {shown(text)}")
+        raise OutputError(f"{what} needs a file name, got {shown_path(text)}")
     if "\0" in text:
-        raise OutputError(f"{what} {shown(text)} holds a NUL character")
+        raise OutputError(f"{what} {shown_path(text)} holds a NUL character")
     path = Path(text)
     if suffixes and path.suffix.lower() not in suffixes:
-        raise OutputError(f"{what} must end in {' or '.join(suffixes)}, not {shown(path.name)}")
+        raise OutputError(f"{what} must end in {' or '.join(suffixes)}, not {shown_path(path.name)}")
     encoded = os.fsencode(text)
     if len(encoded) >= PATH_MAX:
         raise OutputError(f"{what} path is too long ({len(encoded)} bytes; at most {PATH_MAX - 1})")
     folder = path.parent
     longest = max((len(os.fsencode(part)) for part in path.parts), default=0)
     if longest > NAME_MAX:
-        raise OutputError(f"{what} {shown(text)}: a file or folder name is too long ({longest} bytes; at most 255)")
+        raise OutputError(
+            f"{what} {shown_path(text)}: a file or folder name is too long ({longest} bytes; at most 255)"
+        )
     found = _stat(path)
     if found is not None and stat.S_ISDIR(found.st_mode):
-        raise OutputError(f"{what} {shown(text)} is a folder; give a file name, e.g. {shown(path / 'out')}")
+        raise OutputError(f"{what} {shown_path(text)} is a folder; give a file name, e.g. {shown_path(path / 'out')}")
     where = _stat(folder)
     if where is None or not stat.S_ISDIR(where.st_mode):
-        raise OutputError(f"{what} {shown(text)}: {_missing_folder(folder)}")
+        raise OutputError(f"{what} {shown_path(text)}: {_missing_folder(folder)}")
     if len(os.fsencode(path.name)) > _name_max(folder):
-        raise OutputError(f"{what} {shown(text)}: the file name is too long for this file system")
+        raise OutputError(f"{what} {shown_path(text)}: the file name is too long for this file system")
     if found is None and not os.access(folder, os.W_OK):
-        raise OutputError(f"{what} {shown(text)}: the folder {shown(folder)} cannot be written (permission denied)")
+        raise OutputError(
+            f"{what} {shown_path(text)}: the folder {shown_path(folder)} cannot be written (permission denied)"
+        )
     if found is not None and stat.S_ISREG(found.st_mode) and not os.access(path, os.W_OK):
-        raise OutputError(f"{what} {shown(text)}: the file cannot be written (permission denied)")
+        raise OutputError(f"{what} {shown_path(text)}: the file cannot be written (permission denied)")
     return path
 
 
@@ -261,4 +283,4 @@ def writing(path: Path | str) -> Iterator[None]:
         yield
     except OSError as exc:
         target = exc.filename if isinstance(exc.filename, str | bytes | os.PathLike) else path
-        raise OutputError(f"cannot write {shown(os.fsdecode(target))}: {reason(exc)}") from None
+        raise OutputError(f"cannot write {shown_path(os.fsdecode(target))}: {reason(exc)}") from None

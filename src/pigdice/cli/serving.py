@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pigdice.cli.checks import decimal_option, number_option, shown
+from pigdice.cli.checks import decimal_option, number_option, shown, shown_path
 from pigdice.errors import BadParameterError, PigdiceError
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")  # uvicorn's
@@ -34,7 +34,7 @@ def check_database(url: str) -> str:
     except StoreError as exc:
         raise DatabaseError(_naming(str(exc), url)) from None
     except Exception as exc:  # the store's own errors are StoreError; a driver may still raise its own
-        raise DatabaseError(f"cannot open the database {shown(url)}: {type(exc).__name__}: {exc}") from None
+        raise DatabaseError(f"cannot open the database {shown_path(url)}: {type(exc).__name__}: {exc}") from None
     where = _safe_url(store, url)
     try:
         store.migrate()  # fail fast, with a clear message, before binding the port
@@ -60,7 +60,7 @@ def _safe_url(store: Any, url: str) -> str:
     try:
         return str(store.safe_url())
     except Exception:
-        return shown(url)
+        return shown_path(url)
 
 
 def _naming(message: str, where: str) -> str:

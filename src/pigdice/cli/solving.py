@@ -204,7 +204,7 @@ def hint_command(
     variant_name: VariantArg,
     score: Annotated[int, number_option("--score", low=0, high=MAX_GOAL - 1, help="Your score (below the goal)")] = 0,
     opponent: Annotated[
-        int, number_option("--opponent", low=0, high=MAX_GOAL - 1, help="The (highest) opponent score (below the goal)")
+        int, number_option("--opponent", low=0, high=MAX_GOAL - 1, help="The highest opponent score (below the goal)")
     ] = 0,
     turn_total: Annotated[
         int,

@@ -29,7 +29,6 @@ from pigdice.errors import BadParameterError, BadStrategyError
 from pigdice.players.base import Strategy
 from pigdice.players.defaults import default_robot
 from pigdice.players.specs import parse_strategy
-from pigdice.players.tables import action_table
 from pigdice.rules.variant import Endgame, Variant
 from pigdice.study.evaluate import (
     CSV_FIELDS,
@@ -40,58 +39,17 @@ from pigdice.study.evaluate import (
     tournament,
     wilson_interval,
 )
+from pigdice.study.limits import MAX_GAMES  # the most games one simulation, comparison or match plays
 from pigdice.study.simulate import SimulationResult
 from pigdice.study.simulate import simulate as run_simulation
 
-MAX_GAMES = 100_000_000  # simulated games in one command (about two minutes with the numba simulator)
-MAX_MATCH_GAMES = 10_000_000  # simulated games per tournament match
 MAX_PLAYERS = 100  # players per game in the largest variant (Swine Herd)
-STILL_PLAYING = 1e-9  # a pair whose games are unfinished with more probability than this is refused
 
 
 def _strategy(spec: str, variant: Variant) -> Strategy:
     if not spec.strip():
         raise BadStrategyError("empty strategy name")
     return parse_strategy(spec, variant)
-
-
-# -- games that never end ---------------------------------------------------------------------------
-def unfinished(variant: Variant, a: Strategy, b: Strategy) -> float:
-    """Return the probability that a game of A against B never ends (the larger over who moves first).
-
-    Computed exactly by the game chain of ``study.analysis`` (turn outcomes of both action tables,
-    then the game played out turn by turn), in the first-to-goal form the exact values use.
-    """
-    from pigdice.study.analysis.chain import play_chain
-    from pigdice.study.analysis.turns import turn_outcomes
-
-    exact = variant.first_to_goal()
-    outcomes_a = turn_outcomes(exact, action_table(a, exact), False)
-    outcomes_b = outcomes_a if a.name == b.name else turn_outcomes(exact, action_table(b, exact), False)
-    turns = 4 * exact.goal + 1000  # far longer than any game that ends: a hold:1 game takes about goal/2 turns
-    first = play_chain(exact, outcomes_a, outcomes_b, (a.name, b.name), max_turns=turns)
-    second = play_chain(exact, outcomes_b, outcomes_a, (b.name, a.name), max_turns=turns)
-    return max(first.tail, second.tail)
-
-
-def check_game_ends(variant: Variant, a: Strategy, b: Strategy, a_first: float, b_first: float) -> None:
-    """Refuse exact values of a pair whose games never end (the evaluator's numbers then mean nothing).
-
-    The exact evaluator cannot tell such a pair apart; its tell-tale is A winning as often moving
-    first as moving second (a game where nobody ever scores gives 0.5 both ways), so only then is
-    the game chain run to find out.
-    """
-    if abs(a_first - b_first) > 1e-12:
-        return
-    left = unfinished(variant, a, b)
-    if left <= STILL_PLAYING:
-        return
-    goal = variant.goal
-    if left > 1 - STILL_PLAYING:
-        why = f"no game between {a.name} and {b.name} ever ends: neither ever banks its way to the goal {goal}"
-    else:
-        why = f"{100 * left:.4g}% of games between {a.name} and {b.name} never end (nobody reaches the goal {goal})"
-    raise BadStrategyError(f"{why}, so there is no win probability to give; pick strategies that hold with points")
 
 
 # -- simulate -------------------------------------------------------------------------------------
@@ -217,8 +175,6 @@ def compare_command(
             bar(done / max(games or 1, 1), "simulating (engine loop)")
 
         result = compare(variant, strategy_a, strategy_b, games, used_seed, report)
-    if result.exact is not None:
-        check_game_ends(variant, strategy_a, strategy_b, result.exact.a_first, result.exact.b_first)
     if json_out:
         emit_json(result.to_json())
         return
@@ -296,7 +252,7 @@ def tournament_command(
             "--games",
             "-n",
             low=1,
-            high=MAX_MATCH_GAMES,
+            high=MAX_GAMES,
             help="Simulated games per match (exact 2-player matches need none)",
         ),
     ] = 2000,
@@ -322,12 +278,6 @@ def tournament_command(
     combos = math.comb(len(robots), players) if 1 <= players <= len(robots) else 0
     with progress_bar(combos > 1) as progress:
         result = tournament(variant, robots, players, games, used_seed, progress, exact=not simulate_all)
-    by_name = {robot.name: robot for robot in robots}
-    for match in result.matches:
-        if match.first_mover is not None:
-            a, b = match.players
-            # first_mover holds each side's rate when moving first: A's rate moving second is 1 - B's
-            check_game_ends(variant, by_name[a], by_name[b], match.first_mover[0], 1 - match.first_mover[1])
     if json_out:
         emit_json(result.to_json())
         return
