@@ -8,6 +8,10 @@ temporary SQLite database; ``--url`` points at a running server instead (loopbac
 
     python bench/web_load.py --clients 200
     python bench/web_load.py --clients 200 --think 0.1   # 10 actions/s per client: saturates a 2-core box
+    python bench/web_load.py --clients 100 --seconds 600 --sustain   # 10 minutes: the SQLite log's size too
+
+With ``--sustain`` each client starts a new game whenever one ends, until ``--seconds`` pass, and
+the size of the SQLite write-ahead log (``*-wal``) is sampled twice a second.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
@@ -67,7 +72,12 @@ def free_port() -> int:
 
 def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
     """Start `pigdice serve` with no robot delay; wait until it answers."""
-    env = {**os.environ, "PIGDICE_ROBOT_DELAY": "0", "PIGDICE_DATABASE_URL": f"sqlite:///{db}"}
+    env = {
+        **os.environ,
+        "PIGDICE_ROBOT_DELAY": "0",
+        "PIGDICE_DATABASE_URL": f"sqlite:///{db}",
+        "PIGDICE_ROOMS_PER_CLIENT": "1000000000",  # every client of the load test comes from one address
+    }
     process = subprocess.Popen(
         [
             sys.executable,
@@ -135,12 +145,49 @@ async def play(base: str, http: httpx.AsyncClient, goal: int, moves: int, deadli
     return result
 
 
-async def run(base: str, clients: int, goal: int, moves: int, seconds: float, think: float) -> list[Result]:
+async def play_on(base: str, http: httpx.AsyncClient, goal: int, moves: int, deadline: float, think: float) -> Result:
+    """Play game after game until ``deadline``; return the timings of all of them."""
+    total = Result()
+    while time.perf_counter() < deadline:
+        result = await play(base, http, goal, moves, deadline, think)
+        total.latencies += result.latencies
+        total.steps += result.steps
+        total.finished = result.finished
+        total.errors += result.errors
+        if result.errors:
+            break
+    return total
+
+
+class WalWatch(threading.Thread):
+    """Samples the size of a SQLite write-ahead log twice a second; keeps the largest and the last."""
+
+    def __init__(self, wal: Path) -> None:
+        super().__init__(daemon=True)
+        self.wal = wal
+        self.largest = 0
+        self.last = 0
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        """Sample until stopped."""
+        while not self.stop.wait(0.5):
+            try:
+                self.last = self.wal.stat().st_size
+            except OSError:
+                self.last = 0
+            self.largest = max(self.largest, self.last)
+
+
+async def run(
+    base: str, clients: int, goal: int, moves: int, seconds: float, think: float, sustain: bool = False
+) -> list[Result]:
     """Run all clients at once; return their results."""
     deadline = time.perf_counter() + seconds
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    player = play_on if sustain else play
     async with httpx.AsyncClient(limits=limits, timeout=30) as http:
-        tasks = [play(base, http, goal, moves, deadline, think) for _ in range(clients)]
+        tasks = [player(base, http, goal, moves, deadline, think) for _ in range(clients)]
         outcomes = await asyncio.gather(*tasks, return_exceptions=True)
     results: list[Result] = []
     for outcome in outcomes:
@@ -185,10 +232,12 @@ def main() -> None:
         "under the server's 20 messages/s limit)",
     )
     parser.add_argument("--url", default=None, help="a running server on loopback (default: start one)")
+    parser.add_argument("--sustain", action="store_true", help="start a new game whenever one ends, until --seconds")
     args = parser.parse_args()
     if not 1 <= args.clients <= 2000 or args.moves < 1 or not 0 < args.seconds <= 600 or args.think < 0:
         raise SystemExit("clients must be 1..2000, moves >= 1, seconds in (0, 600], think >= 0")
     server = None
+    watch: WalWatch | None = None
     with tempfile.TemporaryDirectory() as tmp:
         if args.url:
             base = args.url.rstrip("/")
@@ -197,11 +246,16 @@ def main() -> None:
             port = free_port()
             base = f"http://127.0.0.1:{port}"
             server = start_server(port, Path(tmp) / "load.sqlite3")
+            watch = WalWatch(Path(tmp) / "load.sqlite3-wal")
+            watch.start()
         try:
             started = time.perf_counter()
-            results = run_loop(run(base, args.clients, args.goal, args.moves, args.seconds, args.think))
+            load = run(base, args.clients, args.goal, args.moves, args.seconds, args.think, args.sustain)
+            results = run_loop(load)
             elapsed = time.perf_counter() - started
         finally:
+            if watch is not None:
+                watch.stop.set()
             if server is not None:
                 server.terminate()
                 server.wait(10)
@@ -219,6 +273,10 @@ def main() -> None:
         print(
             f"move latency ms: p50 {percentile(ms, 50):.2f}  p90 {percentile(ms, 90):.2f}  "
             f"p99 {percentile(ms, 99):.2f}  max {max(ms):.2f}  mean {statistics.fmean(ms):.2f}"
+        )
+    if watch is not None:
+        print(
+            f"SQLite write-ahead log: largest {watch.largest / 2**20:.1f} MiB, at the end {watch.last / 2**20:.1f} MiB"
         )
     if errors:
         print(f"errors {len(errors)}: {sorted(set(errors))[:5]}")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 from pigdice.errors import BadParameterError
 
@@ -75,7 +77,38 @@ class Settings:
 
     @classmethod
     def from_env(cls, database_url: str | None = None, robot_delay: float | None = None) -> Settings:
-        """Return settings from arguments, then PIGDICE_DATABASE_URL / PIGDICE_ROBOT_DELAY, then defaults."""
+        """Return settings from arguments, then the environment (PIGDICE_DATABASE_URL, PIGDICE_ROBOT_DELAY, and
+        PIGDICE_<LIMIT> for every limit, e.g. PIGDICE_ROOMS_PER_CLIENT=100), then defaults."""
         url = database_url or os.environ.get(DATABASE_ENV, "").strip() or default_database_url()
         delay = robot_delay_from_env() if robot_delay is None else check_robot_delay(robot_delay)
-        return cls(database_url=url, robot_delay=delay)
+        return cls(database_url=url, robot_delay=delay, **limits_from_env())
+
+
+def limits_from_env() -> dict[str, Any]:
+    """Return the limits set in the environment as PIGDICE_<NAME> (whole numbers, seconds, true/false)."""
+    values: dict[str, Any] = {}
+    for item in fields(Settings):
+        if item.name in ("database_url", "robot_delay", "extra"):
+            continue
+        name = f"PIGDICE_{item.name.upper()}"
+        text = os.environ.get(name, "").strip()
+        if not text:
+            continue
+        kind = type(getattr(Settings, item.name))
+        if kind is bool:
+            if text.lower() not in ("1", "0", "true", "false", "yes", "no"):
+                raise BadParameterError(f"{name} must be true or false, got {text[:20]!r}")
+            values[item.name] = text.lower() in ("1", "true", "yes")
+        elif kind is int:
+            if not (text.isascii() and text.isdigit()) or len(text) > 12:
+                raise BadParameterError(f"{name} must be a whole number up to 12 digits, got {text[:20]!r}")
+            values[item.name] = int(text)
+        else:
+            try:
+                number = float(text) if text.isascii() and len(text) <= 20 else math.nan
+            except ValueError:
+                number = math.nan
+            if not math.isfinite(number) or number < 0:
+                raise BadParameterError(f"{name} must be a number of seconds, got {text[:20]!r}")
+            values[item.name] = number
+    return values

@@ -27,7 +27,7 @@ from pigdice.rules.variant import Variant
 from pigdice.web.errors import WebError
 from pigdice.web.live import Connection, dumps
 from pigdice.web.seats import Seat, clean_name, hash_token
-from pigdice.web.store import MoveWrite
+from pigdice.web.store import GameClosedError, MoveWrite
 
 log = logging.getLogger("pigdice.web")
 
@@ -245,6 +245,10 @@ class Room:
                     to_move=None if state.is_terminal() else state.current,
                 )
             )
+        except GameClosedError as exc:
+            self.rng.bit_generator.state = saved
+            self.closed = exc.reason or f"the game is {exc.status}"
+            raise WebError("room_closed", f"this game is closed: {self.closed}; start a new one", 410) from None
         except Exception as exc:
             self.rng.bit_generator.state = saved  # nothing happened: the dice are rolled again next time
             log.exception("room %s: could not store step %s", self.code, step)

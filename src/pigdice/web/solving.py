@@ -100,8 +100,14 @@ class SolvePool:
             self._executor = None
             future = asyncio.wrap_future(self._pool().submit(work, variant), loop=loop)
         self._jobs[key] = future
-        future.add_done_callback(lambda _: self._jobs.pop(key, None))
+        future.add_done_callback(lambda done: self._finished(key, done))
         return future
+
+    def _finished(self, key: str, future: asyncio.Future[Any]) -> None:
+        """Forget a finished job; its error, if nobody waits for it any more, is logged rather than lost."""
+        self._jobs.pop(key, None)
+        if not future.cancelled() and future.exception() is not None:
+            log.warning("solve job %s failed: %r", key, future.exception())
 
     async def policy(self, variant: Variant) -> Policy:
         """Return the solved policy of ``variant``'s roll/hold form: from memory, or from a (shared) worker job."""
@@ -151,7 +157,9 @@ class SolvePool:
         if self._executor is not None:
             # a running solve may take minutes: its worker is stopped, not waited for (the pool has no API for it)
             workers = list((getattr(self._executor, "_processes", None) or {}).values())
-            self._executor.shutdown(wait=False, cancel_futures=True)
             for process in workers:
                 process.kill()
+            for process in workers:
+                process.join(timeout=5)
+            self._executor.shutdown(wait=True, cancel_futures=True)  # quick now: its workers are gone
             self._executor = None

@@ -18,6 +18,7 @@
   let hintAskedAt = -1;
   let hintTimer = null;
   let hintStep = -1;
+  let waitingForHint = false;  // the server is preparing the perfect player; ask again when it says "ready"
   let noHints = null;  // the server's reason when it offers no hints for this game (goal too large)
   let overDismissed = false;
   let toastTimer = null;
@@ -77,6 +78,14 @@
       case "seats":
         state = msg.state; render(false);
         break;
+      case "ready":
+        state = msg.state; render(false);
+        toast("The perfect player is ready.");
+        if (waitingForHint) { waitingForHint = false; hintAskedAt = null; requestHint(); }
+        break;
+      case "closed":
+        state = msg.state; render(false);
+        break;
       case "joined":
         tokens[String(msg.seat)] = msg.token; saveTokens();
         toast("You took seat " + (msg.seat + 1) + ".");
@@ -96,6 +105,7 @@
         pending = false;
         if (msg.code === "no_hint") { noHints = msg.message; $("hint-btn").disabled = true; $("hint-text").textContent = msg.message; break; }
         if (msg.code === "unknown_room") { setStatus("No room has that code.", false); ws.onclose = null; break; }
+        if (msg.code === "preparing") { waitingForHint = true; $("hint-text").textContent = "The perfect player is working out its advice; it appears here when ready."; break; }
         toast(msg.message, true);
         render(false);
         break;
@@ -112,6 +122,7 @@
   }
 
   function statusText() {
+    if (state.closed) return ["This game is closed: " + state.closed + ". Start a new one from the home page.", false];
     if (state.finished) {
       const w = state.winners.map(name);
       return [w.join(" and ") + (w.length === 1 ? " wins!" : " share the victory!"), false];
@@ -132,6 +143,7 @@
     if (acting !== null) {
       return [(mySeats().length > 1 ? seat.name + "'s turn" : "Your turn") + final, true];
     }
+    if (seat.kind === "robot" && state.preparing) return [seat.name + " is preparing (working out perfect play)…" + final, false];
     if (seat.kind === "robot") return [seat.name + " is thinking…" + final, false];
     if (!seat.taken) return ["Waiting for someone to take seat " + (seat.seat + 1), false];
     return ["Waiting for " + seat.name + final, false];
