@@ -37,8 +37,8 @@ def make_settings(path: Path, **overrides: Any) -> Settings:
         "robot_delay": 0.0,
         "rate_per_second": 1000.0,  # tests click faster than people; test_rate_limit sets its own limit
         "rate_burst": 1000.0,
-        "warm_solver": False,
-        "hint_wait_seconds": 120.0,  # hints wait for the solve pool (test_web_solving checks the 'preparing' answer)  # the solver's worker process starts at the first solve, not with every test app
+        "warm_solver": False,  # the solver's worker process starts at the first solve, not with every test app
+        "hint_wait_seconds": 120.0,  # hints wait for the solve pool (test_web_solving checks 'preparing')
     }
     values.update(overrides)
     return Settings(**values)
