@@ -183,3 +183,22 @@ def test_invalid_utf8_frames_are_logged_as_one_line() -> None:
     assert record.exc_info is None and record.levelno == logging.WARNING
     other = logging.LogRecord("uvicorn.error", logging.ERROR, __file__, 1, "other", (), None)
     assert QuietBadFrames().filter(other) and other.levelno == logging.ERROR
+
+
+def test_storage_failure_over_the_websocket_is_a_clear_error(tmp_path: Path) -> None:
+    with TestClient(create_app(make_settings(tmp_path))) as client:
+        game = create_game(client, players=["you", "friend"])
+        store = client.app.state.manager.store  # type: ignore[attr-defined]
+
+        def locked(*_: Any) -> bool:
+            raise StoreError("database is locked")
+
+        store.claim_seat = locked
+        with client.websocket_connect(f"/ws/{game['code']}") as ws:
+            ws.receive_json()
+            ws.send_json({"type": "join", "seat": 1, "id": 7})
+            reply = ws.receive_json()
+            while reply["type"] != "error":
+                reply = ws.receive_json()
+            assert reply["code"] == "storage_failed" and reply["id"] == 7
+        assert client.get(f"/api/games/{game['code']}").json()["state"]["waiting_for"] == [1]

@@ -15,6 +15,7 @@ from pigdice.web.manager import RoomManager
 from pigdice.web.protocol import WsAction, WsHello, WsHint, WsJoin, WsPing, validation_message, ws_adapter
 from pigdice.web.rooms import Room
 from pigdice.web.routes import AppSettings, Manager
+from pigdice.web.store import StoreError
 
 router = APIRouter()
 
@@ -34,7 +35,11 @@ async def ws_room(ws: WebSocket, code: str, manager: Manager, settings: AppSetti
         room = await manager.get(code)
     except WebError as exc:
         await ws.send_text(dumps({"type": "error", **exc.to_json()}))
-        await ws.close(code=4404)
+        await ws.close(code=4000 + exc.status)  # 4404 no such room, 4410 damaged
+        return
+    except StoreError:
+        await ws.send_text(error_message("storage_failed", "the game server could not reach its storage; try again"))
+        await ws.close(code=1011)
         return
     conn = Connection(ws.send_text)
     conn.start()
@@ -107,6 +112,9 @@ async def handle(manager: RoomManager, room: Room, conn: Connection, message: An
             conn.send(dumps({"type": "pong", "id": msg_id}))
     except WebError as exc:
         conn.send(dumps({"type": "error", **exc.to_json(), "id": msg_id}))
+    except StoreError:
+        message = "the game server could not reach its storage; try again"
+        conn.send(dumps({"type": "error", "code": "storage_failed", "message": message, "id": msg_id}))
     except PigdiceError as exc:
         conn.send(dumps({"type": "error", "code": "bad_request", "message": str(exc), "id": msg_id}))
 
