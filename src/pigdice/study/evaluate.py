@@ -247,6 +247,8 @@ def compare(
 ) -> Comparison:
     """Compare A with B: exactly when both have tables, and by ``games`` simulated games if given."""
     variant.check_players(2)
+    if games is not None:
+        games = check_games(games, 2, "--games", " (each side starts half)")  # before any exact work
     if any(is_human(s) for s in (a, b)):
         raise BadStrategyError("compare robots: a human ('you'/'human') has no strategy to evaluate")
     notes: list[str] = []
