@@ -202,3 +202,19 @@ def test_storage_failure_over_the_websocket_is_a_clear_error(tmp_path: Path) -> 
                 reply = ws.receive_json()
             assert reply["code"] == "storage_failed" and reply["id"] == 7
         assert client.get(f"/api/games/{game['code']}").json()["state"]["waiting_for"] == [1]
+
+
+def test_the_perfect_player_is_bounded_in_goal_and_dice(tmp_path: Path) -> None:
+    with TestClient(create_app(make_settings(tmp_path))) as client:
+        reply = client.post(
+            "/api/games", json={"variant": "hog", "params": {"max_dice": 40}, "players": ["you", "optimal"]}
+        )
+        assert reply.status_code == 400
+        assert "30 dice" in error_of(reply)["message"]
+        reply = client.post("/api/games", json={"goal": 500, "players": ["you", "optimal"]})
+        assert reply.status_code == 400
+        assert "200" in error_of(reply)["message"]
+        game = create_game(client, variant="hog", params={"max_dice": 40}, players=["you", "dice:5"])
+        reply = client.post(f"/api/games/{game['code']}/hint", json={"seat": 0, "token": game["tokens"]["0"]})
+        assert reply.status_code == 409
+        assert error_of(reply)["code"] == "no_hint"

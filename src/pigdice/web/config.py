@@ -55,6 +55,7 @@ class Settings:
     max_message_bytes: int = 4096
     max_hint_goal: int = 200  # hints and the perfect player need a solve (seconds at 200); bigger goals are refused
     max_explore_goal: int = 200
+    max_solver_dice: int = 30  # the perfect player's dice choices (Hog up to 100 dice takes minutes to solve)
     max_rooms_in_memory: int = 10_000
     resume_on_start: bool = True
     max_body_bytes: int = 64 * 1024  # request bodies (the largest valid one is a few KB)

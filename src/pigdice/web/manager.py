@@ -22,7 +22,7 @@ from pigdice.engine.game import apply, new_game, parse_action
 from pigdice.errors import PigdiceError, UnknownVariantError
 from pigdice.players.optimal import Optimal
 from pigdice.rules.registry import find_variant
-from pigdice.rules.variant import Decision
+from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.policy import Policy
 from pigdice.web.config import Settings
 from pigdice.web.errors import WebError
@@ -204,11 +204,10 @@ class RoomManager:
         plans = plan_seats(players, variant, your_name)
         settings = self.settings
         solved = any(isinstance(p.strategy, Optimal) for p in plans)
-        if solved and variant.goal > settings.max_hint_goal:
-            raise WebError(
-                "bad_parameter",
-                f"the optimal robot needs a solved policy; this server solves goals up to {settings.max_hint_goal}",
-            )
+        if solved:
+            problem = self.unsolvable(variant)
+            if problem:
+                raise WebError("bad_parameter", f"the optimal robot is not available: {problem}")
         if all(p.kind == "robot" for p in plans):
             self._check_robot_room(variant.goal)
         self.client_rooms.check(client)
@@ -266,6 +265,16 @@ class RoomManager:
         self._prepare(room)
         room.kick_robots()
         return room, tokens
+
+    def unsolvable(self, variant: Variant) -> str | None:
+        """Return why this server will not solve ``variant`` (goal or dice beyond its bounds), or None."""
+        settings = self.settings
+        if variant.goal > settings.max_hint_goal:
+            return f"the perfect player plays goals up to {settings.max_hint_goal} here"
+        if variant.chooses_dice and max(variant.choices) > settings.max_solver_dice:
+            # seed 003: Hog's optimal play does not change beyond 26 dice
+            return f"the perfect player plays with up to {settings.max_solver_dice} dice here"
+        return None
 
     def _check_robot_room(self, goal: int) -> None:
         """Raise unless one more robots-only room fits (they are capped in number and goal, and expire)."""
@@ -532,8 +541,9 @@ class RoomManager:
         variant = room.variant
         if room.state.is_terminal():
             raise WebError("game_over", "the game is over", 409)
-        if variant.goal > self.settings.max_hint_goal:
-            raise WebError("no_hint", f"hints are available for goals up to {self.settings.max_hint_goal}", 409)
+        problem = self.unsolvable(variant)
+        if problem:
+            raise WebError("no_hint", f"no hints for this game: {problem}", 409)
         task = None
         if not self.pool.policy_ready(variant):
             self.pool.check_room("policy", variant.roll_hold_form())
