@@ -18,6 +18,7 @@ from pigdice.rules.variant import MAX_GOAL, Decision, Variant
 
 FIGURE_GOAL = 2  # the smallest goal whose figures can be drawn (a 2 x 2 grid of scores)
 FIGURE_NAME_ROOM = 24  # bytes a figure's name adds to the report's, e.g. "-turn-score.html"
+MAX_VARIANTS = 20  # variants compared side by side in one command (there are fewer than 20 to compare)
 STILL_PLAYING = 1e-6  # an analysis whose games are unfinished with more probability than this is refused
 
 
@@ -196,7 +197,9 @@ def _compare(
 def _variants(names: str, goal: int | None, param: list[str] | None) -> list[Variant]:
     items = [n.strip() for n in names.split(",")]
     if not all(items):
-        raise BadParameterError(f"empty variant name in {names!r}")
+        raise BadParameterError(f"empty variant name in {shown(names)}")
+    if len(items) > MAX_VARIANTS:
+        raise BadParameterError(f"give at most {MAX_VARIANTS} variants side by side, not {len(items)}")
     return [variant_from_options(name, goal, params=param) for name in items]
 
 

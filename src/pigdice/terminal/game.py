@@ -238,7 +238,7 @@ class TerminalGame:
         """Print the title, the seed and who plays."""
         variant = self.variant
         self.say(Text(f"{variant.title}", style="bold magenta") + Text(f" · {variant.summary}", style="italic"))
-        self.say(Text(f"seed {self.seed}", style="bold") + Text(f"  (replay with --seed {self.seed})", "dim"))
+        self.say(Text(f"seed {self.seed}", style="bold") + Text("  (the same seed rolls the same dice again)", "dim"))
         self.say(Text(f"Goal {variant.goal}: {variant.endgame_note()}."))
         self.say(Text("Keys: r roll · h hold · ? hint · i rules · q quit", style="dim"))
         self.prepare_robots()
