@@ -23,12 +23,12 @@ S000, S001, S002, S003, S004 = (
     "004_0a71800ce86c16ce",
 )
 
-# Hog's largest dice choice. Seed 003: with 26 or more dice allowed, optimal play (goal 100) does
-# not change. The chance that n dice score at all is (5/6)^n: 1.2e-8 at 100 dice, below the
+# Hog's largest dice choice. Seed 003 (Hog, goal 100): "For d_max >= 26, the optimal policy
+# remains the same". The chance that n dice score at all is (5/6)^n: 1.2e-8 at 100 dice, below the
 # solver's 1e-12 tolerance from about 150, so more dice only cost time (the outcome tables grow
 # as n^2: 100 dice build in 0.3 s and solve goal 100 in about 2 s; 200 took 1.2 s and 8 s).
 MAX_HOG_DICE = 100
-# Hog with rerolls (seed 002, "10 is a good number"): every roll chooses, so each die more costs
+# Hog with rerolls (seed 002: "10 is a good number"): every roll chooses, so each die more costs
 # every in-turn state; 30 dice solve goal 100 in about 3 s.
 MAX_REROLL_DICE = 30
 MAX_NAME = 64  # the longest variant name looked up (the longest title is 26 characters)
