@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+import zipfile
 
 import numpy as np
 import pytest
@@ -92,3 +93,26 @@ def test_saves_use_their_own_temporary_files(cache):
         thread.join()
     assert Policy.load(cache, VARIANT).values == pytest.approx(policy.values)
     assert sorted(p.name for p in cache.parent.iterdir()) == [cache.name]
+
+
+def test_a_file_declaring_a_huge_array_is_refused_from_its_header(cache):
+    # a few bytes on disk may declare (and decompress to) gigabytes: only the header is read
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(cache, "w") as archive:
+        for name, shape, dtype in (("values.npy", (100_000, 100_000), "<f8"), ("meta.npy", (), "<U10")):
+            with archive.open(name, "w") as member:
+                np.lib.format.write_array_header_1_0(member, {"descr": dtype, "fortran_order": False, "shape": shape})
+    assert cache.stat().st_size < 1000
+    with pytest.raises(BadParameterError, match=r"values have shape \(100000, 100000\)"):
+        Policy.load(cache, VARIANT)
+    assert not solve(VARIANT).from_cache  # and the solver re-solves
+
+
+def test_huge_metadata_is_refused_from_its_header(cache, tmp_path):
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(cache, "w") as archive:
+        for name, shape, dtype in (("values.npy", (15, 15), "<f8"), ("meta.npy", (), "<U100000000")):
+            with archive.open(name, "w") as member:
+                np.lib.format.write_array_header_1_0(member, {"descr": dtype, "fortran_order": False, "shape": shape})
+    with pytest.raises(BadParameterError, match="damaged policy metadata"):
+        Policy.load(cache, VARIANT)

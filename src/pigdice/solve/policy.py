@@ -25,7 +25,7 @@ from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve import dicechoice, rollhold
 from pigdice.solve.actions import first_hold
-from pigdice.solve.memory import MiB, action_table_bytes, check_memory
+from pigdice.solve.memory import MiB, action_table_bytes, check_memory, values_bytes
 from pigdice.solve.tables import EffectTable, effect_table
 
 FORMAT_VERSION = 1
@@ -33,6 +33,7 @@ VALUE_SLACK = 1e-9  # rounding a solved win probability may leave it this far ou
 # Turn rows kept per policy for repeated hints (a row is about 4 x 8 x goal bytes); past this the
 # rows are dropped and recomputed on demand.
 ROW_CACHE_BYTES = 16 * MiB
+MAX_META_BYTES = 1 * MiB  # a policy file's metadata (JSON text) is a few hundred bytes
 
 
 @njit(cache=True)
@@ -50,6 +51,15 @@ def _optimal_rows(V, goal, i0, i1, t, one_throw, table):  # pragma: no cover - n
                 _, act, _, _ = rollhold.turn_row(V, i, j, goal, t, rollhold.NO_FIXED)
                 for k in range(goal - i):
                     table[i, j, k] = act[k]
+
+
+def _entry_header(archive: zipfile.ZipFile, name: str) -> tuple[tuple[int, ...], np.dtype]:
+    """Return the shape and dtype an .npz entry declares, read from its header alone."""
+    with archive.open(name) as member:
+        major, _ = np.lib.format.read_magic(member)
+        read = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
+        shape, _, dtype = read(member)
+    return tuple(shape), np.dtype(dtype)
 
 
 @dataclass(frozen=True)
@@ -244,6 +254,17 @@ class Policy:
         """
         if not path.is_file():
             raise BadParameterError(f"{path}: not a regular file")
+        try:  # the headers first: a small compressed file may declare a huge array
+            with zipfile.ZipFile(path) as archive:
+                shape, dtype = _entry_header(archive, "values.npy")
+                meta_shape, meta_dtype = _entry_header(archive, "meta.npy")
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+            raise BadParameterError(f"{path}: damaged policy file ({type(exc).__name__}: {exc})") from exc
+        if shape != (variant.goal, variant.goal) or dtype != np.float64:
+            raise BadParameterError(f"{path}: values have shape {shape} ({dtype}), expected goal x goal float64")
+        if meta_shape != () or meta_dtype.itemsize > MAX_META_BYTES:
+            raise BadParameterError(f"{path}: damaged policy metadata")
+        check_memory(f"loading the policy of {variant.name}", variant.goal, lambda g: 2 * values_bytes(g))
         try:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
