@@ -138,3 +138,12 @@ def test_self_play_in_the_fast_simulator_copies_no_table(monkeypatch):
     other = action_table(HoldAt(20), PIG)
     with pytest.raises(ResourceLimitError, match="the fast simulator's 2 tables at goal 30"):
         simulate_tables(PIG, [HOLD, other], 2000, seed=3)
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("max_turns", 0), ("max_turns", 10**6), ("max_turns", 5.0), ("tail", 0.0), ("tail", 1.5)]
+)
+def test_the_game_chain_bounds_its_options(option, value):
+    outcomes = turn_outcomes(PIG, HOLD, visits=False)
+    with pytest.raises(BadParameterError, match=f"{option} must be"):
+        play_chain(PIG, outcomes, outcomes, **{option: value})

@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from pigdice.errors import BadParameterError
+from pigdice.rules.parameters import shown
 from pigdice.rules.variant import Variant
 from pigdice.solve.memory import chain_bytes, check_memory
 from pigdice.study.analysis.kernels import chain_block
@@ -109,6 +111,10 @@ def play_chain(
 ) -> Seating:
     """Propagate a game from (0, 0) turn by turn until less than ``tail`` is still playing."""
     goal = variant.goal
+    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or not 1 <= max_turns <= MAX_TURNS:
+        raise BadParameterError(f"max_turns must be a whole number from 1 to {MAX_TURNS}, got {shown(max_turns)}")
+    if not (isinstance(tail, (int, float)) and 0 < tail < 1):
+        raise BadParameterError(f"tail must be a probability between 0 and 1, got {shown(tail)}")
     check_memory("the exact game chain", goal, chain_bytes)
     M = np.zeros((goal, goal))
     M[0, 0] = 1.0
