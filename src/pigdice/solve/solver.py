@@ -253,8 +253,9 @@ def cached(variant: Variant) -> Policy | None:
 def remember(policy: Policy) -> None:
     """Keep ``policy`` (solved elsewhere, e.g. in a worker process) in this process's memory cache."""
     variant = solvable(policy.variant)
-    if policy.values.shape != (variant.goal, variant.goal):
-        raise BadParameterError(f"a policy for goal {variant.goal} has values of shape (goal, goal)")
+    goal, shape = variant.goal, policy.values.shape
+    if shape != (goal, goal):
+        raise BadParameterError(f"a policy for goal {goal} needs values of shape ({goal}, {goal}), not {shape}")
     _MEMORY.put(_memory_key(variant), policy)
 
 
