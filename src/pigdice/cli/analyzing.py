@@ -216,12 +216,7 @@ def plot_command(
             metavar="VARIANT", help="Variant name or alias; turn-score takes up to three: pig,hog.", show_default=False
         ),
     ],
-    out: Annotated[
-        Path,
-        output_option(
-            "--out", help="F.png (matplotlib) or F.html (interactive plotly, offline).", suffixes=(".png", ".html")
-        ),
-    ],
+    out: Annotated[Path, output_option("--out", help="F.png (matplotlib) or F.html (interactive plotly, offline).")],
     goal: GoalOpt = None,
     opponent: Annotated[
         int, number_option("--opponent", low=0, high=MAX_GOAL - 1, help="Opponent score for the slice (below the goal)")

@@ -17,7 +17,7 @@ import errno
 import os
 import stat
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -118,7 +118,7 @@ def decimal_number(value: object, what: str, low: float, high: float) -> float:
 
 
 class WholeNumber:
-    """A typer parser: the option's value as a whole number in a range (a usage error otherwise)."""
+    """A typer parser: the option's value as a whole number in a range (an OptionValueError otherwise)."""
 
     def __init__(self, option: str, low: int, high: int) -> None:
         self.option = option
@@ -134,7 +134,7 @@ class WholeNumber:
 
 
 class DecimalNumber:
-    """A typer parser: the option's value as a decimal number in a range (a usage error otherwise)."""
+    """A typer parser: the option's value as a decimal number in a range (an OptionValueError otherwise)."""
 
     def __init__(self, option: str, low: float, high: float) -> None:
         self.option = option
@@ -189,6 +189,7 @@ def _stat(path: Path) -> os.stat_result | None:
 
 
 def _name_max(folder: Path) -> int:
+    """Return the longest file name (bytes) the file system of ``folder`` takes."""
     try:
         return int(os.pathconf(folder, "PC_NAME_MAX"))
     except (OSError, ValueError):
@@ -207,12 +208,11 @@ def _missing_folder(folder: Path) -> str:
     return f"the folder {shown_path(folder)} does not exist"
 
 
-def output_path(value: object, what: str = "--out", suffixes: Sequence[str] = ()) -> Path:
+def output_path(value: object, what: str = "--out") -> Path:
     """Return the file ``value`` names after checking that it can be written; raise OutputError if not.
 
     Refuses a blank name, a NUL character, a name or path too long for the file system, a folder,
-    a missing parent folder (or a file used as one), a folder or file that cannot be written, and,
-    when ``suffixes`` are given, another suffix.
+    a missing parent folder (or a file used as one), and a folder or file that cannot be written.
     """
     text = os.fspath(value) if isinstance(value, os.PathLike) else str(value)
     if not text.strip():
@@ -220,9 +220,10 @@ def output_path(value: object, what: str = "--out", suffixes: Sequence[str] = ()
     if "\0" in text:
         raise OutputError(f"{what} {shown_path(text)} holds a NUL character")
     path = Path(text)
-    if suffixes and path.suffix.lower() not in suffixes:
-        raise OutputError(f"{what} must end in {' or '.join(suffixes)}, not {shown_path(path.name)}")
-    encoded = os.fsencode(text)
+    try:
+        encoded = os.fsencode(text)
+    except UnicodeEncodeError:
+        raise OutputError(f"{what} {shown_path(text)} holds characters no file name can hold") from None
     if len(encoded) >= PATH_MAX:
         raise OutputError(f"{what} path is too long ({len(encoded)} bytes; at most {PATH_MAX - 1})")
     folder = path.parent
@@ -249,23 +250,22 @@ def output_path(value: object, what: str = "--out", suffixes: Sequence[str] = ()
 
 
 class OutputPath:
-    """A typer parser: a file to write, checked by ``output_path`` (a usage error otherwise)."""
+    """A typer parser: a file to write, checked by ``output_path`` (an OptionValueError otherwise)."""
 
-    def __init__(self, option: str, suffixes: Sequence[str] = ()) -> None:
+    def __init__(self, option: str) -> None:
         self.option = option
-        self.suffixes = tuple(suffixes)
 
     def __call__(self, value: object) -> Path:
         """Return the checked path."""
         try:
-            return output_path(value, "it", self.suffixes)
+            return output_path(value, "it")
         except PigdiceError as exc:
             raise OptionValueError(self.option, str(exc).removeprefix("it ")) from None
 
 
-def output_option(*names: str, help: str, suffixes: Sequence[str] = (), **kwargs: Any) -> Any:
+def output_option(*names: str, help: str, **kwargs: Any) -> Any:
     """Return a typer option for a file to write, checked before any work is done."""
-    return typer.Option(*names, parser=OutputPath(names[0], suffixes), metavar="FILE", help=help, **kwargs)
+    return typer.Option(*names, parser=OutputPath(names[0]), metavar="FILE", help=help, **kwargs)
 
 
 def reason(exc: OSError) -> str:
