@@ -45,7 +45,7 @@ def test_bad_database_url_is_one_line_exit_2(tmp_path: Path) -> None:
     result = runner.invoke(app, ["serve", "--database-url", "nonsense"])
     assert result.exit_code == 2 and "database URL" in result.output
     result = runner.invoke(app, ["serve", "--robot-delay", "99"])
-    assert result.exit_code == 2 and "robot delay" in result.output
+    assert result.exit_code == 2 and "--robot-delay" in result.output
 
 
 def test_settings_from_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
