@@ -4,6 +4,7 @@ rooms and hints that say "preparing" and are told when it is ready, and /healthz
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 import warnings
 from pathlib import Path
@@ -66,7 +67,7 @@ def test_explorer_cache_is_bounded_by_bytes(tmp_path: Path, monkeypatch: pytest.
 
     async def views() -> None:
         for goal in (20, 30, 40, 50):
-            data = await explorer.data(find_variant("pig", goal=goal))
+            data = json.loads(await explorer.data(find_variant("pig", goal=goal)))
             assert data["goal"] == goal
             assert explorer.cached_bytes <= 50_000
 

@@ -21,6 +21,12 @@ from pigdice.web.solving import SolvePool, job_key
 DEFAULT_CACHE_BYTES = 64 * 2**20  # about 150 explorer views at goal 200 (~400 KB of JSON each)
 
 
+def explorer_json(variant: Variant) -> bytes:
+    """Return the explorer's data for ``variant`` as JSON bytes (made in the worker: ~40,000 numbers at goal
+    200 take a tenth of a second to encode, which the event loop should not spend)."""
+    return json.dumps(compute_explorer_data(variant), separators=(",", ":")).encode()
+
+
 def compute_explorer_data(variant: Variant) -> dict[str, Any]:
     """Return the explorer's JSON for ``variant``: axes, the boundary (or dice map) and win probabilities."""
     from pigdice.solve.solver import solve
@@ -60,7 +66,7 @@ class Explorer:
     def __init__(self, pool: SolvePool, max_bytes: int = DEFAULT_CACHE_BYTES) -> None:
         self.pool = pool
         self.max_bytes = max_bytes
-        self._cache: OrderedDict[str, tuple[dict[str, Any], int]] = OrderedDict()
+        self._cache: OrderedDict[str, bytes] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
 
@@ -72,21 +78,20 @@ class Explorer:
     def __len__(self) -> int:
         return len(self._cache)
 
-    async def data(self, variant: Variant) -> dict[str, Any]:
-        """Return the explorer's data for ``variant`` (from the cache, or a shared job in the solve pool)."""
+    async def data(self, variant: Variant) -> bytes:
+        """Return the explorer's JSON for ``variant`` (from the cache, or a shared job in the solve pool)."""
         key = job_key("explore", variant)
         with self._lock:
             hit = self._cache.get(key)
             if hit is not None:
                 self._cache.move_to_end(key)
-                return hit[0]
-        data = await self.pool.run("explore", variant, compute_explorer_data)
-        size = len(json.dumps(data, separators=(",", ":")))
+                return hit
+        data = await self.pool.run("explore", variant, explorer_json)
         with self._lock:
-            if key not in self._cache and size <= self.max_bytes:
-                self._cache[key] = (data, size)
-                self._bytes += size
+            if key not in self._cache and len(data) <= self.max_bytes:
+                self._cache[key] = data
+                self._bytes += len(data)
                 while self._bytes > self.max_bytes:
-                    _, (_, dropped) = self._cache.popitem(last=False)
-                    self._bytes -= dropped
+                    _, dropped = self._cache.popitem(last=False)
+                    self._bytes -= len(dropped)
         return data

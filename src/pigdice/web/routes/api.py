@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 
 from pigdice.rules.registry import all_variants, find_variant
 from pigdice.web.errors import WebError
@@ -89,9 +89,7 @@ async def api_again(code: str, body: AgainRequest, manager: Manager, client: Cli
 
 
 @router.get("/explore/{name}")
-async def api_explore(
-    name: str, settings: AppSettings, explorer: ExplorerData, goal: int | None = None
-) -> dict[str, Any]:
+async def api_explore(name: str, settings: AppSettings, explorer: ExplorerData, goal: int | None = None) -> Response:
     """The solved strategy of a variant: hold thresholds (or Hog's dice counts) and win probabilities."""
     limit = settings.max_explore_goal
     if goal is not None and not 2 <= goal <= limit:
@@ -99,4 +97,4 @@ async def api_explore(
     variant = find_variant(name, goal=goal)
     if goal is None and variant.goal > limit:
         raise WebError("bad_parameter", f"explorer goal must be at most {limit}")
-    return await explorer.data(variant)
+    return Response(await explorer.data(variant), media_type="application/json")
