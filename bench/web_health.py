@@ -13,15 +13,16 @@ parameters were parsed on the loop itself; now they go to a worker process).
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -60,26 +61,20 @@ def start_server(port: int, folder: Path) -> subprocess.Popen[bytes]:
     raise SystemExit("the server did not start")
 
 
-class Poller(threading.Thread):
-    """Polls /healthz every 20 ms and keeps each answer's latency (a timeout counts as its full wait)."""
-
-    def __init__(self, base: str) -> None:
-        super().__init__(daemon=True)
-        self.base = base
-        self.latencies: list[float] = []
-        self.stop = threading.Event()
-
-    def run(self) -> None:
-        """Poll until stopped."""
-        with httpx.Client(timeout=120) as client:
-            while not self.stop.is_set():
-                started = time.perf_counter()
-                try:
-                    client.get(f"{self.base}/healthz")
-                except httpx.HTTPError:
-                    pass
-                self.latencies.append(time.perf_counter() - started)
-                time.sleep(0.02)
+def poll(base: str, stop: Any, out: Any) -> None:
+    """Poll /healthz every 20 ms until ``stop`` is set; put the latencies in ``out`` (its own process, so the
+    measuring client's work never delays the poll)."""
+    latencies = []
+    with httpx.Client(timeout=120) as client:
+        while not stop.is_set():
+            started = time.perf_counter()
+            try:
+                client.get(f"{base}/healthz")
+            except httpx.HTTPError:
+                pass
+            latencies.append(time.perf_counter() - started)
+            time.sleep(0.02)
+    out.put(latencies)
 
 
 def work(base: str, goal: int) -> list[str]:
@@ -134,15 +129,18 @@ def main() -> None:
         base = f"http://127.0.0.1:{port}"
         try:
             httpx.get(f"{base}/healthz", timeout=5)
-            poller = Poller(base)
+            context = multiprocessing.get_context("spawn")
+            stop, out = context.Event(), context.Queue()
+            poller = context.Process(target=poll, args=(base, stop, out))
             poller.start()
+            time.sleep(1.0)  # the poller's interpreter starts
             lines = work(base, args.goal)
-            poller.stop.set()
+            stop.set()
+            latencies = sorted(out.get(timeout=60))
             poller.join()
         finally:
             process.terminate()
             process.wait(timeout=30)
-    latencies = sorted(poller.latencies)
     print("\n".join(lines))
     print(
         f"/healthz while solving: {len(latencies)} answers, median {statistics.median(latencies) * 1000:.1f} ms, "

@@ -26,6 +26,7 @@ from pigdice.web.explorer import Explorer
 from pigdice.web.limits import BodyLimit, json_error
 from pigdice.web.manager import RoomManager
 from pigdice.web.routes import api, pages, ws
+from pigdice.web.solving import load_hint_kernels
 from pigdice.web.store import Store, StoreError
 
 log = logging.getLogger("pigdice.web")
@@ -157,6 +158,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(store.migrate)
         await asyncio.to_thread(known_specs)  # the robot registry, before the first game
+        await asyncio.to_thread(load_hint_kernels)  # before the first hint, not during it
         manager.start()
         if settings.resume_on_start:
             manager.resume_in_background()  # rooms whose robots are to move; the others load when opened

@@ -43,6 +43,19 @@ def warm_worker() -> bool:
     return True
 
 
+def load_hint_kernels() -> None:
+    """Load the compiled kernels that hints and the perfect player's moves run in this process (from numba's
+    cache), so the first hint after start-up does not hold the event loop while they load (~0.3 s)."""
+    import numpy as np
+
+    from pigdice.rules.registry import find_variant
+    from pigdice.solve.policy import Policy
+
+    for name in ("pig", "hog"):  # roll/hold rows and dice-per-turn values
+        variant = find_variant(name, goal=3)
+        Policy(variant, np.full((3, 3), 0.5), 0, 0.0, 0.0).action_values(0, 0, 0)
+
+
 def job_key(kind: str, variant: Variant) -> str:
     """Return the key that identifies a job: the same solve asked twice shares it."""
     return f"{kind}:{variant.name}:{variant.fingerprint()}"
