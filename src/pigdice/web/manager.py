@@ -36,7 +36,7 @@ log = logging.getLogger("pigdice.web")
 
 MAX_BATCH = 500  # moves written in one transaction at most
 TRUNCATE_SECONDS = 60.0  # a large SQLite log is truncated at most this often (it pauses writers briefly)
-RESUME_CHUNK = 50  # rooms resumed between two yields to the event loop
+RESUME_CHUNK = 10  # rooms resumed between two yields to the event loop (~20 ms of replay)
 BUSY_RETRY_SECONDS = 30.0  # a room whose perfect player was refused (pool busy) asks again after this
 
 T = TypeVar("T")
