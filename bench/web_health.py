@@ -14,11 +14,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import os
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -26,39 +22,9 @@ from typing import Any
 
 import httpx
 
-QUIET = ("--log-level", "warning")
+from web_load import free_port, start_server  # bench/ is on the path when run as a script
+
 PERFECT = ["you", "optimal"]
-
-
-def free_port() -> int:
-    """Return a free TCP port on 127.0.0.1."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def start_server(port: int, folder: Path) -> subprocess.Popen[bytes]:
-    """Start `pigdice serve` with a fresh database and policy cache; wait until it answers."""
-    env = {
-        **os.environ,
-        "PIGDICE_ROBOT_DELAY": "0",
-        "PIGDICE_DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
-        "PIGDICE_CACHE_DIR": str(folder / "policies"),
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-c", "from pigdice.cli.app import main; main()", "serve", "--port", str(port), *QUIET],
-        env=env,
-    )
-    deadline = time.time() + 90
-    while time.time() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("the server did not start")
 
 
 def poll(base: str, stop: Any, out: Any) -> None:
@@ -125,7 +91,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        process = start_server(port, Path(tmp))
+        process = start_server(port, Path(tmp) / "db.sqlite3", {"PIGDICE_CACHE_DIR": str(Path(tmp) / "policies")})
         base = f"http://127.0.0.1:{port}"
         try:
             httpx.get(f"{base}/healthz", timeout=5)

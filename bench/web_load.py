@@ -70,13 +70,14 @@ def free_port() -> int:
         return port
 
 
-def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
-    """Start `pigdice serve` with no robot delay; wait until it answers."""
+def start_server(port: int, db: Path, extra_env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """Start `pigdice serve` with no robot delay (and ``extra_env``); wait until it answers."""
     env = {
         **os.environ,
         "PIGDICE_ROBOT_DELAY": "0",
         "PIGDICE_DATABASE_URL": f"sqlite:///{db}",
         "PIGDICE_ROOMS_PER_CLIENT": "1000000000",  # every client of the load test comes from one address
+        **(extra_env or {}),
     }
     process = subprocess.Popen(
         [
@@ -91,7 +92,7 @@ def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
         ],
         env=env,
     )
-    deadline = time.time() + 60
+    deadline = time.time() + 90
     while time.time() < deadline:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import tempfile
@@ -25,14 +24,7 @@ import httpx
 
 from pigdice.rules.registry import find_variant
 from pigdice.web.store import GameRecord, SeatRecord, Store
-
-
-def free_port() -> int:
-    """Return a free TCP port on 127.0.0.1."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+from web_load import free_port  # bench/ is on the path when run as a script
 
 
 def fill(url: str, rooms: int, robot_rooms: int) -> None:
