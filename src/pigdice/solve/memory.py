@@ -178,3 +178,22 @@ def check_memory(what: str, goal: int, need: Need) -> int:
     if needed > budget:
         raise refuse(what, goal, need, needed, available)
     return budget - needed
+
+
+# The reset values the n-player solver's passes move by Anderson acceleration (solver.fixed_point):
+# the pass's own copy, the concatenated input, 5 inputs, 5 outputs, 5 residuals, 4 + 4 differences,
+# the least-squares work (about 4 more) and the mixed guess with its clipped copy: about 32 copies.
+ANDERSON_COPIES = 32
+
+
+def players_values_bytes(goal: int, players: int) -> int:
+    """Return the bytes of an n-player policy's win vectors W, (goal,) * players + (players,) float64."""
+    return 8 * players * goal**players
+
+
+def players_solver_bytes(goal: int, players: int, resets: bool = False) -> int:
+    """Return the n-player solver's peak (nplayer.solve_players): W, the warm turn rows (goal, goal, n) and
+    (goal, goal), and with resets ``ANDERSON_COPIES`` copies of the reset values W[..., 0, :]."""
+    rows = 8 * goal * goal * (players + 1)
+    anderson = ANDERSON_COPIES * players_values_bytes(goal, players) // goal if resets else 0
+    return players_values_bytes(goal, players) + rows + anderson

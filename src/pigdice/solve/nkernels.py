@@ -1,0 +1,497 @@
+"""Numba kernels of the exact n-player solver (first to the goal wins), for any number of players.
+
+A turn-start state is the players' banked scores in turn order, the mover first, (a_0, ..., a_{n-1}),
+every score below the goal, stored at the flat index sum_r a_r goal^(n-1-r) (mixed radix, so one
+kernel serves any n). Its value is a vector: W[seat, index, r] is the win probability of the player
+r places after the mover. The seat axis has size 1 here (first-to-goal values do not depend on the
+mover's seat); it is threaded through so that an "equal turns" solver can give it size n.
+
+Every move but one leads to a higher score sum (or, through a reset, to a lower one, handled by
+repeated passes as in ``rollhold``). The exception is a turn that ends with nothing banked (a bust,
+a pass at turn total 0, a reset at score 0, a BANK of nothing): the next player moves with the SAME
+scores, the rotation (a_1, ..., a_{n-1}, a_0). The distinct rotations of a score tuple (n of them, or
+its period p if it repeats) form a cycle solved together. With the mover's choices fixed, the value of
+a turn at turn total k is affine in the vector w' of the rotation it falls back to,
+
+    P_k = C_k + d_k R w',    (R w')[r] = w'[(r - 1) mod n],
+
+with one scalar d_k (the chance that the turn ends in the cycle), and the mover's choices depend only
+on their own entry x = w'[n - 1]: exactly the 2-player turn sweep (``rollhold._turn_sweep``), with
+vectors. A cycle is solved by policy iteration: guess x for each member, sweep each member's turn
+(recording the interval of x over which its choices stand), solve the cycle's linear system
+w_m = C_m + d_m R w_{m+1} in closed form, and re-sweep only the members whose x left its interval.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from pigdice.solve.positions import INDIFFERENCE
+from pigdice.solve.tables import KIND_ADD, KIND_BUST, KIND_DOUBLE, KIND_RESET, KIND_SET, KIND_SUBTRACT
+
+INNER_TOLERANCE = 1e-15  # a turn whose effects can lower the turn total is swept until it moves less
+MAX_INNER_SWEEPS = 10_000
+MAX_CYCLE_ROUNDS = 100
+# A chosen option counts as still chosen this far outside its exact interval of x: choosing either
+# of two options that tie to within it moves no value by more than about as much.
+BOUNDS_SLACK = 1e-14
+STILL = 1e-15  # a cycle whose values move less than this between rounds is solved (options tied)
+
+
+@njit(cache=True, inline="always")
+def banked_share(total, rest, seat, r):  # pragma: no cover - numba
+    """Return the win probability of the player r places after a mover who banks ``total`` >= goal.
+
+    ``rest`` is the flat index of the others' scores (a_1, ..., a_{n-1}) in turn order and ``seat``
+    the mover's seat. First to the goal: the mover wins. This is the one place that knows it; a
+    final round would read its tables here.
+    """
+    return 1.0 if r == 0 else 0.0
+
+
+@njit(cache=True)
+def banked_vector(total, rest, seat, n):  # pragma: no cover - numba
+    """Return the win vector (mover first) of a mover who banks ``total`` >= goal (``banked_share``)."""
+    out = np.empty(n)
+    for r in range(n):
+        out[r] = banked_share(total, rest, seat, r)
+    return out
+
+
+@njit(cache=True)
+def _sweep(  # pragma: no cover - numba
+    W, seat, seat_next, base, rest, a0, goal, n, x,
+    kinds, amounts, keeps, probs, offsets, monotone, one_throw,
+    C, d, act, rolls, bounds, opt_c, opt_d, acc,
+):  # fmt: skip
+    """Solve one turn of the mover (score a0, seat) given x, their own entry of the cycle's next state.
+
+    Fills C[k, r], d[k] (P_k = C_k + d_k R w'; C[k, 0] + d[k] x is the mover's value) and act[k]
+    (0 hold, c + 1 roll with choice c) for every turn total k < goal - a0 (Hog: k = 0 only); every
+    state the turn can reach lies in W[seat_next, base + s2] (base = rest * goal). The mover picks by
+    the tie-break of ``positions``: at k = 0 (and in Hog) rolling with the fewest dice, else holding,
+    unless another option is better by more than INDIFFERENCE, options taken in order. ``bounds``
+    receives the interval of x over which every one of these comparisons comes out the same. If
+    ``rolls`` has a row per choice, the mover's value of every roll choice is recorded there.
+    Returns the number of sweeps over k (one unless effects can lower or pin the turn total).
+
+    The effect switch is written out twice (the mover's entry of every option, then the chosen
+    option's other entries) rather than called: numba runs it several times slower as a function.
+    Where an effect leads: the turn goes on at k2 (C, d); the turn ends with nothing banked (the
+    cycle: d); the mover lands on a new score s2 < goal (W at base + s2, whose entry r - 1 is this
+    turn's entry r); or banks a total >= goal (``banked_share``).
+    """
+    top = 1 if one_throw else goal - a0
+    n_choices = offsets.shape[0] - 1
+    n_scan = n_choices if one_throw else n_choices + 1  # options: 0 holds (passes at k = 0); Hog has none
+    record = rolls.shape[0] == n_choices
+    last = n - 1
+    single = monotone or one_throw
+    sweeps = 0
+    while True:
+        sweeps += 1
+        change = 0.0
+        lo = -np.inf
+        hi = np.inf
+        for k in range(top - 1, -1, -1):
+            # the mover's value of every option: opt_c[o] + opt_d[o] * x
+            if k == 0:
+                opt_c[0] = 0.0
+                opt_d[0] = 1.0
+            else:
+                opt_c[0] = W[seat_next, base + a0 + k, last]
+                opt_d[0] = 0.0
+            for ch in range(n_choices):
+                rc = 0.0
+                rd = 0.0
+                for e in range(offsets[ch], offsets[ch + 1]):
+                    kind = kinds[e]
+                    p = probs[e]
+                    k2 = -1  # the new turn total, if the turn total moves
+                    if kind == KIND_ADD:
+                        k2 = k + amounts[e]
+                    elif kind == KIND_BUST:
+                        rd += p
+                    elif kind == KIND_DOUBLE:
+                        k2 = 2 * k
+                    elif kind == KIND_SUBTRACT:
+                        k2 = max(k - amounts[e], 0)
+                    elif kind == KIND_SET:
+                        k2 = amounts[e]
+                    elif kind == KIND_RESET:
+                        if a0 == 0:
+                            rd += p
+                        else:
+                            rc += p * W[seat_next, base, last]
+                    else:  # BANK
+                        s2 = a0 + amounts[e]
+                        if keeps[e]:
+                            s2 += k
+                        if s2 >= goal:
+                            rc += p * banked_share(s2, rest, seat, 0)
+                        elif s2 == a0:
+                            rd += p
+                        else:
+                            rc += p * W[seat_next, base + s2, last]
+                    if k2 < 0:
+                        pass
+                    elif one_throw:  # the throw is banked
+                        if a0 + k2 >= goal:
+                            rc += p * banked_share(a0 + k2, rest, seat, 0)
+                        elif k2 == 0:
+                            rd += p
+                        else:
+                            rc += p * W[seat_next, base + a0 + k2, last]
+                    elif k2 < top:
+                        rc += p * C[k2, 0]
+                        rd += p * d[k2]
+                    else:  # the turn total reaches the goal: the mover holds
+                        rc += p * banked_share(a0 + k2, rest, seat, 0)
+                opt_c[ch + 1] = rc
+                opt_d[ch + 1] = rd
+                if record:
+                    rolls[ch, k] = rc + rd * x
+            # the tie-break: the preferred option stands unless another beats it by INDIFFERENCE;
+            # each comparison a + s x > 0 keeps its outcome on one side of x = -a / s
+            roll_first = one_throw or k == 0
+            b = 1 if roll_first else 0
+            for j in range(1, n_scan):
+                o = j
+                if roll_first:
+                    o = j + 1 if j < n_choices else 0
+                a = opt_c[o] - opt_c[b] - INDIFFERENCE
+                s = opt_d[o] - opt_d[b]
+                better = a + s * x > 0.0
+                if s != 0.0:
+                    edge = -a / s
+                    if better == (s > 0.0):
+                        lo = max(lo, edge)
+                    else:
+                        hi = min(hi, edge)
+                if better:
+                    b = o
+            # the chosen option's other entries
+            bc = opt_c[b]
+            bd = opt_d[b]
+            for r in range(1, n):
+                acc[r] = 0.0
+            if b == 0:
+                if k > 0:
+                    for r in range(1, n):
+                        acc[r] = W[seat_next, base + a0 + k, r - 1]
+            else:
+                for e in range(offsets[b - 1], offsets[b]):
+                    kind = kinds[e]
+                    p = probs[e]
+                    k2 = -1
+                    if kind == KIND_ADD:
+                        k2 = k + amounts[e]
+                    elif kind == KIND_BUST:
+                        pass
+                    elif kind == KIND_DOUBLE:
+                        k2 = 2 * k
+                    elif kind == KIND_SUBTRACT:
+                        k2 = max(k - amounts[e], 0)
+                    elif kind == KIND_SET:
+                        k2 = amounts[e]
+                    elif kind == KIND_RESET:
+                        if a0 > 0:
+                            for r in range(1, n):
+                                acc[r] += p * W[seat_next, base, r - 1]
+                    else:  # BANK
+                        s2 = a0 + amounts[e]
+                        if keeps[e]:
+                            s2 += k
+                        if s2 >= goal:
+                            for r in range(1, n):
+                                acc[r] += p * banked_share(s2, rest, seat, r)
+                        elif s2 != a0:
+                            for r in range(1, n):
+                                acc[r] += p * W[seat_next, base + s2, r - 1]
+                    if k2 < 0:
+                        pass
+                    elif one_throw:
+                        if a0 + k2 >= goal:
+                            for r in range(1, n):
+                                acc[r] += p * banked_share(a0 + k2, rest, seat, r)
+                        elif k2 > 0:
+                            for r in range(1, n):
+                                acc[r] += p * W[seat_next, base + a0 + k2, r - 1]
+                    elif k2 < top:
+                        for r in range(1, n):
+                            acc[r] += p * C[k2, r]
+                    else:
+                        for r in range(1, n):
+                            acc[r] += p * banked_share(a0 + k2, rest, seat, r)
+            if not single:
+                delta = max(abs(bd - d[k]), abs(bc - C[k, 0]))
+                for r in range(1, n):
+                    delta = max(delta, abs(acc[r] - C[k, r]))
+                change = max(change, delta)
+            C[k, 0] = bc
+            for r in range(1, n):
+                C[k, r] = acc[r]
+            d[k] = bd
+            act[k] = b
+        if single or change < INNER_TOLERANCE or sweeps >= MAX_INNER_SWEEPS:
+            if record and not single and sweeps < MAX_INNER_SWEEPS and change > 0.0:
+                continue  # one more sweep so the recorded roll values use the converged C, d
+            bounds[0] = lo
+            bounds[1] = hi
+            return sweeps
+
+
+@njit(cache=True)
+def _guess(W, seat, target, digits, m, n, goal, powers):  # pragma: no cover - numba
+    """Return a first guess of W[seat, target, n - 1] (target: member m + 1 of the cycle of ``digits``)
+    from solved states one and two points higher in one score (the last player's, where it fits)."""
+    for q in range(n - 1, -1, -1):
+        j = m + 1 + q
+        if digits[j - n if j >= n else j] + 2 < goal:
+            step = powers[n - 1 - q]
+            g = 2.0 * W[seat, target + step, n - 1] - W[seat, target + 2 * step, n - 1]
+            return min(max(g, 0.0), 1.0)
+    for q in range(n - 1, -1, -1):
+        j = m + 1 + q
+        if digits[j - n if j >= n else j] + 1 < goal:
+            return W[seat, target + powers[n - 1 - q], n - 1]
+    return 1.0 / n
+
+
+@njit(cache=True)
+def _first(a, s, n, goal, start):  # pragma: no cover - numba
+    """Write the smallest (lexicographic) scores a[start:] in [0, goal) with sum s."""
+    for q in range(start, n):
+        room = (n - 1 - q) * (goal - 1)
+        v = s - room
+        if v < 0:
+            v = 0
+        a[q] = v
+        s -= v
+
+
+@njit(cache=True)
+def _next(a, n, goal):  # pragma: no cover - numba
+    """Advance ``a`` to the next score tuple with the same sum (lexicographic); False after the last."""
+    rest = a[n - 1]
+    for q in range(n - 2, -1, -1):
+        if a[q] + 1 < goal and rest >= 1:
+            a[q] += 1
+            _first(a, rest - 1, n, goal, q + 1)
+            return True
+        rest += a[q]
+    return False
+
+
+@njit(cache=True)
+def _solve_cycle(  # pragma: no cover - numba
+    W, a, period, n, goal, powers, fresh,
+    kinds, amounts, keeps, probs, offsets, monotone, one_throw,
+    CW, DW, act, rolls, bounds, opt_c, opt_d, acc,
+    idxs, bases, memC, memD, lo, hi, xs, ws, need, old, out,
+):  # fmt: skip
+    """Solve the cycle of the score tuple ``a`` (its ``period`` distinct rotations) by policy iteration.
+
+    Member m is the rotation (a_m, ..., a_{m-1}) at flat index idxs[m]; its turn falls back to member
+    m + 1 (mod period). CW[s], DW[s] keep the last turn swept with mover score s (a warm start for
+    turns that sweep more than once). Writes the members' vectors into W; out[0] and out[1] receive
+    the largest change of a value and the largest residual of the cycle's equations; returns the
+    number of turn sweeps it took.
+    """
+    seat = 0  # first to the goal: one seat axis entry (an equal-turns cycle would run over n seats)
+    last = n - 1
+    top_power = powers[n - 1]
+    L = period
+    for m in range(L):
+        idx = 0
+        for q in range(n):
+            j = m + q
+            idx = idx * goal + a[j - n if j >= n else j]
+        idxs[m] = idx
+        bases[m] = (idx - a[m] * top_power) * goal
+    for m in range(L):
+        target = bases[m] + a[m]
+        if fresh:
+            xs[m] = _guess(W, seat, target, a, m, n, goal, powers)
+        else:
+            xs[m] = W[seat, target, last]
+        need[m] = True
+        for r in range(n):
+            old[m, r] = W[seat, idxs[m], r]
+    swept = 0
+    for _ in range(MAX_CYCLE_ROUNDS):
+        for m in range(L):
+            if not need[m]:
+                continue
+            swept += 1
+            s0 = a[m]
+            _sweep(W, seat, seat, bases[m], bases[m] // goal, s0, goal, n, xs[m],
+                   kinds, amounts, keeps, probs, offsets, monotone, one_throw,
+                   CW[s0], DW[s0], act, rolls, bounds, opt_c, opt_d, acc)  # fmt: skip
+            for r in range(n):
+                memC[m, r] = CW[s0, 0, r]
+            memD[m] = DW[s0, 0]
+            lo[m] = bounds[0]
+            hi[m] = bounds[1]
+        # w_0 = sum_t (d_0 ... d_{t-1}) R^t C_t + (d_0 ... d_{n-1}) R^n w_0, and R^n = 1
+        coef = 1.0
+        for r in range(n):
+            acc[r] = 0.0
+        m = 0
+        for t in range(n):
+            for r in range(n):
+                acc[r] += coef * memC[m, r - t + n if r < t else r - t]
+            coef *= memD[m]
+            m = m + 1 if m + 1 < L else 0
+        den = 1.0 - coef
+        for r in range(n):
+            ws[0, r] = acc[r] / den if den > 1e-300 else acc[r] + coef * ws[0, r]
+        for m in range(L - 1, 0, -1):
+            nxt = m + 1 if m + 1 < L else 0
+            ws[m, 0] = memC[m, 0] + memD[m] * ws[nxt, last]
+            for r in range(1, n):
+                ws[m, r] = memC[m, r] + memD[m] * ws[nxt, r - 1]
+        stable = True
+        moved = 0.0
+        for m in range(L):
+            xn = ws[m + 1 if m + 1 < L else 0, last]
+            need[m] = not (lo[m] - BOUNDS_SLACK <= xn <= hi[m] + BOUNDS_SLACK)
+            if need[m]:
+                stable = False
+            moved = max(moved, abs(xn - xs[m]))
+            xs[m] = xn
+        if stable or moved <= STILL:
+            break
+    change = 0.0
+    residual = 0.0
+    for m in range(L):
+        nxt = m + 1 if m + 1 < L else 0
+        for r in range(n):
+            v = ws[m, r]
+            residual = max(residual, abs(memC[m, r] + memD[m] * ws[nxt, r - 1 if r > 0 else last] - v))
+            change = max(change, abs(v - old[m, r]))
+            W[seat, idxs[m], r] = v
+    out[0] = change
+    out[1] = residual
+    return swept
+
+
+@njit(cache=True)
+def solve_levels(  # pragma: no cover - numba
+    W, goal, n, s_high, s_low, kinds, amounts, keeps, probs, offsets, monotone, one_throw, fresh, CW, DW, out
+):
+    """Solve every cycle whose score sum lies in [s_low, s_high], high sums first.
+
+    W has shape (seats, goal^n, n); CW (goal, goal, n) and DW (goal, goal) are the warm turn rows
+    kept between calls. ``fresh``: W holds no earlier estimate at these sums, so each cycle's first
+    guess is extrapolated from the sums above. Writes the largest change of any value to out[0], the
+    largest cycle residual to out[1], the number of cycles to out[2] and of turn sweeps to out[3].
+    """
+    powers = np.empty(n + 1, dtype=np.int64)
+    powers[0] = 1
+    for q in range(1, n + 1):
+        powers[q] = powers[q - 1] * goal
+    n_choices = offsets.shape[0] - 1
+    a = np.empty(n, dtype=np.int64)
+    act = np.empty(goal, dtype=np.int64)
+    rolls = np.empty((0, 0))
+    bounds = np.empty(2)
+    opt_c = np.empty(n_choices + 1)
+    opt_d = np.empty(n_choices + 1)
+    acc = np.empty(n)
+    idxs = np.empty(n, dtype=np.int64)
+    bases = np.empty(n, dtype=np.int64)
+    memC = np.empty((n, n))
+    memD = np.empty(n)
+    lo = np.empty(n)
+    hi = np.empty(n)
+    xs = np.empty(n)
+    ws = np.zeros((n, n))
+    need = np.empty(n, dtype=np.bool_)
+    old = np.empty((n, n))
+    res = np.empty(2)
+    top_power = powers[n - 1]
+    change = 0.0
+    residual = 0.0
+    cycles = 0
+    swept = 0
+    for s in range(s_high, s_low - 1, -1):
+        if s > n * (goal - 1):
+            continue
+        _first(a, s, n, goal, 0)
+        while True:
+            # a is solved with its cycle if its flat index is the smallest of its rotations
+            idx = 0
+            for q in range(n):
+                idx = idx * goal + a[q]
+            canonical = True
+            period = n
+            rot = idx
+            for t in range(1, n):
+                rot = (rot - a[t - 1] * top_power) * goal + a[t - 1]
+                if rot < idx:
+                    canonical = False
+                    break
+                if rot == idx:
+                    period = t
+                    break
+            if canonical:
+                cycles += 1
+                swept += _solve_cycle(W, a, period, n, goal, powers, fresh,
+                             kinds, amounts, keeps, probs, offsets, monotone, one_throw,
+                             CW, DW, act, rolls, bounds, opt_c, opt_d, acc,
+                             idxs, bases, memC, memD, lo, hi, xs, ws, need, old, res)  # fmt: skip
+                if res[0] > change:
+                    change = res[0]
+                if res[1] > residual:
+                    residual = res[1]
+            if not _next(a, n, goal):
+                break
+    out[0] = change
+    out[1] = residual
+    out[2] = cycles
+    out[3] = swept
+
+
+@njit(cache=True)
+def turn_rows(  # pragma: no cover - numba
+    W, seat, idx, a0, goal, n, kinds, amounts, keeps, probs, offsets, monotone, one_throw
+):
+    """Return the mover's turn at the state ``idx`` (mover score a0), every turn total k < goal - a0.
+
+    Returns (win[k, r] the win vector at k, act[k], hold[k] and rolls[c, k] the mover's value of
+    holding and of each roll choice); Hog has k = 0 only and no hold (its hold row is nan).
+    """
+    top = 1 if one_throw else goal - a0
+    n_choices = offsets.shape[0] - 1
+    top_power = 1
+    for _ in range(n - 1):
+        top_power *= goal
+    rest = idx - a0 * top_power
+    base = rest * goal
+    seat_next = seat  # (an equal-turns solver: the next seat)
+    x = W[seat_next, base + a0, n - 1]
+    C = np.zeros((goal, n))
+    d = np.zeros(goal)
+    act = np.zeros(goal, dtype=np.int64)
+    rolls = np.empty((n_choices, goal))
+    bounds = np.empty(2)
+    opt_c = np.empty(n_choices + 1)
+    opt_d = np.empty(n_choices + 1)
+    acc = np.empty(n)
+    _sweep(W, seat, seat_next, base, rest, a0, goal, n, x,
+           kinds, amounts, keeps, probs, offsets, monotone, one_throw,
+           C, d, act, rolls, bounds, opt_c, opt_d, acc)  # fmt: skip
+    win = np.empty((top, n))
+    hold = np.empty(top)
+    for k in range(top):
+        for r in range(n):
+            win[k, r] = C[k, r] + d[k] * W[seat_next, base + a0, (r - 1) % n]
+        if one_throw:
+            hold[k] = np.nan
+        elif k == 0:
+            hold[k] = x
+        else:
+            hold[k] = W[seat_next, base + a0 + k, n - 1]
+    return win, act[:top].copy(), hold, rolls[:, :top].copy()

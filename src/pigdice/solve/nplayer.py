@@ -1,0 +1,380 @@
+"""The exact n-player solver (first to the goal wins): every player maximises their own win probability.
+
+``solve_players(variant, players)`` returns a ``PlayersPolicy``: the turn-start win vectors
+W[a_0, ..., a_{n-1}, r] (scores in turn order, the mover first; r = places after the mover), from
+which every in-turn value and choice follows by one turn sweep, as ``Policy.turn`` does for 2
+players. The kernels and the state/cycle design are in ``pigdice.solve.nkernels``; the rules every
+exact solver shares (mover-first vectors, the tie-break) are in ``pigdice.solve.positions``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+import zipfile
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from pigdice.errors import BadParameterError
+from pigdice.rules.variant import Decision, Variant
+from pigdice.solve import nkernels
+from pigdice.solve.memory import MiB, check_memory, players_solver_bytes, players_values_bytes
+from pigdice.solve.policy import MAX_META_BYTES, VALUE_SLACK, _entry_header
+from pigdice.solve.positions import Position
+from pigdice.solve.solver import MAX_PASSES, TOLERANCE, Anderson, Progress, solvable
+from pigdice.solve.tables import EffectTable, effect_table
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+FORMAT_VERSION = 1  # of the .npz files PlayersPolicy.save writes (apart from Policy's)
+KIND = "players"  # the file's kind, so a 2-player Policy file is never read as one of these
+ROW_CACHE_BYTES = 16 * MiB  # turn rows kept per policy for repeated questions (as Policy's)
+SUM_SLACK = 1e-9  # a loaded state's win vector must sum to 1 this closely
+# progress is reported after about this many states (a level of 4-player Pig goal 100 is up to 1e6)
+PROGRESS_STATES = 200_000
+
+
+def check_players(variant: Variant, players: int) -> None:
+    """Raise BadParameterError unless the n-player solver takes ``players`` for ``variant``."""
+    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise BadParameterError(f"the n-player solver takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}")
+    variant.check_players(players)
+
+
+def memory_need(players: int, resets: bool) -> Callable[[int], int]:
+    """Return the solver's bytes as a function of the goal, for ``check_memory``."""
+    return lambda goal: players_solver_bytes(goal, players, resets)
+
+
+def _states_at_sums(goal: int, players: int) -> np.ndarray:
+    """Return how many score tuples (each below ``goal``) have each score sum 0 .. players (goal - 1)."""
+    counts = np.ones(1)
+    for _ in range(players):
+        counts = np.convolve(counts, np.ones(goal))
+    return counts
+
+
+def solve_players(
+    variant: Variant, players: int, progress: Progress | None = None, tolerance: float = TOLERANCE
+) -> PlayersPolicy:
+    """Solve ``variant`` (its first-to-goal form) exactly for ``players`` players; return the policy.
+
+    Raises ResourceLimitError before allocating if the values would not fit in memory (the message
+    names the largest goal that fits for this many players).
+    """
+    variant = solvable(variant)
+    check_players(variant, players)
+    goal = variant.goal
+    table = effect_table(variant)
+    check_memory(f"solving {variant.name} for {players} players", goal, memory_need(players, table.has_reset))
+    n = players
+    started = time.perf_counter()
+    values = np.full((goal,) * n + (n,), 1.0 / n)
+    W = values.reshape(1, goal**n, n)  # a view: the seat axis has one entry under first-to-goal
+    CW = np.zeros((goal, goal, n))
+    DW = np.zeros((goal, goal))
+    one_throw = variant.decision is Decision.DICE_PER_TURN
+    top = n * (goal - 1)
+    weights = _states_at_sums(goal, n)
+    total = float(weights.sum())
+    out = np.zeros(4)
+    kinds, amounts, keeps, probs, offsets = table.kinds, table.amounts, table.keeps, table.probabilities, table.offsets
+
+    # A pass solves every cycle, high score sums first (Gauss-Seidel). Without resets every state a
+    # cycle reads is solved before it, so one pass is exact and its residual is the largest cycle
+    # residual (rounding); with resets the reset targets (a_1, ..., a_{n-1}, 0) lie at lower sums and
+    # passes repeat until one moves them less than the tolerance, as in the 2-player solver.
+    def one_pass(passes: int) -> float:
+        change = 0.0
+        cycle_residual = 0.0
+        reset_inputs = values[..., 0, :].copy() if table.has_reset else None
+        done = 0.0
+        s = top
+        while s >= 0:
+            low = s
+            chunk = weights[s]
+            while low > 0 and chunk + weights[low - 1] <= PROGRESS_STATES:
+                low -= 1
+                chunk += weights[low]
+            nkernels.solve_levels(W, goal, n, s, low, kinds, amounts, keeps, probs, offsets,
+                                  table.monotone, one_throw, passes == 1, CW, DW, out)  # fmt: skip
+            change = max(change, float(out[0]))
+            cycle_residual = max(cycle_residual, float(out[1]))
+            done += chunk
+            s = low - 1
+            if progress is not None:
+                progress(done / total, f"pass {passes}")
+        if reset_inputs is None:
+            return cycle_residual
+        # given the reset values the pass started from, every other value is solved exactly: the
+        # Bellman residual is at most how far the pass moved them (resets have probability <= 1)
+        moved = float(np.max(np.abs(values[..., 0, :] - reset_inputs)))
+        return max(cycle_residual, moved)
+
+    # as solver.fixed_point, with the reset values W[..., 0, :] (not a 1-D view here) moved as one vector
+    accelerator = Anderson(memory=4)
+    passes = 0
+    residual = float("inf")
+    while passes < MAX_PASSES:
+        passes += 1
+        residual = one_pass(passes)
+        if not table.has_reset or residual < tolerance:
+            break
+        resets = values[..., 0, :]
+        resets[...] = accelerator.next(resets.ravel()).reshape(resets.shape)
+    if residual >= tolerance:
+        raise BadParameterError(
+            f"{variant.name} for {players} players did not converge: residual {residual:.3g} after {passes} passes"
+        )
+    seconds = time.perf_counter() - started
+    return PlayersPolicy(variant, players, values, passes, residual, seconds)
+
+
+@dataclass(frozen=True)
+class PlayersTurn:
+    """The mover's turn at one score tuple: one entry per turn total k = 0 .. goal - score - 1 (Hog: k = 0)."""
+
+    win: np.ndarray  # (k, players): the win vector under optimal play, mover first
+    action: np.ndarray  # 0 = hold, c + 1 = roll with choice c
+    hold: np.ndarray  # the mover's win probability if holding now (passing at k = 0; nan in Hog)
+    rolls: np.ndarray  # (choices, k): the mover's win probability if rolling with each choice
+
+
+@dataclass
+class PlayersPolicy:
+    """Win vectors of a solved n-player, first-to-goal variant, with in-turn values derived on demand."""
+
+    variant: Variant
+    players: int
+    values: np.ndarray  # W[a_0, ..., a_{n-1}, r], shape (goal,) * players + (players,), float64
+    iterations: int = 0
+    residual: float = 0.0
+    seconds: float = 0.0
+    from_cache: bool = False
+    _rows: dict[tuple[int, ...], PlayersTurn] = field(default_factory=dict, repr=False)
+    _row_bytes: int = field(default=0, repr=False)
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle the values and the variant, not the caches derived from them."""
+        state = dict(self.__dict__)
+        state["_rows"] = {}
+        state["_row_bytes"] = 0
+        state.pop("table", None)
+        return state
+
+    @property
+    def goal(self) -> int:
+        """Return the goal the policy was solved for."""
+        return self.variant.goal
+
+    @property
+    def nbytes(self) -> int:
+        """Return the bytes of the policy's arrays: the values and the cached turn rows."""
+        return int(self.values.nbytes) + self._row_bytes
+
+    @property
+    def states(self) -> int:
+        """Return the number of decision points: (scores, k) with a_0 + k < goal, or the score tuples (Hog)."""
+        g, n = self.goal, self.players
+        if self.variant.decision is Decision.DICE_PER_TURN:
+            return g**n
+        return g ** (n - 1) * g * (g + 1) // 2
+
+    @cached_property
+    def table(self) -> EffectTable:
+        """Return the numeric effect table the policy was solved with."""
+        return effect_table(self.variant)
+
+    @property
+    def _one_throw(self) -> bool:
+        return self.variant.decision is Decision.DICE_PER_TURN
+
+    def _names(self) -> list[str]:
+        """Return the names of the roll options, in choice order ('roll' or 'roll:N')."""
+        if not self.variant.chooses_dice:
+            return ["roll"]
+        return [f"roll:{dice}" for dice in self.variant.choices]
+
+    def _check(self, position: Position) -> tuple[int, ...]:
+        """Return the position's scores after checking that this policy answers for it."""
+        if not isinstance(position, Position):
+            raise BadParameterError(f"expected a Position, got {type(position).__name__}")
+        if position.players != self.players:
+            raise BadParameterError(
+                f"this policy is for {self.players} players; the position has {position.players} scores"
+            )
+        if position.is_final:
+            raise BadParameterError(
+                f"{self.variant.name} is solved first to the goal: the first to bank {self.goal} wins at once, "
+                "so there is no final round (the position has final set)"
+            )
+        for offset, score in enumerate(position.scores[1:], start=1):
+            if score >= self.goal:
+                raise BadParameterError(
+                    f"the player {offset} after the mover has {score}, already at the goal {self.goal}: "
+                    "under first to the goal the game is over"
+                )
+        if self._one_throw and position.turn_total:
+            raise BadParameterError(f"{self.variant.name} has one throw per turn: the turn total must be 0")
+        return position.scores
+
+    def _index(self, scores: tuple[int, ...]) -> int:
+        index = 0
+        for score in scores:
+            index = index * self.goal + score
+        return index
+
+    def _past_goal(self, position: Position) -> bool:
+        return position.scores[0] + position.turn_total >= self.goal
+
+    def turn(self, scores: tuple[int, ...]) -> PlayersTurn:
+        """Return the mover's optimal turn at ``scores`` (mover first) for every turn total."""
+        position = Position(tuple(scores))
+        self._check(position)
+        if scores[0] >= self.goal:
+            raise BadParameterError(f"the mover's score {scores[0]} has already reached the goal {self.goal}")
+        key = tuple(scores)
+        row = self._rows.get(key)
+        if row is None:
+            t = self.table
+            W = self.values.reshape(1, -1, self.players)
+            win, action, hold, rolls = nkernels.turn_rows(
+                W, 0, self._index(key), key[0], self.goal, self.players,
+                t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets, t.monotone, self._one_throw,
+            )  # fmt: skip
+            row = PlayersTurn(win, action, hold, rolls)
+            size = win.nbytes + action.nbytes + hold.nbytes + rolls.nbytes
+            if self._row_bytes + size > ROW_CACHE_BYTES:
+                self._rows.clear()
+                self._row_bytes = 0
+            self._rows[key] = row
+            self._row_bytes += size
+        return row
+
+    def win_vector(self, position: Position) -> tuple[float, ...]:
+        """Return every player's win probability at ``position`` under optimal play, the mover first."""
+        scores = self._check(position)
+        if self._past_goal(position):
+            rest = self._index(scores[1:])
+            total = scores[0] + position.turn_total
+            return tuple(float(v) for v in nkernels.banked_vector(total, rest, position.seat, self.players))
+        if position.turn_total == 0:
+            return tuple(float(v) for v in self.values[scores])
+        return tuple(float(v) for v in self.turn(scores).win[position.turn_total])
+
+    def action_values(self, position: Position) -> dict[str, float]:
+        """Return the mover's win probability of every legal option: 'hold', 'roll' or 'roll:N'."""
+        scores = self._check(position)
+        names = self._names()
+        if self._past_goal(position):
+            return {"hold": 1.0} if self.variant.can_hold else dict.fromkeys(names, 1.0)
+        row = self.turn(scores)
+        k = position.turn_total
+        values: dict[str, float] = {}
+        if self.variant.can_hold:
+            values["hold"] = float(row.hold[k])
+        for index, name in enumerate(names):
+            values[name] = float(row.rolls[index, k])
+        return values
+
+    def best(self, position: Position) -> str:
+        """Return the option the tie-break picks at ``position`` (see ``pigdice.solve.positions``)."""
+        scores = self._check(position)
+        names = self._names()
+        if self._past_goal(position):
+            return "hold" if self.variant.can_hold else names[0]
+        action = int(self.turn(scores).action[position.turn_total])
+        return "hold" if action == 0 else names[action - 1]
+
+    def win_probability_by_seat(self) -> list[float]:
+        """Return each seat's win probability at the start of the game, seats in turn order."""
+        return [float(v) for v in self.values[(0,) * self.players]]
+
+    # -- persistence ---------------------------------------------------------------------
+    def save(self, path: Path | str) -> None:
+        """Save to ``path`` (.npz) with the variant's parameters, fingerprint, players and format version."""
+        path = Path(path)
+        meta = {
+            "format": FORMAT_VERSION,
+            "kind": KIND,
+            "players": self.players,
+            "fingerprint": self.variant.fingerprint(),
+            "variant": self.variant.describe(),
+            "iterations": self.iterations,
+            "residual": self.residual,
+            "seconds": self.seconds,
+            "saved": time.time(),
+        }
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.name, suffix=".tmp", delete=False) as tmp:
+            try:
+                np.savez_compressed(tmp, values=self.values, meta=np.array(json.dumps(meta)))
+            except BaseException:
+                Path(tmp.name).unlink(missing_ok=True)
+                raise
+        try:
+            os.replace(tmp.name, path)
+        except OSError:
+            Path(tmp.name).unlink(missing_ok=True)
+            raise
+
+    @classmethod
+    def load(cls, path: Path | str, variant: Variant, players: int) -> PlayersPolicy:
+        """Load a policy saved for ``variant`` and ``players``; raise BadParameterError if the file is not a sound one.
+
+        As ``Policy.load``: only regular files; the array headers are checked before anything is
+        decompressed; a damaged archive, a missing entry, metadata of another variant, player count,
+        kind or format, or values that are not win vectors (finite, in [0, 1], summing to 1) are refused.
+        """
+        path = Path(path)
+        variant = solvable(variant)
+        check_players(variant, players)
+        goal = variant.goal
+        expected = (goal,) * players + (players,)
+        if not path.is_file():
+            raise BadParameterError(f"{path}: not a regular file")
+        try:
+            with zipfile.ZipFile(path) as archive:
+                shape, dtype = _entry_header(archive, "values.npy")
+                meta_shape, meta_dtype = _entry_header(archive, "meta.npy")
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+            raise BadParameterError(f"{path}: damaged policy file ({type(exc).__name__}: {exc})") from exc
+        if shape != expected or dtype != np.float64:
+            raise BadParameterError(f"{path}: values have shape {shape} ({dtype}), expected {expected} float64")
+        if meta_shape != () or meta_dtype.itemsize > MAX_META_BYTES:
+            raise BadParameterError(f"{path}: damaged policy metadata")
+        need = lambda g: 2 * players_values_bytes(g, players)  # noqa: E731 - the file's values and their copy
+        check_memory(f"loading the {players}-player policy of {variant.name}", goal, need)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                values = np.array(data["values"], dtype=np.float64)
+            if not isinstance(meta, dict):
+                raise BadParameterError(f"{path}: damaged policy metadata")
+            iterations, residual, seconds = int(meta["iterations"]), float(meta["residual"]), float(meta["seconds"])
+        except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+            if isinstance(exc, BadParameterError):
+                raise
+            raise BadParameterError(f"{path}: damaged policy file ({type(exc).__name__}: {exc})") from exc
+        if meta.get("kind") != KIND or meta.get("format") != FORMAT_VERSION:
+            raise BadParameterError(
+                f"{path}: policy kind {meta.get('kind')!r} format {meta.get('format')} is not {KIND!r} {FORMAT_VERSION}"
+            )
+        if meta.get("players") != players:
+            raise BadParameterError(f"{path}: solved for {meta.get('players')} players, not {players}")
+        if meta.get("fingerprint") != variant.fingerprint():
+            raise BadParameterError(f"{path}: solved for other parameters than {variant.name} goal {goal}")
+        if values.shape != expected:
+            raise BadParameterError(f"{path}: values have shape {values.shape}, expected {expected}")
+        if not (np.isfinite(values).all() and values.min() >= -VALUE_SLACK and values.max() <= 1 + VALUE_SLACK):
+            raise BadParameterError(f"{path}: values are not win probabilities in [0, 1]")
+        if float(np.max(np.abs(values.sum(axis=-1) - 1.0))) > SUM_SLACK:
+            raise BadParameterError(f"{path}: a state's win probabilities do not sum to 1")
+        return cls(variant, players, values, iterations, residual, seconds, True)
