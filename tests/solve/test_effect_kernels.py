@@ -105,7 +105,7 @@ def test_solver_turn_sweep_takes_one_step_as_resolve(kind: EffectKind) -> None:
         for i, j in [(0, 3), (4, 2), (9, 0)]:
             fixed = np.where(np.arange(goal) < 5, 1, 0).astype(np.int8)
             for actions in (rollhold.NO_FIXED, fixed):
-                win, act, hold, rolls = rollhold.turn_row(V, i, j, goal, table, actions)
+                win, act, hold, rolls = rollhold.turn_row(V, i, j, goal, table, actions, rollhold.FIRST_TO_GOAL_ENDS, 0)
                 for k in range(goal - i):
                     expected = 0.0
                     for e, p in distribution(variant, 0):
@@ -144,7 +144,7 @@ def test_hog_throw_values_take_one_step_as_resolve(kind: EffectKind) -> None:
         coef = np.empty(2)
         for i, j in [(0, 3), (4, 2), (10, 1)]:
             x = V[j, i]
-            dicechoice.throw_values(V, i, j, goal, x, table, const, coef)
+            dicechoice.throw_values(V, i, j, goal, x, table, const, coef, rollhold.NO_LAST)
             for choice in range(2):
                 expected = 0.0
                 for e, p in distribution(variant, choice):

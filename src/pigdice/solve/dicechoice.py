@@ -13,10 +13,16 @@ from numba import njit
 
 from pigdice.solve.tables import KIND_ADD, KIND_BANK, KIND_RESET, KIND_SET
 
+_NO_LAST = np.zeros(0)  # first to the goal: a throw past the goal wins
+
 
 @njit(cache=True)
-def _banked_target(i, j, goal, V, kind, amount):  # pragma: no cover - numba
-    """Return (const, coef) after one banked throw from score i (coef multiplies V[j, i])."""
+def _banked_target(i, j, goal, V, kind, amount, last):  # pragma: no cover - numba
+    """Return (const, coef) after one banked throw from score i (coef multiplies V[j, i]).
+
+    Past the goal the throw wins (``last`` empty) or is worth 1 - last[s - j]: the opponent's
+    last throw (``pigdice.solve.lastturn``).
+    """
     if kind in (KIND_ADD, KIND_SET, KIND_BANK):
         s2 = i + amount
     elif kind == KIND_RESET:
@@ -24,6 +30,8 @@ def _banked_target(i, j, goal, V, kind, amount):  # pragma: no cover - numba
     else:  # BUST, DOUBLE and SUBTRACT of a zero turn total score nothing
         s2 = i
     if s2 >= goal:
+        if last.shape[0] > 0:
+            return 1.0 - last[min(s2 - j, last.shape[0] - 1)], 0.0
         return 1.0, 0.0
     if s2 == i:
         return 1.0, -1.0
@@ -31,24 +39,24 @@ def _banked_target(i, j, goal, V, kind, amount):  # pragma: no cover - numba
 
 
 @njit(cache=True, inline="always")  # as a plain call, Hog's solve took 1.25x longer
-def _choice_value(V, i, j, goal, choice, kinds, amounts, probs, offsets):  # pragma: no cover - numba
+def _choice_value(V, i, j, goal, choice, kinds, amounts, probs, offsets, last):  # pragma: no cover - numba
     """Return (const, coef) of throwing with ``choice`` at (i, j) against next-mover values V."""
     vc = 0.0
     vd = 0.0
     for e in range(offsets[choice], offsets[choice + 1]):
-        tc, td = _banked_target(i, j, goal, V, kinds[e], amounts[e])
+        tc, td = _banked_target(i, j, goal, V, kinds[e], amounts[e], last)
         vc += probs[e] * tc
         vd += probs[e] * td
     return vc, vd
 
 
 @njit(cache=True)
-def _throw_values(V, i, j, goal, x, kinds, amounts, probs, offsets, const, coef):  # pragma: no cover - numba
+def _throw_values(V, i, j, goal, x, kinds, amounts, probs, offsets, const, coef, last):  # pragma: no cover - numba
     """Fill const/coef with each choice's affine value in the partner value x; return the best choice."""
     best = 0
     best_v = -1e300
     for ch in range(offsets.shape[0] - 1):
-        const[ch], coef[ch] = _choice_value(V, i, j, goal, ch, kinds, amounts, probs, offsets)
+        const[ch], coef[ch] = _choice_value(V, i, j, goal, ch, kinds, amounts, probs, offsets, last)
         value = const[ch] + coef[ch] * x
         if value > best_v:
             best_v = value
@@ -57,17 +65,21 @@ def _throw_values(V, i, j, goal, x, kinds, amounts, probs, offsets, const, coef)
 
 
 @njit(cache=True)
-def throw_values(V, i, j, goal, x, t, const, coef):  # pragma: no cover - numba
+def throw_values(V, i, j, goal, x, t, const, coef, last):  # pragma: no cover - numba
     """Fill const/coef with each choice's affine value in the partner value x; return the best choice.
 
     ``t`` is the ``EffectTable``; inner calls take its arrays unpacked (numba passes tuples slowly).
     """
-    return _throw_values(V, i, j, goal, x, t.kinds, t.amounts, t.probabilities, t.offsets, const, coef)
+    return _throw_values(V, i, j, goal, x, t.kinds, t.amounts, t.probabilities, t.offsets, const, coef, last)
 
 
 @njit(cache=True)
-def solve_levels(V, goal, s_high, s_low, t):  # pragma: no cover - numba
-    """Solve every pair whose score sum lies in [s_low, s_high], high sums first; return max change."""
+def solve_levels(VA, VB, goal, s_high, s_low, t, last_a, last_b, same):  # pragma: no cover - numba
+    """Solve every pair whose score sum lies in [s_low, s_high], high sums first; return max change.
+
+    VA[i, j] and VB[j, i] are solved together (one array if ``same``: the seat does not matter);
+    ``last_a`` (``last_b``) is read when the player at (i, j) (at (j, i)) throws past the goal.
+    """
     kinds, amounts, probs, offsets = t.kinds, t.amounts, t.probabilities, t.offsets
     n_choices = offsets.shape[0] - 1
     const = np.empty(n_choices)
@@ -77,21 +89,22 @@ def solve_levels(V, goal, s_high, s_low, t):  # pragma: no cover - numba
         i_low = s - goal + 1
         if i_low < 0:
             i_low = 0
-        for i in range(i_low, s // 2 + 1):
+        i_high = s // 2 if same else s - i_low
+        for i in range(i_low, i_high + 1):
             j = s - i
-            x = V[i, j]
-            z = V[j, i]
+            x = VA[i, j]
+            z = VB[j, i]
             old_x = x
             old_z = z
             for _ in range(100):
-                b1 = _throw_values(V, i, j, goal, z, kinds, amounts, probs, offsets, const, coef)
+                b1 = _throw_values(VB, i, j, goal, z, kinds, amounts, probs, offsets, const, coef, last_a)
                 c1 = const[b1]
                 d1 = coef[b1]
-                if i == j:
+                if same and i == j:
                     xn = c1 / (1.0 - d1)
                     zn = xn
                 else:
-                    b2 = _throw_values(V, j, i, goal, x, kinds, amounts, probs, offsets, const, coef)
+                    b2 = _throw_values(VA, j, i, goal, x, kinds, amounts, probs, offsets, const, coef, last_b)
                     c2 = const[b2]
                     d2 = coef[b2]
                     xn = (c1 + d1 * c2) / (1.0 - d1 * d2)
@@ -101,8 +114,8 @@ def solve_levels(V, goal, s_high, s_low, t):  # pragma: no cover - numba
                 z = zn
                 if done:
                     break
-            V[i, j] = x
-            V[j, i] = z
+            VA[i, j] = x
+            VB[j, i] = z
             delta = max(abs(x - old_x), abs(z - old_z))
             if delta > change:
                 change = delta
@@ -125,8 +138,8 @@ def evaluate_levels(VA, VB, TA, TB, goal, t, loop, out):  # pragma: no cover - n
             j = s - i
             old_a = VA[i, j]
             old_b = VB[j, i]
-            c1, d1 = _choice_value(VB, i, j, goal, TA[i, j] - 1, kinds, amounts, probs, offsets)
-            c2, d2 = _choice_value(VA, j, i, goal, TB[j, i] - 1, kinds, amounts, probs, offsets)
+            c1, d1 = _choice_value(VB, i, j, goal, TA[i, j] - 1, kinds, amounts, probs, offsets, _NO_LAST)
+            c2, d2 = _choice_value(VA, j, i, goal, TB[j, i] - 1, kinds, amounts, probs, offsets, _NO_LAST)
             det = 1.0 - d1 * d2
             if abs(det) > 1e-15:
                 a = (c1 + d1 * c2) / det

@@ -45,10 +45,10 @@ def _optimal_rows(V, goal, i0, i1, t, one_throw, table):  # pragma: no cover - n
     for i in range(i0, i1):
         for j in range(goal):
             if one_throw:
-                best = dicechoice.throw_values(V, i, j, goal, V[j, i], t, const, coef)
+                best = dicechoice.throw_values(V, i, j, goal, V[j, i], t, const, coef, rollhold.NO_LAST)
                 table[i, j, :] = best + 1
             else:
-                _, act, _, _ = rollhold.turn_row(V, i, j, goal, t, rollhold.NO_FIXED)
+                _, act, _, _ = rollhold.turn_row(V, i, j, goal, t, rollhold.NO_FIXED, rollhold.FIRST_TO_GOAL_ENDS, 0)
                 for k in range(goal - i):
                     table[i, j, k] = act[k]
 
@@ -134,7 +134,7 @@ class Policy:
         row = self._rows.get(key)
         if row is None:
             win, action, hold, rolls = rollhold.turn_row(
-                self.values, score, opponent, self.goal, self.table, rollhold.NO_FIXED
+                self.values, score, opponent, self.goal, self.table, rollhold.NO_FIXED, rollhold.FIRST_TO_GOAL_ENDS, 0
             )
             row = TurnRow(win, action, hold, rolls)
             size = win.nbytes + action.nbytes + hold.nbytes + rolls.nbytes
@@ -153,7 +153,7 @@ class Policy:
         const = np.empty(len(self.variant.choices))
         coef = np.empty(len(self.variant.choices))
         x = float(self.values[opponent, score])
-        dicechoice.throw_values(self.values, score, opponent, self.goal, x, self.table, const, coef)
+        dicechoice.throw_values(self.values, score, opponent, self.goal, x, self.table, const, coef, rollhold.NO_LAST)
         return const + coef * x
 
     def win_probability(self, score: int, opponent: int, turn_total: int = 0) -> float:

@@ -18,12 +18,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from pigdice.solve.positions import TRUNCATION_ERROR
 from pigdice.solve.tables import KIND_ADD, KIND_BUST, KIND_DOUBLE, KIND_RESET, KIND_SET, KIND_SUBTRACT
 
 INNER_TOLERANCE = 1e-15
 MAX_INNER_SWEEPS = 10_000
 MAX_PAIR_ROUNDS = 100
 NO_FIXED = np.zeros(0, dtype=np.int8)
+NO_LAST = np.zeros(0)  # first to the goal: banking the goal wins
+# (last-turn table of the mover, of the other side, smallest bust chance, cap): see solve_levels
+FIRST_TO_GOAL_ENDS = (NO_LAST, NO_LAST, 0.0, 0)
 ROLL_TIE = 1e-13
 # A chosen action counts as still optimal this far outside its exact range of partner values:
 # choosing between options that tie to within it changes no value by more than twice as much.
@@ -38,7 +42,27 @@ def _unpack(t):  # pragma: no cover - numba
 
 @njit(cache=True)
 def _turn_sweep(  # pragma: no cover - numba
-    i, j, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, c, d, act, rolls, bounds, fixed
+    i,
+    j,
+    goal,
+    V,
+    x,
+    kinds,
+    amounts,
+    keeps,
+    probs,
+    offsets,
+    monotone,
+    c,
+    d,
+    act,
+    rolls,
+    bounds,
+    fixed,
+    last,
+    pbust,
+    cap,
+    min_top,
 ):
     """Solve one turn at (i, j) given the partner guess x = V[j, i]; fill c, d, act; return sweeps.
 
@@ -50,12 +74,44 @@ def _turn_sweep(  # pragma: no cover - numba
     P_k = c[k] + d[k] * x. act[k] is 0 for hold and 1 + choice index for a roll. If ``rolls``
     has a row per choice, the last sweep writes each choice's roll value there. ``bounds``
     receives the interval of partner values x for which the chosen actions stay optimal, so
-    the pair solver can stop without another round. The effect arrays are the ``EffectTable``'s,
+    the pair solver can stop without another round.
+
+    Endings with a last turn (``last`` non-empty, ``pigdice.solve.endgame``): banking a total
+    T >= goal is worth 1 - last[T - j] (the opponent's last turn, ``pigdice.solve.lastturn``),
+    and the turn goes on past the goal. Holding is provably optimal at every total from the
+    first T with last[T - j] <= pbust * x (rolling wins at most 1 - pbust + pbust (1 - x);
+    pbust: the smallest bust chance of any roll choice), so the sweep stops there, or where
+    last[T - j] <= TRUNCATION_ERROR; bounds[2] receives last[T - j] there, so the caller can check
+    the stop against the solved x. ``cap`` > 0 forces a hold at totals >= cap (tests), and the
+    sweep covers at least ``min_top`` turn totals (hints past the stop). bounds[3] receives the
+    turn totals swept, bounds[4] the most a read past the end of ``last`` may be off (last[-1]),
+    bounds[5] 1 if the stop lies at the end of ``last`` (a longer table would move it).
+
+    The effect arrays are the ``EffectTable``'s,
     unpacked by the public kernels (numba passes a NamedTuple to an inner function slowly: whole
     solves took 1.2-1.7x longer). The effect switch is written out inline: numba runs it ~20x
     slower as a called function.
     """
-    top = goal - i
+    n_last = last.shape[0]
+    stop_value = 0.0
+    clamped = 0.0  # a value read past the end of ``last`` is off by at most last[-1]
+    at_end = 0.0
+    if n_last == 0:
+        top = goal - i
+    else:
+        threshold = max(pbust * x, TRUNCATION_ERROR)
+        need = goal - j
+        while need < n_last - 1 and last[need] > threshold:
+            need += 1
+        top = j + need - i
+        stop_value = last[need]
+        if need == n_last - 1:
+            at_end = 1.0
+        if cap > 0 and cap - i < top:
+            top = cap - i
+            stop_value = 0.0  # a forced hold: exact for the capped game
+        if min_top > top:
+            top = min(min_top, c.shape[0])
     n_choices = offsets.shape[0] - 1
     record = rolls.shape[0] == n_choices
     # option o's value is opt_c[o] + opt_d[o] * x: o = 0 holds, o = c + 1 rolls with choice c
@@ -72,8 +128,13 @@ def _turn_sweep(  # pragma: no cover - numba
             if k == 0:
                 best_c = 1.0  # holding (passing) at k = 0 hands the partner state V[j, i] over
                 best_d = -1.0
-            else:
+            elif i + k < goal:
                 best_c = 1.0 - V[j, i + k]
+                best_d = 0.0
+            else:  # banking past the goal: the opponent's last turn
+                if i + k - j >= n_last:
+                    clamped = last[n_last - 1]
+                best_c = 1.0 - last[min(i + k - j, n_last - 1)]
                 best_d = 0.0
             best_v = best_c + best_d * x
             best_a = 0
@@ -108,7 +169,10 @@ def _turn_sweep(  # pragma: no cover - numba
                         if keeps[e]:
                             s2 += k
                         if s2 >= goal:
-                            pass
+                            if n_last > 0:
+                                if s2 - j >= n_last:
+                                    clamped = last[n_last - 1]
+                                tc = 1.0 - last[min(s2 - j, n_last - 1)]
                         elif s2 == i:
                             td = -1.0
                         else:
@@ -116,6 +180,10 @@ def _turn_sweep(  # pragma: no cover - numba
                     if k2 >= 0 and k2 < top:
                         tc = c[k2]
                         td = d[k2]
+                    elif k2 >= top and n_last > 0:  # past the stop: holding is optimal (or forced)
+                        if i + k2 - j >= n_last:
+                            clamped = last[n_last - 1]
+                        tc = 1.0 - last[min(i + k2 - j, n_last - 1)]
                     rc += probs[e] * tc
                     rd += probs[e] * td
                 rv = rc + rd * x
@@ -167,42 +235,81 @@ def _turn_sweep(  # pragma: no cover - numba
                 continue  # one more sweep so the recorded roll values use converged c, d
             bounds[0] = lo
             bounds[1] = hi
+            bounds[2] = stop_value
+            bounds[3] = top
+            bounds[4] = clamped
+            bounds[5] = at_end
             return sweeps
 
 
 @njit(cache=True)
 def _solve_pair(  # pragma: no cover - numba
-    i, j, goal, V, kinds, amounts, keeps, probs, offsets, monotone, C, D, act, rolls, bounds
+    i,
+    j,
+    goal,
+    VA,
+    VB,
+    kinds,
+    amounts,
+    keeps,
+    probs,
+    offsets,
+    monotone,
+    C,
+    D,
+    act,
+    rolls,
+    bounds,
+    last_a,
+    last_b,
+    pbust,
+    cap,
+    same,
 ):
-    """Solve V[i, j] and V[j, i] together by policy iteration on their 2x2 affine system.
+    """Solve VA[i, j] and VB[j, i] together by policy iteration on their 2x2 affine system.
 
-    Returns the Bellman residual of the pair: how far the solved values are from the
-    right-hand sides of their own equations (rounding only, once the policies are stable).
+    VA holds the turn-start values of the player who moves at (i, j), VB the other's; they are
+    one array (``same``) unless the seat matters (equal turns). ``last_a`` (``last_b``) is the
+    last-turn table read when the player at (i, j) (at (j, i)) banks past the goal, ``pbust``
+    and ``cap`` as in ``_turn_sweep``. Returns the Bellman
+    residual of the pair: how far the solved values are from the right-hand sides of their own
+    equations (rounding only, once the policies are stable). bounds[3] receives the most the
+    stop past the goal may have cost (see ``_turn_sweep``; at most TRUNCATION_ERROR).
     """
-    x = V[i, j]
-    z = V[j, i]
+    x = VA[i, j]
+    z = VB[j, i]
     residual = 0.0
+    truncation = 0.0
     for _ in range(MAX_PAIR_ROUNDS):
-        _turn_sweep(i, j, goal, V, z, kinds, amounts, keeps, probs, offsets, monotone,
-                    C[i], D[i], act, rolls, bounds, NO_FIXED)  # fmt: skip
+        _turn_sweep(i, j, goal, VB, z, kinds, amounts, keeps, probs, offsets, monotone,
+                    C[i], D[i], act, rolls, bounds, NO_FIXED, last_a, pbust, cap, 0)  # fmt: skip
         c1 = C[i, 0]
         d1 = D[i, 0]
         lo1 = bounds[0]
         hi1 = bounds[1]
-        if i == j:
+        stop1 = bounds[2]
+        loose1 = bounds[4]
+        end1 = bounds[5]
+        if same and i == j:
             xn = c1 / (1.0 - d1) if d1 < 1.0 else c1
             zn = xn
             c2 = c1
             d2 = d1
             lo2 = lo1
             hi2 = hi1
+            stop2 = stop1
+            loose2 = loose1
+            end2 = end1
         else:
-            _turn_sweep(j, i, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone,
-                        C[j], D[j], act, rolls, bounds, NO_FIXED)  # fmt: skip
+            _turn_sweep(j, i, goal, VA, x, kinds, amounts, keeps, probs, offsets, monotone,
+                        C[j], D[j], act, rolls, bounds, NO_FIXED, last_b, pbust, cap, 0)  # fmt: skip
             c2 = C[j, 0]
             d2 = D[j, 0]
             lo2 = bounds[0]
             hi2 = bounds[1]
+            stop2 = bounds[2]
+            loose2 = bounds[4]
+            end2 = bounds[5]
             det = 1.0 - d1 * d2
             if abs(det) > 1e-12:
                 xn = (c1 + d1 * c2) / det
@@ -213,12 +320,22 @@ def _solve_pair(  # pragma: no cover - numba
         stable = lo1 - BOUNDS_SLACK <= zn <= hi1 + BOUNDS_SLACK and lo2 - BOUNDS_SLACK <= xn <= hi2 + BOUNDS_SLACK
         # options that tie to rounding can swap forever without moving the values: stop then too
         stable = stable or (abs(xn - x) <= 1e-15 and abs(zn - z) <= 1e-15)
+        # the stop past the goal must still be where holding is provably optimal (or negligible),
+        # unless it lies at the end of the last-turn table: then the caller lengthens the table
+        miss1 = stop1 - pbust * zn
+        miss2 = stop2 - pbust * xn
+        if (miss1 > TRUNCATION_ERROR + BOUNDS_SLACK and end1 == 0.0) or (
+            miss2 > TRUNCATION_ERROR + BOUNDS_SLACK and end2 == 0.0
+        ):
+            stable = False
+        truncation = max(miss1, miss2, loose1, loose2, 0.0)
         x = xn
         z = zn
         if stable:
             break
-    V[i, j] = x
-    V[j, i] = z
+    VA[i, j] = x
+    VB[j, i] = z
+    bounds[3] = truncation
     return residual
 
 
@@ -234,65 +351,84 @@ def _guess(V, i, j, goal):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def solve_levels(V, goal, s_high, s_low, t, fresh, out):  # pragma: no cover - numba
+def solve_levels(VA, VB, goal, s_high, s_low, t, fresh, out, ends, same):  # pragma: no cover - numba
     """Solve every pair whose score sum lies in [s_low, s_high], high sums first.
 
-    ``fresh``: V holds no earlier estimate, so guess from the level above. Writes the largest
-    change of any value to out[0] and the largest pair residual to out[1].
+    ``fresh``: the arrays hold no earlier estimate, so guess from the level above. Writes the
+    largest change of any value to out[0], the largest pair residual to out[1] and the largest
+    truncation past the goal to out[2]. ``same``: VA is VB (the seat does not matter).
     """
     kinds, amounts, keeps, probs, offsets, monotone = _unpack(t)
+    last_a, last_b, pbust, cap = ends
     # C[i], D[i]: the last turn solved with score i, kept so the next one with the same score
     # (a neighbour) starts its sweeps close to the answer when effects can lower the turn total
-    C = np.full((goal, goal), 0.5)
-    D = np.zeros((goal, goal))
-    act = np.empty(goal, dtype=np.int64)
+    width = goal + last_a.shape[0]
+    C = np.full((goal, width), 0.5)
+    D = np.zeros((goal, width))
+    act = np.empty(width, dtype=np.int64)
     rolls = np.empty((0, 0))
-    bounds = np.empty(2)
+    bounds = np.zeros(6)
     change = 0.0
     residual = 0.0
+    truncation = 0.0
     for s in range(s_high, s_low - 1, -1):
         i_low = s - goal + 1
         if i_low < 0:
             i_low = 0
-        for i in range(i_low, s // 2 + 1):
+        i_high = s // 2 if same else s - i_low
+        for i in range(i_low, i_high + 1):
             j = s - i
-            old_x = V[i, j]
-            old_z = V[j, i]
+            old_x = VA[i, j]
+            old_z = VB[j, i]
             if fresh:
                 # first guesses extrapolated from the two levels above, where they exist
-                V[i, j] = _guess(V, i, j, goal)
-                V[j, i] = _guess(V, j, i, goal)
-            r = _solve_pair(i, j, goal, V, kinds, amounts, keeps, probs, offsets, monotone, C, D, act, rolls, bounds)
-            if r > residual:
-                residual = r
-            delta = max(abs(V[i, j] - old_x), abs(V[j, i] - old_z))
+                VA[i, j] = _guess(VA, i, j, goal)
+                VB[j, i] = _guess(VB, j, i, goal)
+            r = _solve_pair(i, j, goal, VA, VB, kinds, amounts, keeps, probs, offsets, monotone,
+                            C, D, act, rolls, bounds, last_a, last_b, pbust, cap, same)  # fmt: skip
+            residual = max(residual, r)
+            truncation = max(truncation, bounds[3])
+            delta = max(abs(VA[i, j] - old_x), abs(VB[j, i] - old_z))
             if delta > change:
                 change = delta
     out[0] = change
     out[1] = residual
+    out[2] = truncation
 
 
 @njit(cache=True)
-def turn_row(V, i, j, goal, t, fixed):  # pragma: no cover - numba
+def turn_row(V, i, j, goal, t, fixed, ends, min_top):  # pragma: no cover - numba
     """Return the turn at (i, j) given the next mover's values V: win, action, hold and roll values.
 
-    Optimal play if ``fixed`` is empty, else the given actions (see ``_turn_sweep``).
+    Optimal play if ``fixed`` is empty, else the given actions (see ``_turn_sweep``). ``ends``
+    as in ``_solve_pair``, read for the mover's side (its first table); the row covers turn
+    totals up to where holding is provably optimal past the goal, and at least ``min_top``.
     """
-    top = goal - i
+    last, _, pbust, cap = ends
     n_choices = t.offsets.shape[0] - 1
-    c = np.full(goal, 0.5)
-    d = np.zeros(goal)
-    act = np.zeros(goal, dtype=np.int64)
-    rolls = np.empty((n_choices, goal))
-    bounds = np.empty(2)
+    width = max(goal + last.shape[0], min_top)
+    c = np.full(width, 0.5)
+    d = np.zeros(width)
+    act = np.zeros(width, dtype=np.int64)
+    rolls = np.empty((n_choices, width))
+    bounds = np.zeros(6)
     x = V[j, i]
     kinds, amounts, keeps, probs, offsets, monotone = _unpack(t)
-    _turn_sweep(i, j, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, c, d, act, rolls, bounds, fixed)
+    _turn_sweep(i, j, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, c, d, act, rolls, bounds, fixed,
+                last, pbust, cap, min_top)  # fmt: skip
+    top = goal - i
+    if last.shape[0] > 0:
+        top = int(bounds[3])
     win = np.empty(top)
     hold = np.empty(top)
     for k in range(top):
         win[k] = c[k] + d[k] * x
-        hold[k] = 1.0 - x if k == 0 else 1.0 - V[j, i + k]
+        if k == 0:
+            hold[k] = 1.0 - x
+        elif i + k < goal:
+            hold[k] = 1.0 - V[j, i + k]
+        else:
+            hold[k] = 1.0 - last[min(i + k - j, last.shape[0] - 1)]
     return win, act[:top].copy(), hold, rolls[:, :top].copy()
 
 
@@ -314,7 +450,7 @@ def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, loop, out):  #
     kinds, amounts, keeps, probs, offsets, monotone = _unpack(t)
     act = np.empty(goal, dtype=np.int64)
     rolls = np.empty((0, 0))
-    bounds = np.empty(2)
+    bounds = np.zeros(6)
     change = 0.0
     for s in range(s_high, s_low - 1, -1):
         i_low = max(s - goal + 1, 0)
@@ -328,9 +464,9 @@ def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, loop, out):  #
             cb = warm[2, j]
             db = warm[3, j]
             _turn_sweep(i, j, goal, VB, old_b, kinds, amounts, keeps, probs, offsets, monotone,
-                        ca, da, act, rolls, bounds, TA[i, j])  # fmt: skip
+                        ca, da, act, rolls, bounds, TA[i, j], NO_LAST, 0.0, 0, 0)  # fmt: skip
             _turn_sweep(j, i, goal, VA, old_a, kinds, amounts, keeps, probs, offsets, monotone,
-                        cb, db, act, rolls, bounds, TB[j, i])  # fmt: skip
+                        cb, db, act, rolls, bounds, TB[j, i], NO_LAST, 0.0, 0, 0)  # fmt: skip
             c1 = ca[0]
             d1 = da[0]
             c2 = cb[0]

@@ -8,6 +8,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Generic, NamedTuple, Protocol, TypeVar
 
 import numpy as np
 
@@ -109,35 +110,57 @@ def one_pass_is_exact(variant: Variant, table: EffectTable) -> bool:
     return not table.has_reset and variant.decision is not Decision.DICE_PER_TURN
 
 
-def solve_uncached(variant: Variant, tolerance: float = TOLERANCE, progress: Progress | None = None) -> Policy:
-    """Solve ``variant`` from scratch (no cache) and return its policy."""
-    variant = solvable(variant)
+class Sweeps(NamedTuple):
+    """What a solve of turn-start values took: passes, Bellman residual, truncation past the goal."""
+
+    passes: int
+    residual: float
+    truncation: float
+
+
+def solve_values(
+    variant: Variant,
+    table: EffectTable,
+    seats: Sequence[np.ndarray],
+    ends: tuple[np.ndarray, np.ndarray, float, int],
+    tolerance: float = TOLERANCE,
+    progress: Progress | None = None,
+) -> Sweeps:
+    """Solve the 2-player turn-start values in place: one array, or one per seat (equal turns).
+
+    ``seats`` holds V (the seat does not matter) or V0, V1 (the values of seat 0 and seat 1 to
+    move, pairs (V0[i, j], V1[j, i])). ``ends`` says what banking past the goal is worth
+    (``rollhold.FIRST_TO_GOAL_ENDS``, or the last-turn tables of ``pigdice.solve.endgame``).
+    """
     goal = variant.goal
-    check_memory(f"solving {variant.name}", goal, solver_bytes)
-    table = effect_table(variant)
-    values = np.full((goal, goal), 0.5)
-    started = time.perf_counter()
+    va, vb = seats[0], seats[-1]
+    same = len(seats) == 1
+    last_a, last_b = ends[0], ends[1]
     top = 2 * goal - 2
     chunk = max(1, top // 100) if goal >= 300 else top + 1
-    out = np.zeros(2)
+    out = np.zeros(3)
+    truncation = 0.0
 
     # A pass is a Gauss-Seidel sweep over all score sums, high sums first. Without resets every
     # dependency is solved before it is used, so one pass is exact and its residual is the
     # largest pair residual; with resets, passes repeat until one changes nothing (> tolerance).
     def one_pass(passes: int) -> float:
+        nonlocal truncation
         change = 0.0
         pair_residual = 0.0
-        reset_inputs = values[:, 0].copy()
+        truncation = 0.0
+        reset_inputs = np.concatenate([v[:, 0] for v in seats])
         s = top
         while s >= 0:
             low = max(0, s - chunk + 1)
             if variant.decision is Decision.DICE_PER_TURN:
-                out[0] = dicechoice.solve_levels(values, goal, s, low, table)
-                out[1] = 0.0
+                out[0] = dicechoice.solve_levels(va, vb, goal, s, low, table, last_a, last_b, same)
+                out[1] = out[2] = 0.0
             else:
-                rollhold.solve_levels(values, goal, s, low, table, passes == 1, out)
+                rollhold.solve_levels(va, vb, goal, s, low, table, passes == 1, out, ends, same)
             change = max(change, float(out[0]))
             pair_residual = max(pair_residual, float(out[1]))
+            truncation = max(truncation, float(out[2]))
             s = low - 1
             if progress is not None:
                 progress((top - s) / (top + 1), f"pass {passes}")
@@ -146,18 +169,31 @@ def solve_uncached(variant: Variant, tolerance: float = TOLERANCE, progress: Pro
         # probability <= 1) plus the pair residual.
         if one_pass_is_exact(variant, table):
             return pair_residual
-        moved = float(np.max(np.abs(values[:, 0] - reset_inputs))) if table.has_reset else change
-        return max(pair_residual, moved) if passes > 1 or table.has_reset else float("inf")
+        moved = np.concatenate([v[:, 0] for v in seats]) - reset_inputs
+        moved_most = float(np.max(np.abs(moved))) if table.has_reset else change
+        return max(pair_residual, moved_most) if passes > 1 or table.has_reset else float("inf")
 
     passes, residual = fixed_point(
         one_pass,
         one_pass_is_exact(variant, table),
-        [values[:, 0]] if table.has_reset else [],
+        [v[:, 0] for v in seats] if table.has_reset else [],
         tolerance,
         f"{variant.name} did not converge: residual {{residual:.3g}} after {{passes}} passes",
     )
+    return Sweeps(passes, residual, truncation)
+
+
+def solve_uncached(variant: Variant, tolerance: float = TOLERANCE, progress: Progress | None = None) -> Policy:
+    """Solve ``variant`` from scratch (no cache) and return its policy."""
+    variant = solvable(variant)
+    goal = variant.goal
+    check_memory(f"solving {variant.name}", goal, solver_bytes)
+    table = effect_table(variant)
+    values = np.full((goal, goal), 0.5)
+    started = time.perf_counter()
+    sweeps = solve_values(variant, table, [values], rollhold.FIRST_TO_GOAL_ENDS, tolerance, progress)
     seconds = time.perf_counter() - started
-    return Policy(variant, values, passes, residual, seconds)
+    return Policy(variant, values, sweeps.passes, sweeps.residual, seconds)
 
 
 def cache_dir() -> Path:
@@ -176,7 +212,18 @@ def cache_path(variant: Variant) -> Path:
     return cache_dir() / f"{variant.name}-goal{variant.goal}-{variant.fingerprint()}-v{FORMAT_VERSION}.npz"
 
 
-class PolicyCache:
+class Measured(Protocol):
+    """Anything whose arrays' bytes are known (a policy of any solver)."""
+
+    @property
+    def nbytes(self) -> int:
+        """Return the bytes of the arrays."""
+
+
+Kept = TypeVar("Kept", bound=Measured)
+
+
+class PolicyCache(Generic[Kept]):
     """Policies kept in this process, least recently used dropped first once their arrays pass a byte limit.
 
     Thread-safe (the web server solves from several threads). A policy larger than the whole
@@ -185,7 +232,7 @@ class PolicyCache:
 
     def __init__(self, max_bytes: int | None = None) -> None:
         self._max_bytes = max_bytes
-        self._items: OrderedDict[str, Policy] = OrderedDict()
+        self._items: OrderedDict[str, Kept] = OrderedDict()
         self._lock = threading.Lock()
 
     @property
@@ -203,7 +250,7 @@ class PolicyCache:
         """Return the number of policies kept."""
         return len(self._items)
 
-    def get(self, key: str) -> Policy | None:
+    def get(self, key: str) -> Kept | None:
         """Return the policy kept under ``key`` (now the most recently used), or None."""
         with self._lock:
             policy = self._items.get(key)
@@ -212,7 +259,7 @@ class PolicyCache:
                 self._trim()
             return policy
 
-    def put(self, key: str, policy: Policy) -> None:
+    def put(self, key: str, policy: Kept) -> None:
         """Keep ``policy`` under ``key`` as the most recently used, dropping the oldest past the limit."""
         with self._lock:
             self._items.pop(key, None)
@@ -234,7 +281,7 @@ class PolicyCache:
             total -= dropped.nbytes
 
 
-_MEMORY = PolicyCache()
+_MEMORY: PolicyCache[Policy] = PolicyCache()
 
 
 def _memory_key(variant: Variant) -> str:

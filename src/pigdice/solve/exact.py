@@ -1,0 +1,246 @@
+"""Exact policies for the game as it is played: which solver answers a (variant, players), and the caches.
+
+- 2 players, first to the goal: ``pigdice.solve.solver`` (seed 003's equations);
+- 2 players, final round or equal turns (either tie rule): ``pigdice.solve.endgame``;
+- 3+ players, first to the goal: ``pigdice.solve.nplayer`` (values per seat);
+- anything else has no exact solver yet; ``exactness`` says why, and the perfect player then
+  approximates and says how (``pigdice.players.optimal``).
+
+Every policy answers at a ``Position`` (``pigdice.solve.positions``) through the same methods
+(``ExactPolicy``), is solved on first use, and is kept on disk and in memory like the
+2-player first-to-goal policies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from pigdice.errors import BadParameterError
+from pigdice.rules.variant import Endgame, Variant
+from pigdice.solve.policy import Policy
+from pigdice.solve.positions import Position
+from pigdice.solve.solver import PolicyCache, Progress, cache_dir, solve
+
+MAX_EXACT_PLAYERS = 10  # past this no exact solver is even tried (memory refuses far earlier)
+
+
+@runtime_checkable
+class ExactPolicy(Protocol):
+    """An exactly solved game: the mover's options, the best one, and everyone's chances at a position."""
+
+    from_cache: bool
+
+    @property
+    def variant(self) -> Variant:
+        """Return the solved variant."""
+
+    @property
+    def players(self) -> int:
+        """Return the number of players."""
+
+    @property
+    def seconds(self) -> float:
+        """Return how long the solve took."""
+
+    @property
+    def nbytes(self) -> int:
+        """Return the bytes of the policy's arrays."""
+
+    def action_values(self, position: Position) -> dict[str, float]:
+        """Return the mover's win probability for each legal option ('hold', 'roll', 'roll:N')."""
+
+    def best(self, position: Position) -> str:
+        """Return the option the perfect player takes (the tie-break of ``positions.py``)."""
+
+    def win_vector(self, position: Position) -> tuple[float, ...]:
+        """Return every player's win probability at ``position``, the mover first."""
+
+    def win_probability_by_seat(self) -> list[float]:
+        """Return each seat's win probability at the start of the game, in turn order."""
+
+    def save(self, path: Path) -> None:
+        """Save the policy to ``path`` (.npz)."""
+
+
+@dataclass
+class FirstToGoalPolicy:
+    """The 2-player first-to-goal ``Policy`` seen through ``ExactPolicy``."""
+
+    policy: Policy
+    players: int = 2
+
+    @property
+    def variant(self) -> Variant:
+        """Return the solved variant."""
+        return self.policy.variant
+
+    @property
+    def seconds(self) -> float:
+        """Return how long the solve took."""
+        return self.policy.seconds
+
+    @property
+    def from_cache(self) -> bool:
+        """Return True if the policy came from a cache."""
+        return self.policy.from_cache
+
+    @from_cache.setter
+    def from_cache(self, value: bool) -> None:
+        self.policy.from_cache = value
+
+    @property
+    def nbytes(self) -> int:
+        """Return the bytes of the policy's arrays."""
+        return self.policy.nbytes
+
+    def _view(self, position: Position) -> tuple[int, int, int]:
+        if position.players != 2:
+            raise BadParameterError(f"this policy is for 2 players, not {position.players}")
+        if position.final is not None:
+            raise BadParameterError("first to the goal wins: there is no final round")
+        score, other = position.scores
+        return score, other, position.turn_total
+
+    def action_values(self, position: Position) -> dict[str, float]:
+        """Return the mover's win probability for each legal option."""
+        return self.policy.action_values(*self._view(position))
+
+    def best(self, position: Position) -> str:
+        """Return the perfect player's option."""
+        choice = self.policy.best_choice(*self._view(position))
+        variant = self.variant
+        if choice == 0:
+            return "hold"
+        return f"roll:{variant.choices[choice - 1]}" if variant.chooses_dice else "roll"
+
+    def win_vector(self, position: Position) -> tuple[float, ...]:
+        """Return (the mover's, the other's) win probability."""
+        mine = self.policy.win_probability(*self._view(position))
+        return mine, 1.0 - mine
+
+    def win_probability_by_seat(self) -> list[float]:
+        """Return each seat's win probability at the start."""
+        first = float(self.policy.values[0, 0])
+        return [first, 1.0 - first]
+
+    def save(self, path: Path) -> None:
+        """Save the policy to ``path`` (.npz)."""
+        self.policy.save(path)
+
+
+def exactness(variant: Variant, players: int) -> str | None:
+    """Return None if an exact solver plays ``variant`` with ``players`` players, else what is missing.
+
+    Memory is not checked here: ``exact_policy`` refuses a goal too large for this machine.
+    """
+    if variant.is_simultaneous:
+        return "Swine Herd's simultaneous choices have no exact solver yet"
+    if players < 2 or players > MAX_EXACT_PLAYERS:
+        return f"no exact solver for {players} players"
+    if variant.endgame is not Endgame.FIRST_TO_GOAL and players > 2:
+        return f"the {variant.endgame} ending is solved exactly for 2 players only, not {players}"
+    return None
+
+
+def solver_kind(variant: Variant, players: int) -> str:
+    """Return which exact solver answers: 'first-to-goal', 'endgame' or 'players'."""
+    reason = exactness(variant, players)
+    if reason is not None:
+        raise BadParameterError(reason)
+    if players > 2:
+        return "players"
+    return "first-to-goal" if variant.endgame is Endgame.FIRST_TO_GOAL else "endgame"
+
+
+def _exact_form(variant: Variant) -> Variant:
+    """Return the variant as the exact solvers key it: only first-to-goal forgets the tie rule and final turn."""
+    return variant.first_to_goal() if variant.endgame is Endgame.FIRST_TO_GOAL else variant
+
+
+def exact_key(variant: Variant, players: int) -> str:
+    """Return what identifies an exact solve: solver, players, name, goal and the rules' fingerprint."""
+    from pigdice.solve.endgame import endgame_key
+
+    kind = solver_kind(variant, players)
+    rules = endgame_key(variant) if kind == "endgame" else variant.fingerprint()
+    return f"{variant.name}-goal{variant.goal}-p{players}-{kind}-{rules}"
+
+
+def exact_cache_path(variant: Variant, players: int) -> Path:
+    """Return where the exact policy of ``variant`` with ``players`` players is cached on disk."""
+    from pigdice.solve import endgame, nplayer
+
+    kind = solver_kind(variant, players)
+    version = endgame.FORMAT_VERSION if kind == "endgame" else nplayer.FORMAT_VERSION
+    return cache_dir() / f"{exact_key(variant, players)}-v{version}.npz"
+
+
+_MEMORY: PolicyCache[ExactPolicy] = PolicyCache()
+
+
+def cached_exact(variant: Variant, players: int) -> ExactPolicy | None:
+    """Return the exact policy kept in this process's memory, or None: never solves, never reads the disk."""
+    variant = _exact_form(variant)
+    if solver_kind(variant, players) == "first-to-goal":
+        from pigdice.solve.solver import cached
+
+        policy = cached(variant)
+        return None if policy is None else FirstToGoalPolicy(policy)
+    return _MEMORY.get(exact_key(variant, players))
+
+
+def remember_exact(policy: ExactPolicy) -> None:
+    """Keep ``policy`` (solved elsewhere, e.g. in a worker process) in this process's memory cache."""
+    if isinstance(policy, FirstToGoalPolicy):
+        from pigdice.solve.solver import remember
+
+        remember(policy.policy)
+        return
+    _MEMORY.put(exact_key(policy.variant, policy.players), policy)
+
+
+def exact_policy(
+    variant: Variant, players: int = 2, progress: Progress | None = None, use_cache: bool = True
+) -> ExactPolicy:
+    """Return the exact policy of ``variant`` played by ``players``: from memory, the disk cache or a solve.
+
+    Raises BadParameterError where no exact solver exists (``exactness``) and ResourceLimitError
+    before allocating where this machine lacks the memory.
+    """
+    variant = _exact_form(variant.require_turns("the exact solvers"))
+    kind = solver_kind(variant, players)
+    if kind == "first-to-goal":
+        return FirstToGoalPolicy(solve(variant, use_cache=use_cache, progress=progress))
+    key = exact_key(variant, players)
+    if use_cache:
+        kept = _MEMORY.get(key)
+        if kept is not None:
+            kept.from_cache = True
+            return kept
+    from pigdice.solve import endgame, nplayer
+
+    path = exact_cache_path(variant, players)
+    policy: ExactPolicy | None = None
+    if use_cache and path.exists():
+        try:
+            if kind == "endgame":
+                policy = endgame.EndgamePolicy.load(path, variant)
+            else:
+                policy = nplayer.PlayersPolicy.load(path, variant, players)
+        except BadParameterError:
+            policy = None  # a stale or damaged cache file is solved again (and replaced)
+    if policy is None:
+        if kind == "endgame":
+            policy = endgame.solve_endgame(variant, progress=progress)
+        else:
+            policy = nplayer.solve_players(variant, players, progress=progress)
+        if use_cache:
+            try:
+                policy.save(path)
+            except OSError:
+                pass  # a read-only cache only costs a solve next time
+    if use_cache:
+        _MEMORY.put(key, policy)
+    return policy
