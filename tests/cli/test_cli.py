@@ -268,7 +268,11 @@ def test_hint_shows_the_best_action_and_win_probability(tmp_path, monkeypatch: p
     show_hint(state, Console(file=out, color_system=None, width=200))
     text = out.getvalue()
     assert "hint: roll" in text and "your chance to win" in text and "hold" in text
-    three = new_game(variant_from_options("pig", goal=30), 3)
+    three = new_game(variant_from_options("pig", goal=30), 3)  # 3 players, first to the goal: exact
     out = io.StringIO()
     show_hint(three, Console(file=out, color_system=None, width=200))
+    assert "hint: roll" in out.getvalue() and "approximate" not in out.getvalue()
+    final = new_game(variant_from_options("pig", goal=30, endgame="final-round"), 3)  # no exact solver yet
+    out = io.StringIO()
+    show_hint(final, Console(file=out, color_system=None, width=200))
     assert "approximate" in out.getvalue()

@@ -64,7 +64,7 @@ NUMBER_OPTIONS = [
     (["tournament", "-s", "hold:20,hold:25", "--goal", "20"], "--players", 2, 100),
     (["hint", "pig", "--goal", "20"], "--score", 0, 99_999),
     (["hint", "pig", "--goal", "20"], "--opponent", 0, 99_999),
-    (["hint", "pig", "--goal", "20"], "--turn-total", 0, 99_999),
+    (["hint", "pig", "--goal", "20"], "--turn-total", 0, 1_000_000),  # totals run past the goal in endgames
     (["policy", "pig", "--goal", "20"], "--step", 1, 100_000),
     (["plot", "win", "pig", "--out", "x.png", "--goal", "20"], "--opponent", 0, 99_999),
     (["play", "pig", "--players", "hold:20,hold:25"], "--seed", 0, 2**63 - 1),

@@ -47,7 +47,7 @@ def test_solve_hog_reports_dice_and_people_get_a_table():
     data = json.loads(run("solve", "hog", "--json").stdout)
     assert data["start_action"] == 6  # seed 003: roll 6 dice on the first turn
     text = run("solve", "pig-dice", "--goal", "60").stdout
-    assert "first player wins" in text and "hold at" in text
+    assert "player 1 wins" in text and "player 2 wins" in text and "hold at" in text
 
 
 def test_policy_export_has_one_row_per_state(tmp_path):

@@ -133,6 +133,34 @@ class WholeNumber:
             raise OptionValueError(self.option, str(exc).removeprefix("it ")) from None
 
 
+class WholeNumbers:
+    """A typer parser: 1 to ``most`` comma-separated whole numbers in a range (an OptionValueError otherwise).
+
+    It returns them as a checked text ("80,45") that ``numbers`` reads.
+    """
+
+    def __init__(self, option: str, low: int, high: int, most: int) -> None:
+        self.option = option
+        self.low = low
+        self.high = high
+        self.most = most
+
+    def __call__(self, value: object) -> str:
+        """Return the checked numbers as text."""
+        parts = str(value).split(",")
+        if len(parts) > self.most:
+            raise OptionValueError(self.option, f"takes at most {self.most} numbers with commas, got {len(parts)}")
+        try:
+            return ",".join(str(whole_number(part, "it", self.low, self.high)) for part in parts)
+        except PigdiceError as exc:
+            raise OptionValueError(self.option, str(exc).removeprefix("it ")) from None
+
+
+def numbers(text: str) -> tuple[int, ...]:
+    """Return the numbers of a text checked by ``WholeNumbers``."""
+    return tuple(int(part) for part in text.split(","))
+
+
 class DecimalNumber:
     """A typer parser: the option's value as a decimal number in a range (an OptionValueError otherwise)."""
 
@@ -162,6 +190,17 @@ def number_option(*names: str, low: int, high: int, help: str, **kwargs: Any) ->
         parser=WholeNumber(names[0], low, high),
         metavar="N",
         help=with_range(help, range_text(low, high)),
+        **kwargs,
+    )
+
+
+def numbers_option(*names: str, low: int, high: int, most: int, help: str, **kwargs: Any) -> Any:
+    """Return a typer option for 1 to ``most`` comma-separated whole numbers from ``low`` to ``high``."""
+    return typer.Option(
+        *names,
+        parser=WholeNumbers(names[0], low, high, most),
+        metavar="N[,N...]",
+        help=with_range(help, f"each {range_text(low, high)}"),
         **kwargs,
     )
 

@@ -12,7 +12,7 @@ import numpy as np
 import typer
 from rich.table import Table
 
-from pigdice.cli.checks import number_option, output_option, writing
+from pigdice.cli.checks import number_option, numbers, numbers_option, output_option, writing
 from pigdice.cli.options import (
     GoalOpt,
     JsonOpt,
@@ -25,9 +25,10 @@ from pigdice.cli.options import (
 from pigdice.cli.output import emit_json, stderr_console, stdout_console
 from pigdice.cli.progress import progress_bar
 from pigdice.errors import BadParameterError
-from pigdice.players.optimal import hint_from_policy
-from pigdice.rules.variant import MAX_GOAL, Decision, Variant
+from pigdice.rules.variant import MAX_GOAL, Decision, Endgame, Variant
 from pigdice.solve import Policy, solvable, solve
+from pigdice.solve.exact import ExactPolicy, exact_policy, start_action
+from pigdice.solve.positions import Position
 
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Solve again even if a cached policy exists.")]
 
@@ -44,14 +45,33 @@ def solved(variant: Variant, no_cache: bool = False) -> tuple[Policy, float]:
     return policy, time.perf_counter() - started
 
 
-def solve_summary(policy: Policy, seconds: float) -> dict[str, Any]:
+def solved_exactly(variant: Variant, players: int, no_cache: bool = False) -> tuple[ExactPolicy, float]:
+    """Return the exact policy of ``variant`` with ``players`` players and the seconds it took (progress bar)."""
+    started = time.perf_counter()
+    with progress_bar() as bar:
+
+        def progress(fraction: float, label: str) -> None:
+            bar(fraction, f"solving {variant.name} goal {variant.goal}, {players} players, {label}")
+
+        policy = exact_policy(variant, players, progress=progress, use_cache=not no_cache)
+    return policy, time.perf_counter() - started
+
+
+def solve_summary(policy: ExactPolicy, seconds: float) -> dict[str, Any]:
     """Return the stable JSON of ``pigdice solve``."""
+    seats = policy.win_probability_by_seat()
+    variant = policy.variant
     return {
-        "variant": policy.variant.name,
-        "goal": policy.goal,
-        "endgame": str(policy.variant.endgame),
-        "win_probability_first_player": float(policy.values[0, 0]),
-        "start_action": policy.start_action(),
+        "variant": variant.name,
+        "goal": variant.goal,
+        "endgame": str(variant.endgame),
+        "ties": str(variant.ties),
+        "final_turn": str(variant.final_turn),
+        "players": policy.players,
+        "exact": True,
+        "win_probability_first_player": seats[0],
+        "win_probability_by_seat": seats,
+        "start_action": start_action(policy),
         "states": policy.states,
         "iterations": policy.iterations,
         "residual": policy.residual,
@@ -61,31 +81,42 @@ def solve_summary(policy: Policy, seconds: float) -> dict[str, Any]:
     }
 
 
+PlayersOpt = Annotated[
+    int,
+    number_option("--players", low=2, high=10, help="How many play (the exact solvers' memory decides how many fit)"),
+]
+
+
 @with_variant_options
 def solve_command(
     variant_name: VariantArg,
     options: VariantOptions,
+    players: PlayersOpt = 2,
     no_cache: NoCacheOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Compute the policy that maximises the probability of winning (2 players, first to the goal)."""
-    variant = solvable(options.variant(variant_name))
-    policy, seconds = solved(variant, no_cache)
+    """Compute the policy that maximises each player's probability of winning, exactly."""
+    variant = options.variant(variant_name).require_turns("the solver")
+    variant.check_players(players)
+    policy, seconds = solved_exactly(variant, players, no_cache)
     summary = solve_summary(policy, seconds)
     if json_out:
         emit_json(summary)
         return
     console = stdout_console()
-    table = Table(title=f"{variant.title}, goal {variant.goal} (2 players, first to the goal wins)", show_header=False)
+    table = Table(
+        title=f"{variant.title}, goal {variant.goal}, {players} players: {variant.endgame_note()}", show_header=False
+    )
     table.add_column(style="bold")
     table.add_column()
     start = summary["start_action"]
     start_text = f"roll {start} dice" if variant.decision is Decision.DICE_PER_TURN else f"hold at {start}"
-    table.add_row("first player wins", f"{summary['win_probability_first_player']:.6f}")
-    table.add_row("at 0-0 the optimal player", start_text)
-    table.add_row("states", f"{policy.states:,}")
-    table.add_row("passes", str(policy.iterations))
-    table.add_row("residual", f"{policy.residual:.2e}")
+    for seat, chance in enumerate(summary["win_probability_by_seat"]):
+        table.add_row(f"player {seat + 1} wins", f"{chance:.6f}")
+    table.add_row("at the start the optimal player", start_text)
+    table.add_row("states", f"{summary['states']:,}")
+    table.add_row("passes", str(summary["iterations"]))
+    table.add_row("residual", f"{summary['residual']:.2e}")
     source = "from the cache" if policy.from_cache else "solved now"
     table.add_row("time", f"{seconds:.3f} s ({source}; solve took {policy.seconds:.3f} s)")
     console.print(table)
@@ -182,61 +213,118 @@ def policy_command(
     stderr_console().print(f"wrote {rows:,} states to {export}")
 
 
-def check_state(variant: Variant, score: int, opponent: int, turn_total: int) -> None:
-    """Refuse a state the game cannot be in: a score at the goal, or a turn total that already reaches it."""
+def hint_position(
+    variant: Variant, score: int, opponents: tuple[int, ...], turn_total: int, seat: int | None
+) -> Position:
+    """Return the position a hint is asked at, refusing one the game cannot be in.
+
+    An opponent at or past the goal has reached it: the final round is on, and you play a last
+    turn. Under a final round the players still owed a last turn are those after you and before
+    the first one at the goal; under equal turns, those seated after you.
+    """
     goal = variant.goal
-    if score >= goal:
-        raise BadParameterError(f"--score {score} has already reached the goal {goal}; give 0 to {goal - 1}")
-    if opponent >= goal:
-        raise BadParameterError(
-            f"--opponent {opponent} has already reached the goal {goal} (the game is over); give 0 to {goal - 1}"
-        )
+    players = len(opponents) + 1
+    if seat is None:
+        seat = 0
+    if not 0 <= seat < players:
+        raise BadParameterError(f"--seat {seat + 1} does not exist with {players} players; give 1 to {players}")
     if variant.decision is Decision.DICE_PER_TURN and turn_total:
         raise BadParameterError(f"{variant.name} has no turn total (one throw per turn); leave out --turn-total")
-    if score + turn_total >= goal:
+    if score >= goal:
+        raise BadParameterError(f"--score {score} has already reached the goal {goal}; give 0 to {goal - 1}")
+    reached = [r for r, other in enumerate(opponents, start=1) if other >= goal]
+    final: tuple[int, ...] | None = None
+    if reached:
+        if variant.endgame is Endgame.FIRST_TO_GOAL:
+            raise BadParameterError(
+                f"an opponent at {max(opponents)} has already reached the goal {goal}: first to the goal wins, "
+                "so the game is over"
+            )
+        if variant.endgame is Endgame.EQUAL_TURNS:
+            if any(seat + r < players for r in reached):
+                raise BadParameterError(
+                    "under equal turns only a player seated before you can have reached the goal while you still "
+                    "play; give your seat with --seat"
+                )
+            final = tuple(r for r in range(1, players) if seat + r < players)
+        else:
+            final = tuple(range(1, reached[0]))
+    elif score + turn_total >= goal and variant.endgame is Endgame.FIRST_TO_GOAL:
         raise BadParameterError(
             f"--turn-total {turn_total} with --score {score} already reaches the goal {goal} (holding wins); "
             f"give a turn total from 0 to {goal - 1 - score}"
         )
+    return Position((score, *opponents), turn_total, seat, final)
 
 
+@with_variant_options
 def hint_command(
     variant_name: VariantArg,
+    options: VariantOptions,
     score: Annotated[int, number_option("--score", low=0, high=MAX_GOAL - 1, help="Your score (below the goal)")] = 0,
     opponent: Annotated[
-        int, number_option("--opponent", low=0, high=MAX_GOAL - 1, help="The highest opponent score (below the goal)")
-    ] = 0,
-    turn_total: Annotated[
-        int,
-        number_option(
-            "--turn-total", low=0, high=MAX_GOAL - 1, help="Your turn total so far (score + turn total below the goal)"
+        str,
+        numbers_option(
+            "--opponent",
+            low=0,
+            high=MAX_GOAL - 1,
+            most=9,
+            help="The opponents' scores in turn order after you, e.g. 80 or 80,45 (one at or past the goal: the "
+            "final round is on)",
         ),
+    ] = "0",
+    turn_total: Annotated[
+        int, number_option("--turn-total", low=0, high=10 * MAX_GOAL, help="Your turn total so far")
     ] = 0,
-    goal: GoalOpt = None,
-    param: ParamOpt = None,
+    players: Annotated[
+        int | None, number_option("--players", low=2, high=10, help="How many play (default: you and the opponents)")
+    ] = None,
+    seat: Annotated[
+        int | None, number_option("--seat", low=1, high=10, help="Your seat, 1 = the first player (equal turns)")
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Say what the perfect player does in a state, with the win probability of each choice."""
-    variant = solvable(variant_from_options(variant_name, goal, params=param))
-    check_state(variant, score, opponent, turn_total)
-    solved_policy, _ = solved(variant)
-    advice = hint_from_policy(solved_policy, score, opponent, turn_total)
+    variant = options.variant(variant_name).require_turns("hints")
+    opponents = numbers(opponent)
+    count = len(opponents) + 1
+    if players is not None and players != count:
+        raise BadParameterError(
+            f"--players {players} needs {players - 1} opponent scores in --opponent, got {count - 1}"
+        )
+    variant.check_players(count)
+    position = hint_position(variant, score, opponents, turn_total, None if seat is None else seat - 1)
+    policy, _ = solved_exactly(variant, count)
+    values = policy.action_values(position)
+    best = policy.best(position)
+    chances = policy.win_vector(position)
     if json_out:
         emit_json(
             {
                 "variant": variant.name,
                 "goal": variant.goal,
+                "endgame": str(variant.endgame),
+                "players": count,
                 "score": score,
-                "opponent": opponent,
+                "opponent": max(opponents),
+                "opponents": list(opponents),
                 "turn_total": turn_total,
-                **advice.to_json(),
+                "seat": position.seat + 1,
+                "best": best,
+                "values": values,
+                "win_probability": values[best],
+                "win_probability_by_player": list(chances),
+                "exact": True,
+                "approximate": None,
             }
         )
         return
-    table = Table(title=f"{variant.title}: you {score}, opponent {opponent}, turn total {turn_total}")
+    others = ", ".join(str(o) for o in opponents)
+    who = "opponent" if count == 2 else "opponents"
+    table = Table(title=f"{variant.title}: you {score}, {who} {others}, turn total {turn_total}")
     table.add_column("choice")
     table.add_column("chance to win", justify="right")
-    for name, value in sorted(advice.values.items(), key=lambda item: -item[1]):
-        marker = "  ← best" if name == advice.best else ""
+    for name, value in sorted(values.items(), key=lambda item: -item[1]):
+        marker = "  ← best" if name == best else ""
         table.add_row(name, f"{100 * value:.2f}%{marker}")
     stdout_console().print(table)

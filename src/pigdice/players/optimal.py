@@ -1,37 +1,55 @@
-"""The perfect player and hints: actions and win probabilities read from a solved policy.
+"""The perfect player and hints: actions and win probabilities read from exact policies.
 
-The solver computes the 2-player, first-to-goal game. Elsewhere this module approximates and
-says so: with 3+ players it treats the opponents as one opponent with the highest score
-(seed 003's suggested approximation); under final-round or equal-turns endings it plays the
-first-to-goal policy until the final round, then rolls until it leads; Swine Herd is played
-with Pig's policy (sit down where a Pig player would hold).
+Wherever an exact solver exists (``pigdice.solve.exact``: 2 players under every ending, 3+
+players first to the goal) the perfect player plays it and its hints are exact. Elsewhere it
+approximates and says how: with 3+ players under a final round or equal turns it plays the
+2-player first-to-goal policy against the highest opponent score (seed 003's suggestion) and
+in its last turn rolls until it leads; Swine Herd is played with Pig's policy (sit down where
+a Pig player would hold).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pigdice.engine.game import Action, GameState, Hold, Roll
 from pigdice.errors import BadStrategyError
 from pigdice.players.base import Progress, perspective
-from pigdice.rules.variant import Decision, Endgame, Variant
+from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.policy import Policy
+from pigdice.solve.positions import Position
 from pigdice.solve.solver import Progress as SolveProgress
 from pigdice.solve.solver import solve
+
+if TYPE_CHECKING:
+    from pigdice.solve.exact import ExactPolicy
 
 
 def approximation_note(variant: Variant, players: int) -> str | None:
     """Return why the perfect player's advice is approximate here, or None if it is exact."""
-    notes = []
+    from pigdice.solve.exact import exactness
+
+    if exactness(variant, players) is None:
+        return None
     if variant.decision is Decision.SIMULTANEOUS:
-        notes.append("Swine Herd is played with Pig's optimal policy")
-    if players > 2:
-        notes.append(f"{players} players: opponents are treated as one with the highest score")
-    if variant.endgame is not Endgame.FIRST_TO_GOAL:
-        notes.append(f"the policy is optimal for first-to-goal, not for the {variant.endgame} ending")
-    return "; ".join(notes) if notes else None
+        return "Swine Herd is played with Pig's optimal policy, sitting down where a Pig player would hold"
+    return (
+        f"with {players} players under the {variant.endgame} ending it plays the 2-player first-to-goal "
+        "policy against the highest opponent score, and in its last turn rolls until it leads"
+    )
+
+
+def position_of(state: GameState) -> Position:
+    """Return the solvers' view of ``state``: scores from the current player on, seat, and last turns owed."""
+    me, n = state.current, state.players
+    scores = tuple(state.scores[(me + r) % n] for r in range(n))
+    final = None
+    if state.final_round is not None:
+        final = tuple(sorted((p - me) % n for p in state.final_round if p != me))
+    return Position(scores, state.turn_total, me, final)
 
 
 def _view(state: GameState) -> tuple[int, int, int]:
@@ -83,32 +101,82 @@ def hint_from_policy(policy: Policy, score: int, opponent: int, turn_total: int)
     return Hint(_action_name(policy.variant, choice), values, policy.win_probability(score, opponent, turn_total))
 
 
+def _action(variant: Variant, name: str) -> Action:
+    """Return the engine action of an option name ('hold', 'roll', 'roll:N')."""
+    if name == "hold":
+        return Hold()
+    return Roll(int(name.split(":")[1])) if ":" in name else Roll()
+
+
 @dataclass
 class Optimal:
-    """The perfect player: maximises the probability of winning (approximate where noted)."""
+    """The perfect player: exact where a solver exists for the game in play, else approximate (and says so).
+
+    It solves (or loads) what it needs on first use, per number of players. A policy handed over
+    with ``use_policy`` (solved elsewhere, e.g. in a web server's worker) is used as it is: the
+    player then never solves by itself, and without an exact policy for the game it approximates.
+    """
 
     variant: Variant
     progress: SolveProgress | None = None
     name: str = "optimal"
     _policy: Policy | None = field(default=None, repr=False)
+    _exact: dict[int, ExactPolicy] = field(default_factory=dict, repr=False)
+    _supplied: bool = field(default=False, repr=False)
 
     @property
     def policy(self) -> Policy:
-        """Return the policy, solving (or loading it from the cache) on first use."""
+        """Return the 2-player first-to-goal policy (action tables, approximations), solving on first use."""
         if self._policy is None:
             self._policy = solve(self.variant.roll_hold_form(), progress=self.progress)
         return self._policy
 
-    def use_policy(self, policy: Policy) -> None:
-        """Use ``policy`` (solved elsewhere, e.g. in a worker process) instead of solving on first use."""
-        if policy.variant != self.variant.roll_hold_form():
-            raise BadStrategyError(f"that policy solves {policy.variant.name}, not {self.variant.name}")
-        self._policy = policy
+    def exact(self, players: int) -> ExactPolicy | None:
+        """Return the exact policy for ``players`` players (solving on first use), or None where none exists."""
+        kept = self._exact.get(players)
+        if kept is not None:
+            return kept
+        from pigdice.solve.exact import FirstToGoalPolicy, exact_policy, exactness
+
+        if self._supplied:  # a supplied 2-player first-to-goal policy is the exact one for that game
+            simple = players == 2 and self.variant.roll_hold_form() == self.variant
+            if simple and self._policy is not None:
+                self._exact[players] = FirstToGoalPolicy(self._policy)
+            return self._exact.get(players)
+
+        if exactness(self.variant, players) is not None:
+            return None
+        policy = exact_policy(self.variant, players, progress=self.progress)
+        self._exact[players] = policy
+        return policy
+
+    def prepare(self, players: int) -> None:
+        """Solve (or load) what playing with ``players`` players needs, now."""
+        if self.exact(players) is None:
+            _ = self.policy
+
+    def use_policy(self, policy: Policy | ExactPolicy) -> None:
+        """Use ``policy`` (solved elsewhere) from now on; the player no longer solves by itself."""
+        if isinstance(policy, Policy):
+            if policy.variant != self.variant.roll_hold_form():
+                raise BadStrategyError(f"that policy solves {policy.variant.name}, not {self.variant.name}")
+            self._policy = policy
+        else:
+            from pigdice.solve.exact import exact_key
+
+            if exact_key(policy.variant, policy.players) != exact_key(self.variant, policy.players):
+                raise BadStrategyError(f"that policy solves another game than {self.variant.name}")
+            self._exact[policy.players] = policy
+        self._supplied = True
 
     @property
     def is_ready(self) -> bool:
-        """Return True once the policy is at hand (choosing will not solve)."""
-        return self._policy is not None
+        """Return True once a policy is at hand (choosing will not solve)."""
+        return self._policy is not None or bool(self._exact)
+
+    def is_ready_for(self, players: int) -> bool:
+        """Return True if choosing with ``players`` players will not solve."""
+        return players in self._exact or (self._supplied and self._policy is not None)
 
     def action_table(self, variant: Variant, progress: Progress | None = None) -> np.ndarray:
         """Return the optimal action table of 2-player, first-to-goal ``variant`` (solved on first use)."""
@@ -122,7 +190,10 @@ class Optimal:
         return policy.action_table(progress)
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Action:
-        """Return the optimal (or best approximate) action for the current player."""
+        """Return the optimal action (exact where a solver exists, else the best approximate one)."""
+        exact = self.exact(state.players)
+        if exact is not None:
+            return _action(state.variant, exact.best(position_of(state)))
         variant = state.variant
         total = state.scores[state.current] + state.turn_total
         best_other = max(s for p, s in enumerate(state.scores) if p != state.current)
@@ -140,7 +211,7 @@ class Optimal:
         return Roll(self.variant.choices[choice - 1]) if self.variant.chooses_dice else Roll()
 
     def _final_round(self, state: GameState, leading: bool) -> Action:
-        """Last turn: hold once ahead of everyone, otherwise keep rolling."""
+        """Last turn (approximate): hold once ahead of everyone, otherwise keep rolling."""
         variant = state.variant
         if leading and variant.can_hold and not state.is_final_roll():
             return Hold()
@@ -152,18 +223,32 @@ class Optimal:
 
     def hint(self, state: GameState) -> Hint:
         """Return the advice for the current player of ``state``."""
+        exact = self.exact(state.players)
+        if exact is not None:
+            position = position_of(state)
+            values = exact.action_values(position)
+            best = exact.best(position)
+            hint = Hint(best, values, values[best])
+        else:
+            hint = self._approximate_hint(state)
+        if state.variant.decision is Decision.SIMULTANEOUS:
+            values = {("sit" if k == "hold" else "stand"): v for k, v in hint.values.items()}
+            hint = Hint("sit" if hint.best == "hold" else "stand", values, hint.win_probability, hint.approximate)
+        return hint
+
+    def _approximate_hint(self, state: GameState) -> Hint:
+        """Return the 2-player first-to-goal policy's advice at (my score, highest opponent score, turn total)."""
         score, opponent, turn_total = _view(state)
-        note = approximation_note(state.variant, state.players)
+        note = approximation_note(state.variant, state.players) or (
+            f"the 2-player first-to-goal policy, not yet the exact one for the {state.variant.endgame} ending"
+        )
         if state.final_round is not None:
-            note = (note + "; " if note else "") + "final round: roll until you lead"
+            note += "; final round: roll until you lead"
         turn_total = min(turn_total, max(0, state.variant.goal - score))
         if score + turn_total >= state.variant.goal:
             hint = Hint("hold", {"hold": 1.0}, 1.0)
         else:
             hint = hint_from_policy(self.policy, score, opponent, turn_total)
-        if state.variant.decision is Decision.SIMULTANEOUS:
-            values = {("sit" if k == "hold" else "stand"): v for k, v in hint.values.items()}
-            hint = Hint("sit" if hint.best == "hold" else "stand", values, hint.win_probability)
         return Hint(hint.best, hint.values, hint.win_probability, note)
 
 

@@ -125,6 +125,13 @@ class EndgamePolicy:
         """Return the bytes of the arrays kept: values, the last-turn table and cached rows."""
         return int(self.values.nbytes + self.last.nbytes) + self._row_bytes
 
+    @property
+    def states(self) -> int:
+        """Return the decision states before the goal: (seat,) i, j, k with i + k < goal (Hog: i, j)."""
+        g = self.goal
+        per_seat = g * g if self.variant.decision is Decision.DICE_PER_TURN else g * g * (g + 1) // 2
+        return int(self.values.shape[0]) * per_seat
+
     @cached_property
     def table(self) -> EffectTable:
         """Return the numeric effect table."""

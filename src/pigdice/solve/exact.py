@@ -48,6 +48,18 @@ class ExactPolicy(Protocol):
     def nbytes(self) -> int:
         """Return the bytes of the policy's arrays."""
 
+    @property
+    def states(self) -> int:
+        """Return the number of decision states the solve covered (before the goal is reached)."""
+
+    @property
+    def iterations(self) -> int:
+        """Return the passes the solve took."""
+
+    @property
+    def residual(self) -> float:
+        """Return the solve's Bellman residual."""
+
     def action_values(self, position: Position) -> dict[str, float]:
         """Return the mover's win probability for each legal option ('hold', 'roll', 'roll:N')."""
 
@@ -95,6 +107,21 @@ class FirstToGoalPolicy:
         """Return the bytes of the policy's arrays."""
         return self.policy.nbytes
 
+    @property
+    def states(self) -> int:
+        """Return the number of non-terminal states."""
+        return self.policy.states
+
+    @property
+    def iterations(self) -> int:
+        """Return the passes the solve took."""
+        return self.policy.iterations
+
+    @property
+    def residual(self) -> float:
+        """Return the solve's Bellman residual."""
+        return self.policy.residual
+
     def _view(self, position: Position) -> tuple[int, int, int]:
         if position.players != 2:
             raise BadParameterError(f"this policy is for 2 players, not {position.players}")
@@ -128,6 +155,18 @@ class FirstToGoalPolicy:
     def save(self, path: Path) -> None:
         """Save the policy to ``path`` (.npz)."""
         self.policy.save(path)
+
+
+def start_action(policy: ExactPolicy) -> int | str:
+    """Return what the perfect player does at the start: the turn total it holds at, or the dice it throws."""
+    variant = policy.variant
+    start = Position((0,) * policy.players)
+    if not variant.can_hold:
+        return variant.choices[0] if policy.best(start) == "hold" else int(policy.best(start).split(":")[1])
+    for k in range(1, variant.goal + 1):
+        if policy.best(Position(start.scores, k)) == "hold":
+            return k
+    return variant.goal
 
 
 def exactness(variant: Variant, players: int) -> str | None:

@@ -250,8 +250,8 @@ class TerminalGame:
         perfect = [s for s in self.strategies if isinstance(s, Optimal)]
         if not perfect:
             return
-        with self.console.status("the perfect player is studying this variant (first time only)..."):
-            _ = perfect[0].policy
+        with self.console.status("the perfect player is studying this game (first time only)..."):
+            perfect[0].prepare(len(self.strategies))
         note = approximation_note(self.variant, len(self.strategies))
         if note:
             self.say(Text(f"The perfect player is approximate here: {note}.", style="dim italic"))
