@@ -239,8 +239,10 @@ class Optimal:
     def _approximate_hint(self, state: GameState) -> Hint:
         """Return the 2-player first-to-goal policy's advice at (my score, highest opponent score, turn total)."""
         score, opponent, turn_total = _view(state)
+        game = f"{state.players} players" if state.players > 2 else f"the {state.variant.endgame} ending"
         note = approximation_note(state.variant, state.players) or (
-            f"the 2-player first-to-goal policy, not yet the exact one for the {state.variant.endgame} ending"
+            f"with {game} it plays the 2-player first-to-goal policy against the highest opponent score "
+            "(the exact policy of this game is not at hand here)"
         )
         if state.final_round is not None:
             note += "; final round: roll until you lead"
