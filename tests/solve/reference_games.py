@@ -1,0 +1,397 @@
+"""A deliberately simple reference for n-player games under every ending: dict-based value iteration.
+
+The exact solvers (numba kernels) are checked against this at every state. It shares nothing
+with them but ``Position`` and the rules in ``pigdice.solve.positions``: it reads each
+variant's exact effect distribution, moves with ``Effect.resolve`` and ends turns the way the
+engine does (``pigdice.engine.game.apply`` / ``_end_turn`` / ``_best``), then iterates the
+optimality equations over a dict of whole states until nothing changes.
+
+A state (``State``) is everything the rest of the game depends on, by seat:
+
+- ``scores``: every seat's banked score, seat 0 first;
+- ``mover``: the seat to move;
+- ``total``: the mover's turn total;
+- ``owed``: None before anyone has reached the goal; afterwards the seats still owed a last
+  turn *after* the mover, in the order they play (the engine's ``final_round`` without the mover).
+
+Who finished in which order (first-to-reach ties) needs no field of its own: the game ends
+with the last player to finish, and the others finished in turn order from the seat after
+them (final round: the one who reached the goal, then the others in turn order; equal turns:
+seats 0..n-1, where the seats before the one who reached the goal are below the goal and so
+never tied for the win). That is the order of the engine's ``reached`` steps among the players
+at or past the goal, and what ``Position.finished`` says.
+
+Each player maximises their own share (1/number tied for a shared win); the mover's options
+are taken in the order of preference of the tie-break (``positions.py``): at turn total 0 the
+roll choices (fewest dice first) then holding, otherwise holding then the roll choices; an
+option replaces the best so far only if it is better for the mover by more than INDIFFERENCE.
+A player whose score plus turn total reaches ``cap`` (or the goal, first to the goal) holds.
+
+The states are split into strongly connected components (Tarjan), solved in an order where
+every component comes after all those it leads to; inside a component (the turn-start states
+of one set of scores linked by busts and passes, or more with resets) Gauss-Seidel sweeps run
+until the largest change is below ``TOLERANCE``. It is meant for small goals (5 to 12).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from operator import mul
+from typing import NamedTuple
+
+from pigdice.rules.variant import Decision, Endgame, FinalTurn, TieRule, Variant
+from pigdice.solve.positions import INDIFFERENCE, Position
+
+TOLERANCE = 1e-14  # a component is solved once no sweep changes any value by this much
+MAX_SWEEPS = 5_000  # per component; more means something is wrong
+
+Vector = tuple[float, ...]  # one win share per seat, seat 0 first
+
+
+class State(NamedTuple):
+    """A whole game state between two actions, by seat (see the module docstring)."""
+
+    scores: tuple[int, ...]
+    mover: int
+    total: int
+    owed: tuple[int, ...] | None
+
+
+Outcome = State | Vector  # where a roll or a hold leads: a state, or the game over (the shares)
+Option = tuple[str, list[tuple[float, Outcome]]]  # "hold", "roll" or "roll:N", and its outcomes
+# an option ready to evaluate: (the game-over shares it gives by seat, the probabilities of going on, to which states)
+Compiled = tuple[Vector, tuple[float, ...], tuple[int, ...]]
+
+
+def reference_game(variant: Variant, players: int, cap: int | None = None, cap_last_turn: bool = True) -> ReferenceGame:
+    """Solve ``variant`` for ``players`` players exactly by value iteration (small goals only).
+
+    ``cap``: a player whose score plus turn total is at or past it holds (where holding is
+    legal). Every ending but first-to-goal needs one, unless the game has one throw per turn.
+    ``cap_last_turn=False`` spares the game's very last turn (the last player stops anyway
+    once ahead), as ``pigdice.solve.endgame.solve_endgame(cap=...)`` does.
+    """
+    return ReferenceGame(variant, players, cap, cap_last_turn)
+
+
+class ReferenceGame:
+    """Every state of one small game, solved; read it at a ``Position``."""
+
+    def __init__(self, variant: Variant, players: int, cap: int | None = None, cap_last_turn: bool = True) -> None:
+        if variant.decision is Decision.SIMULTANEOUS:
+            raise ValueError(f"{variant.name}: simultaneous play (Swine Herd) is not a turn-based game")
+        if players < 2:
+            raise ValueError(f"a game needs at least 2 players, not {players}")
+        first_to_goal = variant.endgame is Endgame.FIRST_TO_GOAL
+        can_hold = variant.decision is not Decision.DICE_PER_TURN
+        if cap is None and not first_to_goal and can_hold:
+            raise ValueError(
+                f"{variant.name} under {variant.endgame}: turn totals past the goal are unbounded; give a cap"
+            )
+        if cap is not None and cap < variant.goal:
+            raise ValueError(f"the cap ({cap}) must be at least the goal ({variant.goal})")
+        self.variant = variant
+        self.players = players
+        self.goal = variant.goal
+        self.cap = cap
+        self.cap_last_turn = cap_last_turn
+        self.game_overs: dict[tuple[tuple[int, ...], int], Vector] = {}
+        self.per_turn = variant.decision is Decision.DICE_PER_TURN
+        self.final_roll = variant.endgame is Endgame.FINAL_ROUND and variant.final_turn is FinalTurn.ROLL
+        self.names = ["roll"] if not variant.chooses_dice else [f"roll:{n}" for n in variant.choices]
+        self.dists = [[(effect, float(p)) for effect, p in spec.distribution()] for spec in variant.rolls]
+        self.states: list[State] = []  # every decision point, numbered
+        self.number: dict[State, int] = {}
+        self.option_names: list[list[str]] = []
+        self.compiled: list[list[Compiled]] = []
+        self._explore()
+        self._solve()
+
+    # -- the rules (as pigdice.engine.game plays them) -----------------------------------------
+    def _seeds(self) -> Iterator[State]:
+        """Every state before anyone reached the goal, with turn totals below the goal (first to the
+        goal) or the cap, where the mover has a choice."""
+        n = self.players
+        top = self.goal if self.cap is None or self.variant.endgame is Endgame.FIRST_TO_GOAL else self.cap
+        for scores in itertools.product(range(self.goal), repeat=n):
+            for mover in range(n):
+                for total in range(1 if self.per_turn else top - scores[mover]):
+                    state = State(scores, mover, total, None)
+                    if not self._must_hold(state, {}):
+                        yield state
+
+    def _one_throw(self, state: State) -> bool:
+        """Return True if the mover's turn is one banked throw: Hog, or a final roll (``is_final_roll``)."""
+        return self.per_turn or (self.final_roll and state.owed is not None)
+
+    def _must_hold(self, state: State, ended: dict[int, Outcome]) -> bool:
+        """Return True if the mover holds without a choice: at the cap, or where holding wins outright.
+
+        Holding wins outright when it reaches the goal first to the goal, ends the game from the
+        last seat under equal turns, or ends a final round ahead of everyone: no roll can do
+        better, and the tie-break (hold at a turn total above 0) would hold anyway.
+        """
+        if self._one_throw(state):
+            return False
+        new_score = state.scores[state.mover] + state.total
+        if self.cap is not None and new_score >= self.cap and (self.cap_last_turn or state.owed != ()):
+            return True
+        outcome = self._end_turn(state, new_score, ended)
+        return not isinstance(outcome, State) and outcome[state.mover] == 1.0
+
+    def _moves(self, state: State) -> list[Option]:
+        """Return the mover's options, the tie-break's favourite first."""
+        ended: dict[int, Outcome] = {}  # what follows the end of the turn with each new score
+        if self._one_throw(state):
+            return self._rolls(state, ended)
+        hold: Option = ("hold", [(1.0, self._end_turn(state, state.scores[state.mover] + state.total, ended))])
+        if self._must_hold(state, ended):
+            return [hold]
+        rolls = self._rolls(state, ended)
+        return [*rolls, hold] if state.total == 0 else [hold, *rolls]
+
+    def _rolls(self, state: State, ended: dict[int, Outcome]) -> list[Option]:
+        """Return one option per roll choice, with what each effect leads to (``engine.game.apply``)."""
+        score, total = state.scores[state.mover], state.total
+        one_throw = self._one_throw(state)
+        options: list[Option] = []
+        for name, dist in zip(self.names, self.dists, strict=True):
+            outcomes: list[tuple[float, Outcome]] = []
+            for effect, p in dist:
+                new_score, new_total, ends = effect.resolve(score, total)
+                outcome: Outcome
+                if ends:
+                    outcome = self._end_turn(state, new_score, ended)
+                elif one_throw:
+                    outcome = self._end_turn(state, new_score + new_total, ended)  # the throw is banked at once
+                else:
+                    outcome = State(state.scores, state.mover, new_total, state.owed)
+                    if self._must_hold(outcome, ended):  # no decision there: it holds
+                        outcome = self._end_turn(state, score + new_total, ended)
+                outcomes.append((p, outcome))
+            options.append((name, outcomes))
+        return options
+
+    def _end_turn(self, state: State, new_score: int, ended: dict[int, Outcome]) -> Outcome:
+        """Return what follows the mover's turn ending with ``new_score`` (``engine.game._end_turn``)."""
+        if new_score in ended:
+            return ended[new_score]
+        n, mover = self.players, state.mover
+        scores = (*state.scores[:mover], new_score, *state.scores[mover + 1 :])
+        outcome: Outcome
+        if state.owed is not None:
+            owed: tuple[int, ...] | None = state.owed  # a last turn: nothing new is triggered
+        elif new_score < self.goal:
+            owed = None
+        elif self.variant.endgame is Endgame.FIRST_TO_GOAL:
+            owed = ()
+        elif self.variant.endgame is Endgame.FINAL_ROUND:
+            owed = tuple((mover + r) % n for r in range(1, n))
+        else:  # equal turns: only the later seats play again
+            owed = tuple(range(mover + 1, n))
+        if owed is None:
+            outcome = State(scores, (mover + 1) % n, 0, None)
+        elif owed:
+            outcome = State(scores, owed[0], 0, owed[1:])
+        else:
+            outcome = self._game_over(scores, mover)
+        ended[new_score] = outcome
+        return outcome
+
+    def _game_over(self, scores: tuple[int, ...], last: int) -> Vector:
+        """Return the shares once ``last`` has played the game's last turn (``engine.game._best``)."""
+        shares = self.game_overs.get((scores, last))
+        if shares is None:
+            n = self.players
+            order = [(last + r) % n for r in range(1, n + 1)]  # who finished first, ..., ``last``
+            if self.variant.endgame is Endgame.FIRST_TO_GOAL:
+                tied = [last]  # the one who reached the goal
+            else:
+                top = max(scores)
+                tied = [p for p in order if scores[p] == top]
+                if self.variant.ties is TieRule.FIRST_TO_REACH:
+                    tied = tied[:1]
+            shares = self.game_overs[(scores, last)] = tuple(1.0 / len(tied) if p in tied else 0.0 for p in range(n))
+        return shares
+
+    # -- solving --------------------------------------------------------------------------
+    def _compile(self, outcomes: list[tuple[float, Outcome]], add: bool) -> Compiled:
+        """Return (the game-over shares, the probabilities, the numbers of the states it goes on to)."""
+        over = [0.0] * self.players
+        probabilities, following = [], []
+        for p, outcome in outcomes:
+            if isinstance(outcome, State):
+                j = self.number.get(outcome)
+                if j is None:
+                    if not add:
+                        raise KeyError(f"{outcome} is not a state of this game")
+                    j = self.number[outcome] = len(self.states)
+                    self.states.append(outcome)
+                probabilities.append(p)
+                following.append(j)
+            else:
+                over = [a + p * v for a, v in zip(over, outcome, strict=True)]
+        return tuple(over), tuple(probabilities), tuple(following)
+
+    def _explore(self) -> None:
+        """Number the seeds and every decision point reachable from one; record their options."""
+        for state in self._seeds():
+            self.number[state] = len(self.states)
+            self.states.append(state)
+        i = 0
+        while i < len(self.states):  # grows as new states turn up
+            options = self._moves(self.states[i])
+            self.option_names.append([name for name, _ in options])
+            self.compiled.append([self._compile(outcomes, add=True) for _, outcomes in options])
+            i += 1
+        self.successors = [sorted({j for _, _, following in options for j in following}) for options in self.compiled]
+
+    def _components(self) -> list[list[int]]:
+        """Return the strongly connected components, each after every component it leads to (Tarjan)."""
+        index: dict[int, int] = {}
+        low: dict[int, int] = {}
+        stack: list[int] = []
+        on_stack: set[int] = set()
+        components: list[list[int]] = []
+        finished: dict[int, int] = {}  # the order in which the search left each state
+        for root in range(len(self.states)):
+            if root in index:
+                continue
+            index[root] = low[root] = len(index)
+            stack.append(root)
+            on_stack.add(root)
+            work = [(root, iter(self.successors[root]))]
+            while work:
+                node, successors = work[-1]
+                for nxt in successors:
+                    if nxt not in index:
+                        index[nxt] = low[nxt] = len(index)
+                        stack.append(nxt)
+                        on_stack.add(nxt)
+                        work.append((nxt, iter(self.successors[nxt])))
+                        break
+                    if nxt in on_stack:
+                        low[node] = min(low[node], index[nxt])
+                else:
+                    work.pop()
+                    finished[node] = len(finished)
+                    if work:
+                        parent = work[-1][0]
+                        low[parent] = min(low[parent], low[node])
+                    if low[node] == index[node]:
+                        component = []
+                        while True:
+                            member = stack.pop()
+                            on_stack.discard(member)
+                            component.append(member)
+                            if member == node:
+                                break
+                        component.sort(key=finished.__getitem__)  # what a state leads to first, cycles aside
+                        components.append(component)
+        return components
+
+    def _share(self, option: Compiled, seat: int) -> float:
+        """Return what ``option`` is worth to ``seat`` under the current values."""
+        over, probabilities, following = option
+        return over[seat] + sum(map(mul, probabilities, map(self.shares[seat].__getitem__, following)))
+
+    def _choice(self, mover: int, options: list[Compiled]) -> int:
+        """Return the option the tie-break picks: the favourite unless another is better by INDIFFERENCE."""
+        shares = [self._share(option, mover) for option in options]
+        best = 0
+        for o in range(1, len(shares)):
+            if shares[o] > shares[best] + INDIFFERENCE:
+                best = o
+        return best
+
+    def _solve(self) -> None:
+        n = self.players
+        self.shares = [[1.0 / n] * len(self.states) for _ in range(n)]  # shares[seat][state number]
+        for component in self._components():
+            if len(component) == 1 and component[0] not in self.successors[component[0]]:
+                sweeps = 1  # all it leads to is solved already
+            else:
+                sweeps = MAX_SWEEPS
+            for _ in range(sweeps):
+                change = 0.0
+                for i in component:
+                    options = self.compiled[i]
+                    option = options[self._choice(self.states[i].mover, options)]
+                    for seat in range(n):
+                        new = self._share(option, seat)
+                        change = max(change, abs(new - self.shares[seat][i]))
+                        self.shares[seat][i] = new
+                if change < TOLERANCE:
+                    break
+            else:
+                if sweeps > 1:
+                    raise AssertionError(f"no convergence in {MAX_SWEEPS} sweeps ({len(component)} states)")
+
+    # -- reading it at a Position ---------------------------------------------------------
+    def state(self, position: Position) -> State:
+        """Return the seat-based state of ``position``."""
+        n = self.players
+        if position.players != n:
+            raise ValueError(f"this reference is for {n} players, not {position.players}")
+        seat = position.seat
+        scores = [0] * n
+        for r, score in enumerate(position.scores):
+            scores[(seat + r) % n] = score
+        owed = None if position.final is None else tuple((seat + r) % n for r in position.final)
+        return State(tuple(scores), seat, position.turn_total, owed)
+
+    def position(self, state: State) -> Position:
+        """Return the Position of ``state`` (mover first)."""
+        n, seat = self.players, state.mover
+        scores = tuple(state.scores[(seat + r) % n] for r in range(n))
+        final = None if state.owed is None else tuple((p - seat) % n for p in state.owed)
+        return Position(scores, state.total, seat, final)
+
+    def _options_at(self, position: Position) -> tuple[list[str], list[Compiled]]:
+        """Return the option names and compiled options at ``position``.
+
+        A position that is not a solved state (a forced hold, or one never reached) is read one
+        step ahead, if everything it leads to is solved.
+        """
+        state = self.state(position)
+        i = self.number.get(state)
+        if i is not None:
+            return self.option_names[i], self.compiled[i]
+        options = self._moves(state)
+        try:
+            return [name for name, _ in options], [self._compile(outcomes, add=False) for _, outcomes in options]
+        except KeyError:
+            raise KeyError(f"{position} is not a state of this game (positions() lists them)") from None
+
+    def _mover_first(self, option: Compiled, seat: int) -> tuple[float, ...]:
+        n = self.players
+        return tuple(self._share(option, (seat + r) % n) for r in range(n))
+
+    def values(self, position: Position) -> tuple[float, ...]:
+        """Return the win shares under optimal play, mover first (position order)."""
+        _, options = self._options_at(position)
+        return self._mover_first(options[self._choice(position.seat, options)], position.seat)
+
+    def action_values(self, position: Position) -> dict[str, float]:
+        """Return the mover's share for each option: "hold", "roll" or "roll:N" (only "hold" where it must hold)."""
+        names, options = self._options_at(position)
+        return {name: self._share(option, position.seat) for name, option in zip(names, options, strict=True)}
+
+    def action_vectors(self, position: Position) -> dict[str, tuple[float, ...]]:
+        """Return every player's shares for each option, mover first."""
+        names, options = self._options_at(position)
+        return {name: self._mover_first(option, position.seat) for name, option in zip(names, options, strict=True)}
+
+    def best(self, position: Position) -> str:
+        """Return the option the tie-break picks at ``position``."""
+        names, options = self._options_at(position)
+        return names[self._choice(position.seat, options)]
+
+    def positions(self) -> Iterator[Position]:
+        """Yield every decision point solved (turn totals past the goal and last turns included)."""
+        for state in self.states:
+            yield self.position(state)
+
+    def __len__(self) -> int:
+        return len(self.states)
