@@ -32,7 +32,12 @@ from pigdice.solve.tables import KIND_ADD, KIND_BUST, KIND_DOUBLE, KIND_RESET, K
 
 INNER_TOLERANCE = 1e-15  # a turn whose effects can lower the turn total is swept until it moves less
 MAX_INNER_SWEEPS = 10_000
-MAX_CYCLE_ROUNDS = 100
+MAX_CYCLE_ROUNDS = 60
+# Rounds in which every member whose x left its interval re-chooses at once; after them one member
+# re-chooses per round (round robin), which settles cycles with several consistent choices (e.g. two
+# players on equal scores: either one holds early and the other rolls on), where re-choosing at
+# once flips between them forever.
+SIMULTANEOUS_ROUNDS = 4
 # A chosen option counts as still chosen this far outside its exact interval of x: choosing either
 # of two options that tie to within it moves no value by more than about as much.
 BOUNDS_SLACK = 1e-14
@@ -61,7 +66,7 @@ def banked_vector(total, rest, seat, n):  # pragma: no cover - numba
 
 @njit(cache=True)
 def _sweep(  # pragma: no cover - numba
-    W, seat, seat_next, base, rest, a0, goal, n, x,
+    W, seat, seat_next, base, rest, a0, goal, n, x, xv,
     kinds, amounts, keeps, probs, offsets, monotone, one_throw,
     C, d, act, rolls, bounds, opt_c, opt_d, acc,
 ):  # fmt: skip
@@ -73,7 +78,8 @@ def _sweep(  # pragma: no cover - numba
     the tie-break of ``positions``: at k = 0 (and in Hog) rolling with the fewest dice, else holding,
     unless another option is better by more than INDIFFERENCE, options taken in order. ``bounds``
     receives the interval of x over which every one of these comparisons comes out the same. If
-    ``rolls`` has a row per choice, the mover's value of every roll choice is recorded there.
+    ``rolls`` has a row per choice, the mover's value of every roll choice is recorded there, at xv
+    (the true x where the choices are made at another one, see ``turn_rows``).
     Returns the number of sweeps over k (one unless effects can lower or pin the turn total).
 
     The effect switch is written out twice (the mover's entry of every option, then the chosen
@@ -151,7 +157,7 @@ def _sweep(  # pragma: no cover - numba
                 opt_c[ch + 1] = rc
                 opt_d[ch + 1] = rd
                 if record:
-                    rolls[ch, k] = rc + rd * x
+                    rolls[ch, k] = rc + rd * xv
             # the tie-break: the preferred option stands unless another beats it by INDIFFERENCE;
             # each comparison a + s x > 0 keeps its outcome on one side of x = -a / s
             roll_first = one_throw or k == 0
@@ -289,20 +295,34 @@ def _solve_cycle(  # pragma: no cover - numba
     W, a, period, n, goal, powers, fresh,
     kinds, amounts, keeps, probs, offsets, monotone, one_throw,
     CW, DW, act, rolls, bounds, opt_c, opt_d, acc,
-    idxs, bases, memC, memD, lo, hi, xs, ws, need, old, out,
+    idxs, bases, need, M, F, overrides, out,
 ):  # fmt: skip
     """Solve the cycle of the score tuple ``a`` (its ``period`` distinct rotations) by policy iteration.
 
     Member m is the rotation (a_m, ..., a_{m-1}) at flat index idxs[m]; its turn falls back to member
     m + 1 (mod period). CW[s], DW[s] keep the last turn swept with mover score s (a warm start for
-    turns that sweep more than once). Writes the members' vectors into W; out[0] and out[1] receive
-    the largest change of a value and the largest residual of the cycle's equations; returns the
-    number of turn sweeps it took.
+    turns that sweep more than once). M (6, n, n) and F (12, n) are scratch.
+
+    Rounds: every member whose x left the interval of its choices re-chooses (sweeps its turn at
+    the new x); then the cycle's equations are solved with everyone's choices. After
+    SIMULTANEOUS_ROUNDS rounds only one member re-chooses per round (round robin). If no round
+    settles (with 3+ players some cycles have no consistent deterministic choices at all), the
+    evaluated profile of choices with the smallest regret (the most a mover could gain at the start
+    of their turn by re-choosing) is kept, and each member it leaves out of its interval is written
+    to ``overrides`` as (flat index, the x its choices were made at), so that play follows them.
+
+    Writes the members' vectors into W; out[0] the largest change of a value, out[1] the largest
+    residual of the cycle's equations, out[2] the regret (0 if settled), out[3] the overrides
+    written; returns the number of turn sweeps it took.
     """
     seat = 0  # first to the goal: one seat axis entry (an equal-turns cycle would run over n seats)
     last = n - 1
     top_power = powers[n - 1]
     L = period
+    memC, ws, old, bestC, bestW, newC = M[0], M[1], M[2], M[3], M[4], M[5]
+    memD, lo, hi, xs, xsw, bestD, bestX, bestlo, besthi, newD, newlo, newhi = (
+        F[0], F[1], F[2], F[3], F[4], F[5], F[6], F[7], F[8], F[9], F[10], F[11]
+    )  # fmt: skip
     for m in range(L):
         idx = 0
         for q in range(n):
@@ -320,20 +340,59 @@ def _solve_cycle(  # pragma: no cover - numba
         for r in range(n):
             old[m, r] = W[seat, idxs[m], r]
     swept = 0
-    for _ in range(MAX_CYCLE_ROUNDS):
+    turn = 0  # in sequential rounds, the member whose turn it is to re-choose first
+    best_regret = np.inf
+    settled = False
+    for rounds in range(MAX_CYCLE_ROUNDS + 1):
+        sequential = rounds >= SIMULTANEOUS_ROUNDS
+        chosen = -1
+        if sequential:  # one member re-chooses: the first out of its interval from ``turn`` on
+            for step in range(L):
+                m = turn + step
+                if m >= L:
+                    m -= L
+                if need[m]:
+                    chosen = m
+                    break
+            turn = chosen + 1 if chosen + 1 < L else 0
+        # sweep every member out of its interval: their new choices, and what re-choosing gains them
+        regret = 0.0
         for m in range(L):
             if not need[m]:
                 continue
             swept += 1
             s0 = a[m]
-            _sweep(W, seat, seat, bases[m], bases[m] // goal, s0, goal, n, xs[m],
+            _sweep(W, seat, seat, bases[m], bases[m] // goal, s0, goal, n, xs[m], xs[m],
                    kinds, amounts, keeps, probs, offsets, monotone, one_throw,
                    CW[s0], DW[s0], act, rolls, bounds, opt_c, opt_d, acc)  # fmt: skip
             for r in range(n):
-                memC[m, r] = CW[s0, 0, r]
-            memD[m] = DW[s0, 0]
-            lo[m] = bounds[0]
-            hi[m] = bounds[1]
+                newC[m, r] = CW[s0, 0, r]
+            newD[m] = DW[s0, 0]
+            newlo[m] = bounds[0]
+            newhi[m] = bounds[1]
+            if rounds > 0:
+                gain = newC[m, 0] + newD[m] * xs[m] - (memC[m, 0] + memD[m] * xs[m])
+                regret = max(regret, gain)
+        if rounds > 0 and regret < best_regret:  # the profile solved last round is the best so far
+            best_regret = regret
+            for m in range(L):
+                for r in range(n):
+                    bestC[m, r] = memC[m, r]
+                    bestW[m, r] = ws[m, r]
+                bestD[m] = memD[m]
+                bestX[m] = xsw[m]
+                bestlo[m] = lo[m]
+                besthi[m] = hi[m]
+        if rounds == MAX_CYCLE_ROUNDS:
+            break
+        for m in range(L):
+            if need[m] and (not sequential or m == chosen):
+                for r in range(n):
+                    memC[m, r] = newC[m, r]
+                memD[m] = newD[m]
+                lo[m] = newlo[m]
+                hi[m] = newhi[m]
+                xsw[m] = xs[m]
         # w_0 = sum_t (d_0 ... d_{t-1}) R^t C_t + (d_0 ... d_{n-1}) R^n w_0, and R^n = 1
         coef = 1.0
         for r in range(n):
@@ -362,7 +421,23 @@ def _solve_cycle(  # pragma: no cover - numba
             moved = max(moved, abs(xn - xs[m]))
             xs[m] = xn
         if stable or moved <= STILL:
+            settled = True
             break
+    written = 0
+    if not settled:  # keep the profile with the smallest regret; play follows its choices
+        for m in range(L):
+            for r in range(n):
+                memC[m, r] = bestC[m, r]
+                ws[m, r] = bestW[m, r]
+            memD[m] = bestD[m]
+        for m in range(L):
+            x = ws[m + 1 if m + 1 < L else 0, last]
+            if not (bestlo[m] - BOUNDS_SLACK <= x <= besthi[m] + BOUNDS_SLACK):
+                count = int(out[3]) + written
+                if count < overrides.shape[0]:
+                    overrides[count, 0] = idxs[m]
+                    overrides[count, 1] = bestX[m]
+                written += 1
     change = 0.0
     residual = 0.0
     for m in range(L):
@@ -374,19 +449,25 @@ def _solve_cycle(  # pragma: no cover - numba
             W[seat, idxs[m], r] = v
     out[0] = change
     out[1] = residual
+    out[2] = 0.0 if settled else best_regret
+    out[3] += written
     return swept
 
 
 @njit(cache=True)
 def solve_levels(  # pragma: no cover - numba
-    W, goal, n, s_high, s_low, kinds, amounts, keeps, probs, offsets, monotone, one_throw, fresh, CW, DW, out
-):
+    W, goal, n, s_high, s_low, kinds, amounts, keeps, probs, offsets, monotone, one_throw, fresh, CW, DW,
+    overrides, out,
+):  # fmt: skip
     """Solve every cycle whose score sum lies in [s_low, s_high], high sums first.
 
     W has shape (seats, goal^n, n); CW (goal, goal, n) and DW (goal, goal) are the warm turn rows
     kept between calls. ``fresh``: W holds no earlier estimate at these sums, so each cycle's first
     guess is extrapolated from the sums above. Writes the largest change of any value to out[0], the
-    largest cycle residual to out[1], the number of cycles to out[2] and of turn sweeps to out[3].
+    largest cycle residual to out[1], the number of cycles to out[2], of turn sweeps to out[3], the
+    largest regret of a cycle left unsettled to out[4] and the number of unsettled cycles to out[5].
+    Overrides (see ``_solve_cycle``) are appended to ``overrides`` from row out[6] on, and out[6]
+    counts them (beyond the array's rows they are counted, not written).
     """
     powers = np.empty(n + 1, dtype=np.int64)
     powers[0] = 1
@@ -402,18 +483,16 @@ def solve_levels(  # pragma: no cover - numba
     acc = np.empty(n)
     idxs = np.empty(n, dtype=np.int64)
     bases = np.empty(n, dtype=np.int64)
-    memC = np.empty((n, n))
-    memD = np.empty(n)
-    lo = np.empty(n)
-    hi = np.empty(n)
-    xs = np.empty(n)
-    ws = np.zeros((n, n))
     need = np.empty(n, dtype=np.bool_)
-    old = np.empty((n, n))
-    res = np.empty(2)
+    M = np.zeros((6, n, n))
+    F = np.zeros((12, n))
+    res = np.zeros(4)
+    res[3] = out[6]
     top_power = powers[n - 1]
     change = 0.0
     residual = 0.0
+    regret = 0.0
+    unsettled = 0
     cycles = 0
     swept = 0
     for s in range(s_high, s_low - 1, -1):
@@ -439,29 +518,35 @@ def solve_levels(  # pragma: no cover - numba
             if canonical:
                 cycles += 1
                 swept += _solve_cycle(W, a, period, n, goal, powers, fresh,
-                             kinds, amounts, keeps, probs, offsets, monotone, one_throw,
-                             CW, DW, act, rolls, bounds, opt_c, opt_d, acc,
-                             idxs, bases, memC, memD, lo, hi, xs, ws, need, old, res)  # fmt: skip
-                if res[0] > change:
-                    change = res[0]
-                if res[1] > residual:
-                    residual = res[1]
+                                      kinds, amounts, keeps, probs, offsets, monotone, one_throw,
+                                      CW, DW, act, rolls, bounds, opt_c, opt_d, acc,
+                                      idxs, bases, need, M, F, overrides, res)  # fmt: skip
+                change = max(change, res[0])
+                residual = max(residual, res[1])
+                if res[2] > 0.0:
+                    unsettled += 1
+                    regret = max(regret, res[2])
             if not _next(a, n, goal):
                 break
     out[0] = change
     out[1] = residual
     out[2] = cycles
     out[3] = swept
+    out[4] = regret
+    out[5] = unsettled
+    out[6] = res[3]
 
 
 @njit(cache=True)
 def turn_rows(  # pragma: no cover - numba
-    W, seat, idx, a0, goal, n, kinds, amounts, keeps, probs, offsets, monotone, one_throw
+    W, seat, idx, a0, goal, n, decide, kinds, amounts, keeps, probs, offsets, monotone, one_throw
 ):
     """Return the mover's turn at the state ``idx`` (mover score a0), every turn total k < goal - a0.
 
-    Returns (win[k, r] the win vector at k, act[k], hold[k] and rolls[c, k] the mover's value of
-    holding and of each roll choice); Hog has k = 0 only and no hold (its hold row is nan).
+    ``decide``: the x the mover's choices are made at (nan: their own entry of the state their turn
+    falls back to, as everywhere but the solver's overrides). Returns (win[k, r] the win vector at k,
+    act[k], hold[k] and rolls[c, k] the mover's value of holding and of each roll choice); Hog has
+    k = 0 only and no hold (its hold row is nan).
     """
     top = 1 if one_throw else goal - a0
     n_choices = offsets.shape[0] - 1
@@ -472,6 +557,8 @@ def turn_rows(  # pragma: no cover - numba
     base = rest * goal
     seat_next = seat  # (an equal-turns solver: the next seat)
     x = W[seat_next, base + a0, n - 1]
+    if np.isnan(decide):
+        decide = x
     C = np.zeros((goal, n))
     d = np.zeros(goal)
     act = np.zeros(goal, dtype=np.int64)
@@ -480,14 +567,14 @@ def turn_rows(  # pragma: no cover - numba
     opt_c = np.empty(n_choices + 1)
     opt_d = np.empty(n_choices + 1)
     acc = np.empty(n)
-    _sweep(W, seat, seat_next, base, rest, a0, goal, n, x,
+    _sweep(W, seat, seat_next, base, rest, a0, goal, n, decide, x,
            kinds, amounts, keeps, probs, offsets, monotone, one_throw,
            C, d, act, rolls, bounds, opt_c, opt_d, acc)  # fmt: skip
     win = np.empty((top, n))
     hold = np.empty(top)
     for k in range(top):
         for r in range(n):
-            win[k, r] = C[k, r] + d[k] * W[seat_next, base + a0, (r - 1) % n]
+            win[k, r] = C[k, r] + d[k] * W[seat_next, base + a0, r - 1 if r > 0 else n - 1]
         if one_throw:
             hold[k] = np.nan
         elif k == 0:

@@ -5,11 +5,24 @@ W[a_0, ..., a_{n-1}, r] (scores in turn order, the mover first; r = places after
 which every in-turn value and choice follows by one turn sweep, as ``Policy.turn`` does for 2
 players. The kernels and the state/cycle design are in ``pigdice.solve.nkernels``; the rules every
 exact solver shares (mover-first vectors, the tie-break) are in ``pigdice.solve.positions``.
+
+With 3 or more players "each player maximises their own win probability" does not always pick one
+answer. The players of a cycle (one score tuple's rotations, linked by busts) each choose given the
+others' choices, and in a few cycles several choices are consistent (two players on 7 with the
+third on 0 at goal 50: either one of them holds early and the other rolls on), or none is: every
+deterministic choice leaves some player better off choosing otherwise (3-player Pig goal 100: 37
+of its 333,400 cycles). The solver takes the consistent choices policy iteration reaches, and where
+there are none, the profile of choices with the smallest regret (the most a mover could gain at the
+start of a turn by choosing otherwise), evaluated exactly: the values are then the win probabilities
+of the play ``best`` gives, and ``regret`` says how far that play is from an equilibrium (an exact
+one would need some players to randomise). ``decisions`` keeps the x (see ``nkernels``) at which
+those players' choices were made.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 import time
@@ -19,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -31,6 +45,7 @@ from pigdice.solve.positions import Position
 from pigdice.solve.solver import MAX_PASSES, TOLERANCE, Anderson, Progress, solvable
 from pigdice.solve.tables import EffectTable, effect_table
 
+MIN_OVERRIDES = 4096  # rows kept for decision points of unsettled cycles (at least; 1 per 1000 tuples)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 FORMAT_VERSION = 1  # of the .npz files PlayersPolicy.save writes (apart from Policy's)
@@ -84,7 +99,8 @@ def solve_players(
     top = n * (goal - 1)
     weights = _states_at_sums(goal, n)
     total = float(weights.sum())
-    out = np.zeros(4)
+    out = np.zeros(7)
+    overrides = np.zeros((max(MIN_OVERRIDES, goal**n // 1000), 2))
     kinds, amounts, keeps, probs, offsets = table.kinds, table.amounts, table.keeps, table.probabilities, table.offsets
 
     # A pass solves every cycle, high score sums first (Gauss-Seidel). Without resets every state a
@@ -94,6 +110,8 @@ def solve_players(
     def one_pass(passes: int) -> float:
         change = 0.0
         cycle_residual = 0.0
+        out[:] = 0.0  # the overrides and the unsettled cycles of this pass only
+        counts[:] = 0.0
         reset_inputs = values[..., 0, :].copy() if table.has_reset else None
         done = 0.0
         s = top
@@ -104,9 +122,13 @@ def solve_players(
                 low -= 1
                 chunk += weights[low]
             nkernels.solve_levels(W, goal, n, s, low, kinds, amounts, keeps, probs, offsets,
-                                  table.monotone, one_throw, passes == 1, CW, DW, out)  # fmt: skip
+                                  table.monotone, one_throw, passes == 1, CW, DW, overrides, out)  # fmt: skip
             change = max(change, float(out[0]))
             cycle_residual = max(cycle_residual, float(out[1]))
+            counts[0] += out[2]
+            counts[1] += out[3]
+            counts[2] = max(counts[2], out[4])
+            counts[3] += out[5]
             done += chunk
             s = low - 1
             if progress is not None:
@@ -117,6 +139,8 @@ def solve_players(
         # Bellman residual is at most how far the pass moved them (resets have probability <= 1)
         moved = float(np.max(np.abs(values[..., 0, :] - reset_inputs)))
         return max(cycle_residual, moved)
+
+    counts = np.zeros(4)  # cycles, turn sweeps, the largest regret, unsettled cycles (last pass)
 
     # as solver.fixed_point, with the reset values W[..., 0, :] (not a 1-D view here) moved as one vector
     accelerator = Anderson(memory=4)
@@ -133,8 +157,26 @@ def solve_players(
         raise BadParameterError(
             f"{variant.name} for {players} players did not converge: residual {residual:.3g} after {passes} passes"
         )
+    written = int(out[6])
+    if written > len(overrides):
+        raise BadParameterError(
+            f"{variant.name} for {players} players: {int(counts[3])} cycles have no consistent choices, more than "
+            f"the solver keeps ({written} decision points past {len(overrides)})"
+        )
+    decisions = {int(state): float(x) for state, x in overrides[:written]}
     seconds = time.perf_counter() - started
-    return PlayersPolicy(variant, players, values, passes, residual, seconds)
+    stats = SolveStats(int(counts[0]), int(counts[1]), int(counts[3]), float(counts[2]))
+    return PlayersPolicy(variant, players, values, passes, residual, seconds, regret=stats.regret,
+                         decisions=decisions, stats=stats)  # fmt: skip
+
+
+class SolveStats(NamedTuple):
+    """What a solve met: cycles, turn sweeps, cycles left without consistent choices and their largest regret."""
+
+    cycles: int
+    sweeps: int
+    unsettled: int
+    regret: float
 
 
 @dataclass(frozen=True)
@@ -158,6 +200,12 @@ class PlayersPolicy:
     residual: float = 0.0
     seconds: float = 0.0
     from_cache: bool = False
+    # the most any mover could gain at a turn start by choosing otherwise (0: every choice is a best reply)
+    regret: float = 0.0
+    # flat state index -> the x the mover's choices are made at, where it is not their own entry of the
+    # state their turn falls back to (cycles without consistent choices; see the module docstring)
+    decisions: dict[int, float] = field(default_factory=dict)
+    stats: SolveStats | None = None
     _rows: dict[tuple[int, ...], PlayersTurn] = field(default_factory=dict, repr=False)
     _row_bytes: int = field(default=0, repr=False)
 
@@ -245,8 +293,10 @@ class PlayersPolicy:
         if row is None:
             t = self.table
             W = self.values.reshape(1, -1, self.players)
+            index = self._index(key)
+            decide = self.decisions.get(index, math.nan)
             win, action, hold, rolls = nkernels.turn_rows(
-                W, 0, self._index(key), key[0], self.goal, self.players,
+                W, 0, index, key[0], self.goal, self.players, decide,
                 t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets, t.monotone, self._one_throw,
             )  # fmt: skip
             row = PlayersTurn(win, action, hold, rolls)
@@ -310,12 +360,17 @@ class PlayersPolicy:
             "iterations": self.iterations,
             "residual": self.residual,
             "seconds": self.seconds,
+            "regret": self.regret,
             "saved": time.time(),
         }
+        states = np.array(sorted(self.decisions), dtype=np.int64)
+        xs = np.array([self.decisions[int(state)] for state in states], dtype=np.float64)
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.name, suffix=".tmp", delete=False) as tmp:
             try:
-                np.savez_compressed(tmp, values=self.values, meta=np.array(json.dumps(meta)))
+                np.savez_compressed(
+                    tmp, values=self.values, decision_states=states, decision_x=xs, meta=np.array(json.dumps(meta))
+                )
             except BaseException:
                 Path(tmp.name).unlink(missing_ok=True)
                 raise
@@ -344,21 +399,34 @@ class PlayersPolicy:
             with zipfile.ZipFile(path) as archive:
                 shape, dtype = _entry_header(archive, "values.npy")
                 meta_shape, meta_dtype = _entry_header(archive, "meta.npy")
+                decided = [_entry_header(archive, f"decision_{name}.npy") for name in ("states", "x")]
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
             raise BadParameterError(f"{path}: damaged policy file ({type(exc).__name__}: {exc})") from exc
         if shape != expected or dtype != np.float64:
             raise BadParameterError(f"{path}: values have shape {shape} ({dtype}), expected {expected} float64")
         if meta_shape != () or meta_dtype.itemsize > MAX_META_BYTES:
             raise BadParameterError(f"{path}: damaged policy metadata")
+        count = decided[0][0]
+        if (
+            len(count) != 1
+            or decided[1][0] != count
+            or count[0] > goal**players
+            or decided[0][1] != np.int64
+            or decided[1][1] != np.float64
+        ):
+            raise BadParameterError(f"{path}: damaged decision points {decided}")
         need = lambda g: 2 * players_values_bytes(g, players)  # noqa: E731 - the file's values and their copy
         check_memory(f"loading the {players}-player policy of {variant.name}", goal, need)
         try:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
                 values = np.array(data["values"], dtype=np.float64)
+                states = np.array(data["decision_states"], dtype=np.int64)
+                xs = np.array(data["decision_x"], dtype=np.float64)
             if not isinstance(meta, dict):
                 raise BadParameterError(f"{path}: damaged policy metadata")
             iterations, residual, seconds = int(meta["iterations"]), float(meta["residual"]), float(meta["seconds"])
+            regret = float(meta["regret"])
         except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
             if isinstance(exc, BadParameterError):
                 raise
@@ -377,4 +445,9 @@ class PlayersPolicy:
             raise BadParameterError(f"{path}: values are not win probabilities in [0, 1]")
         if float(np.max(np.abs(values.sum(axis=-1) - 1.0))) > SUM_SLACK:
             raise BadParameterError(f"{path}: a state's win probabilities do not sum to 1")
-        return cls(variant, players, values, iterations, residual, seconds, True)
+        if len(states) and (states.min() < 0 or states.max() >= goal**players or not np.isfinite(xs).all()):
+            raise BadParameterError(f"{path}: decision points outside the game")
+        if not (math.isfinite(regret) and 0.0 <= regret <= 1.0):
+            raise BadParameterError(f"{path}: regret {regret} is not a probability")
+        decisions = {int(state): float(x) for state, x in zip(states, xs, strict=True)}
+        return cls(variant, players, values, iterations, residual, seconds, True, regret, decisions)
