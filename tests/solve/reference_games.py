@@ -1,4 +1,4 @@
-"""A deliberately simple reference for n-player games under every ending: dict-based value iteration.
+"""A deliberately simple reference for n-player games under every ending: plain-Python value iteration.
 
 The exact solvers (numba kernels) are checked against this at every state. It shares nothing
 with them but ``Position`` and the rules in ``pigdice.solve.positions``: it reads each
@@ -25,12 +25,25 @@ Each player maximises their own share (1/number tied for a shared win); the move
 are taken in the order of preference of the tie-break (``positions.py``): at turn total 0 the
 roll choices (fewest dice first) then holding, otherwise holding then the roll choices; an
 option replaces the best so far only if it is better for the mover by more than INDIFFERENCE.
-A player whose score plus turn total reaches ``cap`` (or the goal, first to the goal) holds.
+
+A player holds without a choice (and such a state is no decision point, so not among
+``positions()``; ``values`` still reads it) when their score plus turn total is at or past the
+``cap``, or when holding wins outright: at the goal first to the goal, from the last seat at
+the goal under equal turns, ahead of everyone in the game's last turn. No roll can beat a sure
+win and the tie-break holds at a turn total above 0 anyway, so this only bounds the totals.
 
 The states are split into strongly connected components (Tarjan), solved in an order where
 every component comes after all those it leads to; inside a component (the turn-start states
-of one set of scores linked by busts and passes, or more with resets) Gauss-Seidel sweeps run
-until the largest change is below ``TOLERANCE``. It is meant for small goals (5 to 12).
+of one set of scores linked by busts and passes, with the turns in between, or more with
+resets and subtractions) Gauss-Seidel sweeps run until the largest change is below
+``TOLERANCE``. It is meant for small goals (5 to 12; 3 players at goal 8 take seconds).
+
+Holding at turn total 0 (a pass) is legal, so where every player in turn would rather pass,
+optimal play never ends and the optimality equations have many solutions; the values there
+(and wherever play can reach those scores) are just the one the sweeps settled on. ``endless``
+lists such scores (found only with a cap on the player who reaches the goal but not on the
+last turn, ``cap_last_turn=False``, at small caps); ``refuse_endless=True`` raises
+``EndlessGameError`` instead.
 """
 
 from __future__ import annotations
@@ -44,7 +57,12 @@ from pigdice.rules.variant import Decision, Endgame, FinalTurn, TieRule, Variant
 from pigdice.solve.positions import INDIFFERENCE, Position
 
 TOLERANCE = 1e-14  # a component is solved once no sweep changes any value by this much
-MAX_SWEEPS = 5_000  # per component; more means something is wrong
+MAX_SWEEPS = 2_000  # per component (about 30 are needed); more means choices keep changing
+
+
+class EndlessGameError(ValueError):
+    """Optimal play never ends: at some scores every player passes (holds at turn total 0) in turn."""
+
 
 Vector = tuple[float, ...]  # one win share per seat, seat 0 first
 
@@ -64,21 +82,31 @@ Option = tuple[str, list[tuple[float, Outcome]]]  # "hold", "roll" or "roll:N", 
 Compiled = tuple[Vector, tuple[float, ...], tuple[int, ...]]
 
 
-def reference_game(variant: Variant, players: int, cap: int | None = None, cap_last_turn: bool = True) -> ReferenceGame:
+def reference_game(
+    variant: Variant, players: int, cap: int | None = None, cap_last_turn: bool = True, refuse_endless: bool = False
+) -> ReferenceGame:
     """Solve ``variant`` for ``players`` players exactly by value iteration (small goals only).
 
     ``cap``: a player whose score plus turn total is at or past it holds (where holding is
     legal). Every ending but first-to-goal needs one, unless the game has one throw per turn.
     ``cap_last_turn=False`` spares the game's very last turn (the last player stops anyway
-    once ahead), as ``pigdice.solve.endgame.solve_endgame(cap=...)`` does.
+    once ahead), as ``pigdice.solve.endgame.solve_endgame(cap=...)`` does. ``refuse_endless``:
+    raise ``EndlessGameError`` if at some scores every player passes in turn (see ``endless``).
     """
-    return ReferenceGame(variant, players, cap, cap_last_turn)
+    return ReferenceGame(variant, players, cap, cap_last_turn, refuse_endless)
 
 
 class ReferenceGame:
     """Every state of one small game, solved; read it at a ``Position``."""
 
-    def __init__(self, variant: Variant, players: int, cap: int | None = None, cap_last_turn: bool = True) -> None:
+    def __init__(
+        self,
+        variant: Variant,
+        players: int,
+        cap: int | None = None,
+        cap_last_turn: bool = True,
+        refuse_endless: bool = False,
+    ) -> None:
         if variant.decision is Decision.SIMULTANEOUS:
             raise ValueError(f"{variant.name}: simultaneous play (Swine Herd) is not a turn-based game")
         if players < 2:
@@ -96,6 +124,7 @@ class ReferenceGame:
         self.goal = variant.goal
         self.cap = cap
         self.cap_last_turn = cap_last_turn
+        self.refuse_endless = refuse_endless
         self.game_overs: dict[tuple[tuple[int, ...], int], Vector] = {}
         self.per_turn = variant.decision is Decision.DICE_PER_TURN
         self.final_roll = variant.endgame is Endgame.FINAL_ROUND and variant.final_turn is FinalTurn.ROLL
@@ -305,28 +334,54 @@ class ReferenceGame:
                 best = o
         return best
 
+    def _update(self, i: int) -> float:
+        """Give state ``i`` the shares of the option its mover picks; return the largest change."""
+        options = self.compiled[i]
+        option = options[self._choice(self.states[i].mover, options)]
+        change = 0.0
+        for seat, shares in enumerate(self.shares):
+            new = self._share(option, seat)
+            change = max(change, abs(new - shares[i]))
+            shares[i] = new
+        return change
+
     def _solve(self) -> None:
         n = self.players
         self.shares = [[1.0 / n] * len(self.states) for _ in range(n)]  # shares[seat][state number]
         for component in self._components():
             if len(component) == 1 and component[0] not in self.successors[component[0]]:
-                sweeps = 1  # all it leads to is solved already
-            else:
-                sweeps = MAX_SWEEPS
-            for _ in range(sweeps):
-                change = 0.0
-                for i in component:
-                    options = self.compiled[i]
-                    option = options[self._choice(self.states[i].mover, options)]
-                    for seat in range(n):
-                        new = self._share(option, seat)
-                        change = max(change, abs(new - self.shares[seat][i]))
-                        self.shares[seat][i] = new
-                if change < TOLERANCE:
+                self._update(component[0])  # all it leads to is solved already
+                continue
+            for _ in range(MAX_SWEEPS):  # Gauss-Seidel
+                if max([self._update(i) for i in component]) < TOLERANCE:
                     break
             else:
-                if sweeps > 1:
-                    raise AssertionError(f"no convergence in {MAX_SWEEPS} sweeps ({len(component)} states)")
+                passing = sorted({self.states[i].scores for i in component if self._passes(i)})
+                raise EndlessGameError(
+                    f"no convergence in {MAX_SWEEPS} sweeps over {len(component)} states; players pass "
+                    f"(hold at turn total 0) at scores {passing[:6]}: a war of attrition the rules leave open"
+                )
+        self.endless = self._endless()  # scores (by seat) where optimal play passes for ever
+        if self.endless and self.refuse_endless:
+            raise EndlessGameError(
+                f"optimal play passes forever at scores {self.endless[:6]} ({len(self.endless)} in all): every "
+                "player in turn holds at turn total 0, so the game never ends and the rules leave its values open"
+            )
+
+    def _passes(self, i: int) -> bool:
+        """Return True if the mover of state ``i`` passes: holds at turn total 0 before the goal is reached."""
+        state = self.states[i]
+        if state.total != 0 or state.owed is not None:
+            return False
+        return self.option_names[i][self._choice(state.mover, self.compiled[i])] == "hold"
+
+    def _endless(self) -> list[tuple[int, ...]]:
+        """Return the scores (by seat) at which every player passes in turn: optimal play never ends there."""
+        passing: dict[tuple[int, ...], int] = {}
+        for i, state in enumerate(self.states):
+            if self._passes(i):
+                passing[state.scores] = passing.get(state.scores, 0) + 1
+        return sorted(scores for scores, movers in passing.items() if movers == self.players)
 
     # -- reading it at a Position ---------------------------------------------------------
     def state(self, position: Position) -> State:
@@ -351,18 +406,20 @@ class ReferenceGame:
     def _options_at(self, position: Position) -> tuple[list[str], list[Compiled]]:
         """Return the option names and compiled options at ``position``.
 
-        A position that is not a solved state (a forced hold, or one never reached) is read one
-        step ahead, if everything it leads to is solved.
+        A forced hold (not a decision, so not a solved state) is read one step ahead.
         """
         state = self.state(position)
         i = self.number.get(state)
         if i is not None:
             return self.option_names[i], self.compiled[i]
+        unknown = KeyError(f"{position} is not a state of this game (positions() lists them)")
+        if (state.owed is None and max(state.scores) >= self.goal) or not self._must_hold(state, {}):
+            raise unknown
         options = self._moves(state)
         try:
             return [name for name, _ in options], [self._compile(outcomes, add=False) for _, outcomes in options]
         except KeyError:
-            raise KeyError(f"{position} is not a state of this game (positions() lists them)") from None
+            raise unknown from None
 
     def _mover_first(self, option: Compiled, seat: int) -> tuple[float, ...]:
         n = self.players
@@ -389,7 +446,7 @@ class ReferenceGame:
         return names[self._choice(position.seat, options)]
 
     def positions(self) -> Iterator[Position]:
-        """Yield every decision point solved (turn totals past the goal and last turns included)."""
+        """Yield every decision point solved (turn totals past the goal and last turns included; forced holds not)."""
         for state in self.states:
             yield self.position(state)
 
