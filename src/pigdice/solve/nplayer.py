@@ -171,7 +171,7 @@ def solve_players(
 
 
 class SolveStats(NamedTuple):
-    """What a solve met: cycles, turn sweeps, cycles left without consistent choices and their largest regret."""
+    """What a solve's last pass met: cycles, turn sweeps, cycles without consistent choices, their largest regret."""
 
     cycles: int
     sweeps: int
