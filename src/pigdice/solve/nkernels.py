@@ -20,6 +20,8 @@ on their own entry x = w'[n - 1]: exactly the 2-player turn sweep (``rollhold._t
 vectors. A cycle is solved by policy iteration: guess x for each member, sweep each member's turn
 (recording the interval of x over which its choices stand), solve the cycle's linear system
 w_m = C_m + d_m R w_{m+1} in closed form, and re-sweep only the members whose x left its interval.
+With 3+ players this need not settle (several, or no, consistent choices: see ``_solve_cycle`` and
+``pigdice.solve.nplayer``).
 """
 
 from __future__ import annotations
