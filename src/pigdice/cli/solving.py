@@ -68,7 +68,9 @@ def solve_summary(policy: ExactPolicy, seconds: float) -> dict[str, Any]:
         "ties": str(variant.ties),
         "final_turn": str(variant.final_turn),
         "players": policy.players,
-        "exact": True,
+        # 3+ players: a few cycles may have no consistent pure choices; the least-regret ones are kept
+        "exact": float(getattr(policy, "regret", 0.0)) == 0.0,
+        "regret": float(getattr(policy, "regret", 0.0)),
         "win_probability_first_player": seats[0],
         "win_probability_by_seat": seats,
         "start_action": start_action(policy),
