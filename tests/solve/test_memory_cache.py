@@ -11,8 +11,8 @@ import pytest
 from pigdice.errors import BadParameterError
 from pigdice.rules import all_variants, find_variant
 from pigdice.solve import cached, remember, solvable, solve, solve_uncached
-from pigdice.solve import policy as policy_module
 from pigdice.solve import solver as solver_module
+from pigdice.solve import storage as storage_module
 from pigdice.solve.solver import PolicyCache
 
 
@@ -65,7 +65,7 @@ def test_solve_keeps_within_the_limit(monkeypatch):
 
 
 def test_turn_rows_kept_by_a_policy_are_bounded(monkeypatch):
-    monkeypatch.setattr(policy_module, "ROW_CACHE_BYTES", 20_000)
+    monkeypatch.setattr(storage_module, "ROW_CACHE_BYTES", 20_000)
     policy = solve(pig(60))
     for i in range(60):
         for j in range(0, 60, 7):
@@ -150,7 +150,7 @@ def test_every_registered_variants_policy_pickles(variant):
     assert again.variant == policy.variant and again.variant.fingerprint() == variant.fingerprint()
     assert np.array_equal(again.values, policy.values)
     assert (again.iterations, again.residual) == (policy.iterations, policy.residual)
-    assert again._rows == {} and again.nbytes == again.values.nbytes
+    assert len(again._rows) == 0 and again.nbytes == again.values.nbytes
     assert np.array_equal(again.action_table(), policy.action_table())
     assert again.win_probability(3, 5) == policy.win_probability(3, 5)
     assert len(data) < again.values.nbytes + 20_000  # the values and the variant, not the caches

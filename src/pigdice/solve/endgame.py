@@ -15,8 +15,6 @@ first-to-goal solver's (``pigdice.solve.solver.solve_values``).
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import time
 import zipfile
 import zlib
@@ -30,16 +28,16 @@ import numpy as np
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Endgame, FinalTurn, TieRule, Variant
 from pigdice.solve import dicechoice, lastturn, rollhold
-from pigdice.solve.memory import MiB, check_memory, values_bytes
+from pigdice.solve.memory import check_memory, values_bytes
 from pigdice.solve.positions import TRUNCATION_ERROR, Position
 from pigdice.solve.solver import TOLERANCE, Progress, solve_values
+from pigdice.solve.storage import RowCache, save_npz
 from pigdice.solve.tables import KIND_BUST, EffectTable, effect_table
 
 FORMAT_VERSION = 1
 MIN_LAST = 256  # the last-turn table's first length; it doubles while it is too short
 MAX_LAST = 1 << 15  # ... up to this length: past it the truncation error is reported as it is
 ACCEPTABLE_TRUNCATION = 1e-9  # a solve whose values may be off by more is refused
-ROW_CACHE_BYTES = 16 * MiB
 VALUE_SLACK = 1e-9
 
 
@@ -102,16 +100,13 @@ class EndgamePolicy:
     seconds: float = 0.0
     cap: int = 0  # > 0: totals were cut there (tests)
     from_cache: bool = False
-    _rows: dict[tuple[int, int, int], tuple[np.ndarray, ...]] = field(default_factory=dict, repr=False)
-    _row_bytes: int = field(default=0, repr=False)
+    _rows: RowCache[tuple[int, int, int], tuple[np.ndarray, ...]] = field(default_factory=RowCache, repr=False)
 
     players = 2
 
     def __getstate__(self) -> dict[str, object]:
         """Pickle the values, not the caches derived from them."""
-        state = dict(self.__dict__)
-        state["_rows"] = {}
-        state["_row_bytes"] = 0
+        state = dict(self.__dict__)  # the row cache pickles empty
         state.pop("table", None)
         return state
 
@@ -123,7 +118,7 @@ class EndgamePolicy:
     @property
     def nbytes(self) -> int:
         """Return the bytes of the arrays kept: values, the last-turn table and cached rows."""
-        return int(self.values.nbytes + self.last.nbytes) + self._row_bytes
+        return int(self.values.nbytes + self.last.nbytes) + self._rows.nbytes
 
     @property
     def states(self) -> int:
@@ -191,20 +186,11 @@ class EndgamePolicy:
             win, act = np.empty(need + 1), np.empty(need + 1, dtype=np.int64)
             hold, rolls = np.empty(need + 1), np.empty((len(names), need + 1))
             lastturn.last_turn_row(need, tie, *args, win, act, hold, rolls)
-            row = self._keep(key, (win, act, hold, rolls))
+            row = self._rows.keep(key, (win, act, hold, rolls), win.nbytes + act.nbytes + hold.nbytes + rolls.nbytes)
         _, _, hold, rolls = row
         return {"hold": float(hold[turn_total]), **{n: float(rolls[c, turn_total]) for c, n in enumerate(names)}}
 
     # -- before the goal is reached ----------------------------------------------------------
-    def _keep(self, key: tuple[int, int, int], row: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
-        size = sum(a.nbytes for a in row)
-        if self._row_bytes + size > ROW_CACHE_BYTES:
-            self._rows.clear()
-            self._row_bytes = 0
-        self._rows[key] = row
-        self._row_bytes += size
-        return row
-
     def _turn(self, position: Position) -> dict[str, float]:
         score, other = position.scores
         k = position.turn_total
@@ -223,7 +209,7 @@ class EndgamePolicy:
         if row is None or row[0].shape[0] <= k:
             ends = (last, rollhold.NO_LAST, self.pbust, self.cap)
             row = rollhold.turn_row(nxt, score, other, self.goal, self.table, rollhold.NO_FIXED, ends, k + 1)
-            row = self._keep(key, row)
+            row = self._rows.keep(key, row, sum(a.nbytes for a in row))
         _, _, hold, rolls = row
         values = {"hold": float(hold[k])}
         for c, name in enumerate(names):
@@ -273,18 +259,7 @@ class EndgamePolicy:
             "truncation": self.truncation,
             "seconds": self.seconds,
         }
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.name, suffix=".tmp", delete=False) as tmp:
-            try:
-                np.savez_compressed(tmp, values=self.values, last=self.last, meta=np.array(json.dumps(meta)))
-            except BaseException:
-                Path(tmp.name).unlink(missing_ok=True)
-                raise
-        try:
-            os.replace(tmp.name, path)
-        except OSError:
-            Path(tmp.name).unlink(missing_ok=True)
-            raise
+        save_npz(path, meta, values=self.values, last=self.last)
 
     @classmethod
     def load(cls, path: Path, variant: Variant) -> EndgamePolicy:

@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 import time
 import zipfile
 import zlib
@@ -41,10 +39,11 @@ import numpy as np
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve import nkernels
-from pigdice.solve.memory import MiB, check_memory, players_solver_bytes, players_values_bytes
+from pigdice.solve.memory import check_memory, players_solver_bytes, players_values_bytes
 from pigdice.solve.policy import MAX_META_BYTES, VALUE_SLACK, _entry_header
 from pigdice.solve.positions import Position
-from pigdice.solve.solver import MAX_PASSES, TOLERANCE, Anderson, Progress, solvable
+from pigdice.solve.solver import TOLERANCE, Progress, fixed_point, solvable
+from pigdice.solve.storage import RowCache, save_npz
 from pigdice.solve.tables import EffectTable, effect_table
 
 MIN_OVERRIDES = 4096  # rows kept for decision points of unsettled cycles (at least; 1 per 1000 tuples)
@@ -52,7 +51,6 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 FORMAT_VERSION = 1  # of the .npz files PlayersPolicy.save writes (apart from Policy's)
 KIND = "players"  # the file's kind, so a 2-player Policy file is never read as one of these
-ROW_CACHE_BYTES = 16 * MiB  # turn rows kept per policy for repeated questions (as Policy's)
 SUM_SLACK = 1e-9  # a loaded state's win vector must sum to 1 this closely
 # progress is reported after about this many states (a level of 4-player Pig goal 100 is up to 1e6)
 PROGRESS_STATES = 200_000
@@ -144,21 +142,13 @@ def solve_players(
 
     counts = np.zeros(4)  # cycles, turn sweeps, the largest regret, unsettled cycles (last pass)
 
-    # as solver.fixed_point, with the reset values W[..., 0, :] (not a 1-D view here) moved as one vector
-    accelerator = Anderson(memory=4)
-    passes = 0
-    residual = float("inf")
-    while passes < MAX_PASSES:
-        passes += 1
-        residual = one_pass(passes)
-        if not table.has_reset or residual < tolerance:
-            break
-        resets = values[..., 0, :]
-        resets[...] = accelerator.next(resets.ravel()).reshape(resets.shape)
-    if residual >= tolerance:
-        raise BadParameterError(
-            f"{variant.name} for {players} players did not converge: residual {residual:.3g} after {passes} passes"
-        )
+    passes, residual = fixed_point(
+        one_pass,
+        not table.has_reset,
+        [values[..., 0, :]] if table.has_reset else [],
+        tolerance,
+        f"{variant.name} for {players} players did not converge: residual {{residual:.3g}} after {{passes}} passes",
+    )
     written = int(out[6])
     if written > len(overrides):
         raise BadParameterError(
@@ -208,14 +198,11 @@ class PlayersPolicy:
     # state their turn falls back to (cycles without consistent choices; see the module docstring)
     decisions: dict[int, float] = field(default_factory=dict)
     stats: SolveStats | None = None
-    _rows: dict[tuple[int, ...], PlayersTurn] = field(default_factory=dict, repr=False)
-    _row_bytes: int = field(default=0, repr=False)
+    _rows: RowCache[tuple[int, ...], PlayersTurn] = field(default_factory=RowCache, repr=False)
 
     def __getstate__(self) -> dict[str, object]:
         """Pickle the values and the variant, not the caches derived from them."""
-        state = dict(self.__dict__)
-        state["_rows"] = {}
-        state["_row_bytes"] = 0
+        state = dict(self.__dict__)  # the row cache pickles empty
         state.pop("table", None)
         return state
 
@@ -227,7 +214,7 @@ class PlayersPolicy:
     @property
     def nbytes(self) -> int:
         """Return the bytes of the policy's arrays: the values and the cached turn rows."""
-        return int(self.values.nbytes) + self._row_bytes
+        return int(self.values.nbytes) + self._rows.nbytes
 
     @property
     def states(self) -> int:
@@ -301,13 +288,8 @@ class PlayersPolicy:
                 W, 0, index, key[0], self.goal, self.players, decide,
                 t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets, t.monotone, self._one_throw,
             )  # fmt: skip
-            row = PlayersTurn(win, action, hold, rolls)
             size = win.nbytes + action.nbytes + hold.nbytes + rolls.nbytes
-            if self._row_bytes + size > ROW_CACHE_BYTES:
-                self._rows.clear()
-                self._row_bytes = 0
-            self._rows[key] = row
-            self._row_bytes += size
+            row = self._rows.keep(key, PlayersTurn(win, action, hold, rolls), size)
         return row
 
     def win_vector(self, position: Position) -> tuple[float, ...]:
@@ -367,20 +349,7 @@ class PlayersPolicy:
         }
         states = np.array(sorted(self.decisions), dtype=np.int64)
         xs = np.array([self.decisions[int(state)] for state in states], dtype=np.float64)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.name, suffix=".tmp", delete=False) as tmp:
-            try:
-                np.savez_compressed(
-                    tmp, values=self.values, decision_states=states, decision_x=xs, meta=np.array(json.dumps(meta))
-                )
-            except BaseException:
-                Path(tmp.name).unlink(missing_ok=True)
-                raise
-        try:
-            os.replace(tmp.name, path)
-        except OSError:
-            Path(tmp.name).unlink(missing_ok=True)
-            raise
+        save_npz(path, meta, values=self.values, decision_states=states, decision_x=xs)
 
     @classmethod
     def load(cls, path: Path | str, variant: Variant, players: int) -> PlayersPolicy:

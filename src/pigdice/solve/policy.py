@@ -8,8 +8,6 @@ every in-turn value P_{i,j,k} follows from V by one backward sweep (``turn_row``
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import time
 import zipfile
 import zlib
@@ -26,13 +24,11 @@ from pigdice.rules.variant import Decision, Variant
 from pigdice.solve import dicechoice, rollhold
 from pigdice.solve.actions import first_hold
 from pigdice.solve.memory import MiB, action_table_bytes, check_memory, values_bytes
+from pigdice.solve.storage import RowCache, save_npz
 from pigdice.solve.tables import EffectTable, effect_table
 
 FORMAT_VERSION = 1
 VALUE_SLACK = 1e-9  # rounding a solved win probability may leave it this far outside [0, 1]
-# Turn rows kept per policy for repeated hints (a row is about 4 x 8 x goal bytes); past this the
-# rows are dropped and recomputed on demand.
-ROW_CACHE_BYTES = 16 * MiB
 MAX_META_BYTES = 1 * MiB  # a policy file's metadata (JSON text) is a few hundred bytes
 
 
@@ -82,21 +78,18 @@ class Policy:
     residual: float = 0.0
     seconds: float = 0.0
     from_cache: bool = False
-    _rows: dict[tuple[int, int], TurnRow] = field(default_factory=dict, repr=False)
-    _row_bytes: int = field(default=0, repr=False)
+    _rows: RowCache[tuple[int, int], TurnRow] = field(default_factory=RowCache, repr=False)
 
     def __getstate__(self) -> dict[str, object]:
         """Pickle the values and the variant, not the caches derived from them (rows, effect table)."""
-        state = dict(self.__dict__)
-        state["_rows"] = {}
-        state["_row_bytes"] = 0
+        state = dict(self.__dict__)  # the row cache pickles empty
         state.pop("table", None)
         return state
 
     @property
     def nbytes(self) -> int:
         """Return the bytes of the policy's arrays: the values and the cached turn rows."""
-        return int(self.values.nbytes) + self._row_bytes
+        return int(self.values.nbytes) + self._rows.nbytes
 
     @property
     def goal(self) -> int:
@@ -136,13 +129,8 @@ class Policy:
             win, action, hold, rolls = rollhold.turn_row(
                 self.values, score, opponent, self.goal, self.table, rollhold.NO_FIXED, rollhold.FIRST_TO_GOAL_ENDS, 0
             )
-            row = TurnRow(win, action, hold, rolls)
             size = win.nbytes + action.nbytes + hold.nbytes + rolls.nbytes
-            if self._row_bytes + size > ROW_CACHE_BYTES:
-                self._rows.clear()  # (threads racing here only miscount a few rows until the next clear)
-                self._row_bytes = 0
-            self._rows[key] = row
-            self._row_bytes += size
+            row = self._rows.keep(key, TurnRow(win, action, hold, rolls), size)
         return row
 
     def dice_values(self, score: int, opponent: int) -> np.ndarray:
@@ -230,19 +218,7 @@ class Policy:
             "seconds": self.seconds,
             "saved": time.time(),
         }
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # a temporary name of its own, so concurrent saves never write into each other's file
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.name, suffix=".tmp", delete=False) as tmp:
-            try:
-                np.savez_compressed(tmp, values=self.values, meta=np.array(json.dumps(meta)))
-            except BaseException:
-                Path(tmp.name).unlink(missing_ok=True)
-                raise
-        try:
-            os.replace(tmp.name, path)
-        except OSError:
-            Path(tmp.name).unlink(missing_ok=True)
-            raise
+        save_npz(path, meta, values=self.values)
 
     @classmethod
     def load(cls, path: Path, variant: Variant) -> Policy:

@@ -85,7 +85,7 @@ def fixed_point(
     """Repeat ``one_pass(pass number) -> residual`` below ``tolerance``; return (passes, residual).
 
     ``exact_in_one``: the first pass is final. Between passes the reset values (views into the
-    value arrays, e.g. V[:, 0]) are moved by Anderson acceleration. ``failure`` is formatted with
+    value arrays of any shape, e.g. V[:, 0]) are moved together by Anderson acceleration. ``failure`` is formatted with
     the residual and the passes if the tolerance is never reached.
     """
     accelerator = Anderson(memory=4)
@@ -97,9 +97,11 @@ def fixed_point(
         if exact_in_one or residual < tolerance:
             break
         if resets:
-            mixed = accelerator.next(np.concatenate(resets))
-            for n, view in enumerate(resets):
-                view[:] = mixed[n * len(view) : (n + 1) * len(view)]
+            mixed = accelerator.next(np.concatenate([view.ravel() for view in resets]))
+            start = 0
+            for view in resets:
+                view[...] = mixed[start : start + view.size].reshape(view.shape)
+                start += view.size
     if residual >= tolerance:
         raise BadParameterError(failure.format(residual=residual, passes=passes))
     return passes, residual
