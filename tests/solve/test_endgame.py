@@ -147,3 +147,10 @@ def test_perfect_robot_plays_the_exact_endgame_and_monte_carlo_agrees(tmp_path, 
     half = z * np.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
     assert centre - half <= exact <= centre + half
     assert position_of(state).players == 2
+
+
+def test_a_total_past_what_the_solve_follows_is_refused_with_the_bound() -> None:
+    policy = solve_endgame(find_variant("pig", goal=20, endgame="final-round"))
+    with pytest.raises(BadParameterError, match=r"past the \d+ this solve follows"):
+        policy.action_values(Position((10, 0), 10**6))
+    assert policy.best(Position((10, 0), 60)) == "hold"

@@ -32,7 +32,7 @@ from pigdice.solve.memory import check_memory, values_bytes
 from pigdice.solve.positions import TRUNCATION_ERROR, Position
 from pigdice.solve.solver import TOLERANCE, Progress, solve_values
 from pigdice.solve.storage import RowCache, save_npz
-from pigdice.solve.tables import KIND_BUST, EffectTable, effect_table
+from pigdice.solve.tables import KIND_BUST, KIND_DOUBLE, EffectTable, effect_table
 
 FORMAT_VERSION = 1
 MIN_LAST = 256  # the last-turn table's first length; it doubles while it is too short
@@ -166,6 +166,15 @@ class EndgamePolicy:
             )
         if self.variant.decision is Decision.DICE_PER_TURN and position.turn_total:
             raise BadParameterError(f"{self.variant.name} has no turn total")
+        # past the last-turn table a value would be read off its end (off by up to last[-1])
+        stretch = 2 if bool(np.any(self.table.kinds == KIND_DOUBLE)) else 1  # a doubling jumps furthest
+        jump = int(self.table.amounts.max())
+        if position.final is None and stretch * (score + position.turn_total) + jump - other >= self.last.size:
+            top = (self.last.size - jump + other) // stretch - 1
+            raise BadParameterError(
+                f"a total of {score + position.turn_total} is past the {top} this solve follows; "
+                f"holding there wins with probability at least {1.0 - float(self.last[-1]):.6f}"
+            )
 
     # -- the last turn -----------------------------------------------------------------------
     def _last_turn(self, need: int, turn_total: int) -> dict[str, float]:
