@@ -189,7 +189,7 @@ TWO_PLAYER_CASES: dict[str, tuple[int, dict[str, Any]]] = {
 @pytest.mark.parametrize("name", sorted(TWO_PLAYER_CASES))
 def test_two_players_equal_the_two_player_solver_everywhere(name):
     goal, params = TWO_PLAYER_CASES[name]
-    variant = find_variant(name, goal=goal, **params)
+    variant = find_variant(name, goal=goal, **params).first_to_goal()
     policy = solve_players(variant, 2)
     pair = solve_uncached(variant)
     assert np.abs(policy.values[..., 0] - pair.values).max() < EXACT
@@ -296,7 +296,7 @@ def test_matches_the_reference_games_at_every_position(name, goal, params, playe
     ],
 )
 def test_every_turn_start_is_a_probability_vector(name, goal, params, players):
-    policy = solve_players(find_variant(name, goal=goal, **params), players)
+    policy = solve_players(find_variant(name, goal=goal, **params).first_to_goal(), players)
     assert policy.values.shape == (goal,) * players + (players,)
     assert policy.values.min() >= 0.0
     assert policy.values.max() <= 1.0
@@ -347,7 +347,7 @@ def test_where_no_choices_are_consistent_the_regret_is_small_and_play_matches_th
             assert np.abs(policy.turn(member).win[0] - policy.values[member]).max() < EXACT
         # the mover's best reply at their true x gains them at most the regret
         table = (t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets, t.monotone, False)
-        reply, *_ = nkernels.turn_rows(W, 0, index, scores[0], goal, 3, math.nan, *table)
+        reply, *_ = nkernels.turn_rows(W, 0, index, scores[0], goal, 3, math.nan, *table, nkernels.FIRST_TO_GOAL, 0.0, 0)
         gain = float(reply[0, 0] - policy.values[scores][0])
         assert gain <= policy.regret + EXACT
         worst_gain = max(worst_gain, gain)
@@ -389,7 +389,7 @@ def test_policy_plays_its_values_through_the_engine(goal, players, games):
 # -- the tie-break ----------------------------------------------------------------------------------
 def test_equal_roll_choices_pick_the_fewest_dice():
     # 3-dice Piggy Six at a small goal: one die twice ties two dice once while the turn goes on anyway
-    policy = solve_players(find_variant("piggy-six-3dice", goal=6), 3)
+    policy = solve_players(find_variant("piggy-six-3dice", goal=6).first_to_goal(), 3)
     ties = 0
     for position in positions(policy.variant, 3):
         values = policy.action_values(position)

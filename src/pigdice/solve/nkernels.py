@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pigdice.solve.positions import INDIFFERENCE
+from pigdice.solve.positions import INDIFFERENCE, TRUNCATION_ERROR
 from pigdice.solve.tables import KIND_ADD, KIND_BUST, KIND_DOUBLE, KIND_RESET, KIND_SET, KIND_SUBTRACT
 
 INNER_TOLERANCE = 1e-15  # a turn whose effects can lower the turn total is swept until it moves less
@@ -46,31 +46,76 @@ BOUNDS_SLACK = 1e-14
 STILL = 1e-15  # a cycle whose values move less than this between rounds is solved (options tied)
 
 
+FIRST_TO_GOAL = np.zeros((0, 1, 1, 1))  # the banked table of first to the goal: banking the goal wins
+
+
 @njit(cache=True, inline="always")
-def banked_share(total, rest, seat, r):  # pragma: no cover - numba
+def banked_share(FT, goal, total, rest, seat, r):  # pragma: no cover - numba
     """Return the win probability of the player r places after a mover who banks ``total`` >= goal.
 
     ``rest`` is the flat index of the others' scores (a_1, ..., a_{n-1}) in turn order and ``seat``
-    the mover's seat. First to the goal: the mover wins. This is the one place that knows it; a
-    final round would read its tables here.
+    the mover's seat. First to the goal (FT empty): the mover wins. Otherwise the others play their
+    last turns: FT[class, total - goal, rest, r] (``pigdice.solve.finalturns``; one class, or one per
+    seat under equal turns); totals past the table read its last column (``solve_players`` makes the
+    table long enough for that to move nothing by more than its stated truncation).
     """
-    return 1.0 if r == 0 else 0.0
+    if FT.shape[0] == 0:
+        return 1.0 if r == 0 else 0.0
+    cls = seat if FT.shape[0] > 1 else 0
+    e = total - goal
+    if e >= FT.shape[1]:
+        e = FT.shape[1] - 1
+    return FT[cls, e, rest, r]
 
 
 @njit(cache=True)
-def banked_vector(total, rest, seat, n):  # pragma: no cover - numba
+def banked_vector(FT, goal, total, rest, seat, n):  # pragma: no cover - numba
     """Return the win vector (mover first) of a mover who banks ``total`` >= goal (``banked_share``)."""
     out = np.empty(n)
     for r in range(n):
-        out[r] = banked_share(total, rest, seat, r)
+        out[r] = banked_share(FT, goal, total, rest, seat, r)
     return out
+
+
+@njit(cache=True)
+def over_goal_top(FT, goal, rest, seat, a0, x, pbust, cap, bounds):  # pragma: no cover - numba
+    """Return the mover's sweep length: goal - a0, plus the totals past the goal they may roll on at.
+
+    Banking T >= goal is worth 1 - loss(T) to the mover (the others' last turns); rolling on is worth at
+    most 1 - pbust + pbust x (a bust falls back to x). So holding is provably best from the first T
+    with loss(T) <= pbust (1 - x), or, where that is below TRUNCATION_ERROR, holding there is off by at
+    most loss(T). bounds[2] receives that error where the stop is not proved (0 where it is), bounds[3]
+    1 if the stop lies at the table's last column (a longer table may move it), and bounds[1] is
+    lowered to the largest x for which the stop stays proved. ``cap`` > 0 makes the mover hold at
+    totals >= cap (the tests' capped game: exact for it, so no truncation is counted).
+    """
+    bounds[2] = 0.0
+    bounds[3] = 0.0
+    if FT.shape[0] == 0:
+        return goal - a0
+    cls = seat if FT.shape[0] > 1 else 0
+    threshold = max(pbust * (1.0 - x), TRUNCATION_ERROR)
+    e = 0
+    width = FT.shape[1]
+    while e < width - 1 and 1.0 - FT[cls, e, rest, 0] > threshold:
+        e += 1
+    if cap > 0 and goal + e >= cap:
+        return cap - a0
+    loss = 1.0 - FT[cls, e, rest, 0]
+    if loss > pbust * (1.0 - x):
+        bounds[2] = loss
+    elif pbust > 0.0:
+        bounds[1] = min(bounds[1], 1.0 - loss / pbust)
+    if e == width - 1 and loss > threshold:
+        bounds[3] = 1.0
+    return goal - a0 + e
 
 
 @njit(cache=True)
 def _sweep(  # pragma: no cover - numba
     W, seat, seat_next, base, rest, a0, goal, n, x, xv,
     kinds, amounts, keeps, probs, offsets, monotone, one_throw,
-    C, d, act, rolls, bounds, opt_c, opt_d, acc,
+    C, d, act, rolls, bounds, opt_c, opt_d, acc, FT, pbust, cap,
 ):  # fmt: skip
     """Solve one turn of the mover (score a0, seat) given x, their own entry of the cycle's next state.
 
@@ -79,10 +124,12 @@ def _sweep(  # pragma: no cover - numba
     state the turn can reach lies in W[seat_next, base + s2] (base = rest * goal). The mover picks by
     the tie-break of ``positions``: at k = 0 (and in Hog) rolling with the fewest dice, else holding,
     unless another option is better by more than INDIFFERENCE, options taken in order. ``bounds``
-    receives the interval of x over which every one of these comparisons comes out the same. If
+    receives the interval of x over which every one of these comparisons comes out the same. With a
+    final round (FT not empty) the turn goes on past the goal up to the stop of ``over_goal_top``
+    (holding there banks FT's vector), and bounds[2], bounds[3] say how that stop was found. If
     ``rolls`` has a row per choice, the mover's value of every roll choice is recorded there, at xv
     (the true x where the choices are made at another one, see ``turn_rows``).
-    Returns the number of sweeps over k (one unless effects can lower or pin the turn total).
+    Returns the number of turn totals swept (top; the mover holds at every total from there).
 
     The effect switch is written out twice (the mover's entry of every option, then the chosen
     option's other entries) rather than called: numba runs it several times slower as a function.
@@ -90,7 +137,9 @@ def _sweep(  # pragma: no cover - numba
     cycle: d); the mover lands on a new score s2 < goal (W at base + s2, whose entry r - 1 is this
     turn's entry r); or banks a total >= goal (``banked_share``).
     """
-    top = 1 if one_throw else goal - a0
+    bounds[1] = np.inf
+    top = 1 if one_throw else over_goal_top(FT, goal, rest, seat, a0, x, pbust, cap, bounds)
+    stop_hi = bounds[1]
     n_choices = offsets.shape[0] - 1
     n_scan = n_choices if one_throw else n_choices + 1  # options: 0 holds (passes at k = 0); Hog has none
     record = rolls.shape[0] == n_choices
@@ -101,12 +150,15 @@ def _sweep(  # pragma: no cover - numba
         sweeps += 1
         change = 0.0
         lo = -np.inf
-        hi = np.inf
+        hi = stop_hi
         for k in range(top - 1, -1, -1):
             # the mover's value of every option: opt_c[o] + opt_d[o] * x
             if k == 0:
                 opt_c[0] = 0.0
                 opt_d[0] = 1.0
+            elif a0 + k >= goal:  # banking past the goal: the others' last turns
+                opt_c[0] = banked_share(FT, goal, a0 + k, rest, seat, 0)
+                opt_d[0] = 0.0
             else:
                 opt_c[0] = W[seat_next, base + a0 + k, last]
                 opt_d[0] = 0.0
@@ -137,7 +189,7 @@ def _sweep(  # pragma: no cover - numba
                         if keeps[e]:
                             s2 += k
                         if s2 >= goal:
-                            rc += p * banked_share(s2, rest, seat, 0)
+                            rc += p * banked_share(FT, goal, s2, rest, seat, 0)
                         elif s2 == a0:
                             rd += p
                         else:
@@ -146,7 +198,7 @@ def _sweep(  # pragma: no cover - numba
                         pass
                     elif one_throw:  # the throw is banked
                         if a0 + k2 >= goal:
-                            rc += p * banked_share(a0 + k2, rest, seat, 0)
+                            rc += p * banked_share(FT, goal, a0 + k2, rest, seat, 0)
                         elif k2 == 0:
                             rd += p
                         else:
@@ -155,7 +207,7 @@ def _sweep(  # pragma: no cover - numba
                         rc += p * C[k2, 0]
                         rd += p * d[k2]
                     else:  # the turn total reaches the goal: the mover holds
-                        rc += p * banked_share(a0 + k2, rest, seat, 0)
+                        rc += p * banked_share(FT, goal, a0 + k2, rest, seat, 0)
                 opt_c[ch + 1] = rc
                 opt_d[ch + 1] = rd
                 if record:
@@ -185,7 +237,10 @@ def _sweep(  # pragma: no cover - numba
             for r in range(1, n):
                 acc[r] = 0.0
             if b == 0:
-                if k > 0:
+                if a0 + k >= goal:
+                    for r in range(1, n):
+                        acc[r] = banked_share(FT, goal, a0 + k, rest, seat, r)
+                elif k > 0:
                     for r in range(1, n):
                         acc[r] = W[seat_next, base + a0 + k, r - 1]
             else:
@@ -213,7 +268,7 @@ def _sweep(  # pragma: no cover - numba
                             s2 += k
                         if s2 >= goal:
                             for r in range(1, n):
-                                acc[r] += p * banked_share(s2, rest, seat, r)
+                                acc[r] += p * banked_share(FT, goal, s2, rest, seat, r)
                         elif s2 != a0:
                             for r in range(1, n):
                                 acc[r] += p * W[seat_next, base + s2, r - 1]
@@ -222,7 +277,7 @@ def _sweep(  # pragma: no cover - numba
                     elif one_throw:
                         if a0 + k2 >= goal:
                             for r in range(1, n):
-                                acc[r] += p * banked_share(a0 + k2, rest, seat, r)
+                                acc[r] += p * banked_share(FT, goal, a0 + k2, rest, seat, r)
                         elif k2 > 0:
                             for r in range(1, n):
                                 acc[r] += p * W[seat_next, base + a0 + k2, r - 1]
@@ -231,7 +286,7 @@ def _sweep(  # pragma: no cover - numba
                             acc[r] += p * C[k2, r]
                     else:
                         for r in range(1, n):
-                            acc[r] += p * banked_share(a0 + k2, rest, seat, r)
+                            acc[r] += p * banked_share(FT, goal, a0 + k2, rest, seat, r)
             if not single:
                 delta = max(abs(bd - d[k]), abs(bc - C[k, 0]))
                 for r in range(1, n):
@@ -247,7 +302,7 @@ def _sweep(  # pragma: no cover - numba
                 continue  # one more sweep so the recorded roll values use the converged C, d
             bounds[0] = lo
             bounds[1] = hi
-            return sweeps
+            return top
 
 
 @njit(cache=True)
@@ -294,15 +349,17 @@ def _next(a, n, goal):  # pragma: no cover - numba
 
 @njit(cache=True)
 def _solve_cycle(  # pragma: no cover - numba
-    W, a, period, n, goal, powers, fresh,
+    W, a, period, s0, n, goal, powers, fresh,
     kinds, amounts, keeps, probs, offsets, monotone, one_throw,
     CW, DW, act, rolls, bounds, opt_c, opt_d, acc,
-    idxs, bases, need, M, F, overrides, out,
+    idxs, bases, need, M, F, overrides, out, FT, pbust, cap,
 ):  # fmt: skip
     """Solve the cycle of the score tuple ``a`` (its ``period`` distinct rotations) by policy iteration.
 
     Member m is the rotation (a_m, ..., a_{m-1}) at flat index idxs[m]; its turn falls back to member
-    m + 1 (mod period). CW[s], DW[s] keep the last turn swept with mover score s (a warm start for
+    m + 1 (mod period). With a seat axis (equal turns, W.shape[0] = n) member m moves from seat
+    s0 + m (mod n) and the cycle has n members (the seat comes back after n turns, the scores
+    after ``period``). CW[s], DW[s] keep the last turn swept with mover score s (a warm start for
     turns that sweep more than once). M (6, n, n) and F (12, n) are scratch.
 
     Rounds: every member whose x left the interval of its choices re-chooses (sweeps its turn at
@@ -315,12 +372,13 @@ def _solve_cycle(  # pragma: no cover - numba
 
     Writes the members' vectors into W; out[0] the largest change of a value, out[1] the largest
     residual of the cycle's equations, out[2] the regret (0 if settled), out[3] the overrides
-    written; returns the number of turn sweeps it took.
+    written, out[4] the largest truncation of a stop past the goal (``over_goal_top``), out[5] 1 if a
+    stop lay at the banked table's end; returns the number of turn sweeps it took.
     """
-    seat = 0  # first to the goal: one seat axis entry (an equal-turns cycle would run over n seats)
+    seats = W.shape[0]
     last = n - 1
     top_power = powers[n - 1]
-    L = period
+    L = n if seats > 1 else period
     memC, ws, old, bestC, bestW, newC = M[0], M[1], M[2], M[3], M[4], M[5]
     memD, lo, hi, xs, xsw, bestD, bestX, bestlo, besthi, newD, newlo, newhi = (
         F[0], F[1], F[2], F[3], F[4], F[5], F[6], F[7], F[8], F[9], F[10], F[11]
@@ -334,13 +392,16 @@ def _solve_cycle(  # pragma: no cover - numba
         bases[m] = (idx - a[m] * top_power) * goal
     for m in range(L):
         target = bases[m] + a[m]
+        nseat = (s0 + m + 1) % seats
         if fresh:
-            xs[m] = _guess(W, seat, target, a, m, n, goal, powers)
+            xs[m] = _guess(W, nseat, target, a, m, n, goal, powers)
         else:
-            xs[m] = W[seat, target, last]
+            xs[m] = W[nseat, target, last]
         need[m] = True
         for r in range(n):
-            old[m, r] = W[seat, idxs[m], r]
+            old[m, r] = W[(s0 + m) % seats, idxs[m], r]
+    truncation = 0.0
+    at_end = 0.0
     swept = 0
     turn = 0  # in sequential rounds, the member whose turn it is to re-choose first
     best_regret = np.inf
@@ -363,13 +424,14 @@ def _solve_cycle(  # pragma: no cover - numba
             if not need[m]:
                 continue
             swept += 1
-            s0 = a[m]
-            _sweep(W, seat, seat, bases[m], bases[m] // goal, s0, goal, n, xs[m], xs[m],
-                   kinds, amounts, keeps, probs, offsets, monotone, one_throw,
-                   CW[s0], DW[s0], act, rolls, bounds, opt_c, opt_d, acc)  # fmt: skip
+            _sweep(W, (s0 + m) % seats, (s0 + m + 1) % seats, bases[m], bases[m] // goal, a[m], goal, n,
+                   xs[m], xs[m], kinds, amounts, keeps, probs, offsets, monotone, one_throw,
+                   CW[a[m]], DW[a[m]], act, rolls, bounds, opt_c, opt_d, acc, FT, pbust, cap)  # fmt: skip
+            truncation = max(truncation, bounds[2])
+            at_end = max(at_end, bounds[3])
             for r in range(n):
-                newC[m, r] = CW[s0, 0, r]
-            newD[m] = DW[s0, 0]
+                newC[m, r] = CW[a[m], 0, r]
+            newD[m] = DW[a[m], 0]
             newlo[m] = bounds[0]
             newhi[m] = bounds[1]
             if rounds > 0:
@@ -437,7 +499,7 @@ def _solve_cycle(  # pragma: no cover - numba
             if not (bestlo[m] - BOUNDS_SLACK <= x <= besthi[m] + BOUNDS_SLACK):
                 count = int(out[3]) + written
                 if count < overrides.shape[0]:
-                    overrides[count, 0] = idxs[m]
+                    overrides[count, 0] = ((s0 + m) % seats) * powers[n] + idxs[m]
                     overrides[count, 1] = bestX[m]
                 written += 1
     change = 0.0
@@ -448,28 +510,32 @@ def _solve_cycle(  # pragma: no cover - numba
             v = ws[m, r]
             residual = max(residual, abs(memC[m, r] + memD[m] * ws[nxt, r - 1 if r > 0 else last] - v))
             change = max(change, abs(v - old[m, r]))
-            W[seat, idxs[m], r] = v
+            W[(s0 + m) % seats, idxs[m], r] = v
     out[0] = change
     out[1] = residual
     out[2] = 0.0 if settled else best_regret
     out[3] += written
+    out[4] = truncation
+    out[5] = at_end
     return swept
 
 
 @njit(cache=True)
 def solve_levels(  # pragma: no cover - numba
     W, goal, n, s_high, s_low, kinds, amounts, keeps, probs, offsets, monotone, one_throw, fresh, CW, DW,
-    overrides, out,
+    overrides, out, FT, pbust, cap,
 ):  # fmt: skip
     """Solve every cycle whose score sum lies in [s_low, s_high], high sums first.
 
-    W has shape (seats, goal^n, n); CW (goal, goal, n) and DW (goal, goal) are the warm turn rows
-    kept between calls. ``fresh``: W holds no earlier estimate at these sums, so each cycle's first
+    W has shape (seats, goal^n, n); CW (goal, goal + width, n) and DW (goal, goal + width) are the warm
+    turn rows kept between calls (width: the totals past the goal a sweep may cover, 0 first to the
+    goal). ``fresh``: W holds no earlier estimate at these sums, so each cycle's first
     guess is extrapolated from the sums above. Writes the largest change of any value to out[0], the
     largest cycle residual to out[1], the number of cycles to out[2], of turn sweeps to out[3], the
     largest regret of a cycle left unsettled to out[4] and the number of unsettled cycles to out[5].
     Overrides (see ``_solve_cycle``) are appended to ``overrides`` from row out[6] on, and out[6]
-    counts them (beyond the array's rows they are counted, not written).
+    counts them (beyond the array's rows they are counted, not written). out[7] receives the largest
+    truncation of a stop past the goal, out[8] 1 if a stop lay at the end of the banked table FT.
     """
     powers = np.empty(n + 1, dtype=np.int64)
     powers[0] = 1
@@ -477,9 +543,9 @@ def solve_levels(  # pragma: no cover - numba
         powers[q] = powers[q - 1] * goal
     n_choices = offsets.shape[0] - 1
     a = np.empty(n, dtype=np.int64)
-    act = np.empty(goal, dtype=np.int64)
+    act = np.empty(CW.shape[1], dtype=np.int64)
     rolls = np.empty((0, 0))
-    bounds = np.empty(2)
+    bounds = np.empty(4)
     opt_c = np.empty(n_choices + 1)
     opt_d = np.empty(n_choices + 1)
     acc = np.empty(n)
@@ -488,8 +554,11 @@ def solve_levels(  # pragma: no cover - numba
     need = np.empty(n, dtype=np.bool_)
     M = np.zeros((6, n, n))
     F = np.zeros((12, n))
-    res = np.zeros(4)
+    res = np.zeros(6)
     res[3] = out[6]
+    seats = W.shape[0]
+    truncation = 0.0
+    at_end = 0.0
     top_power = powers[n - 1]
     change = 0.0
     residual = 0.0
@@ -517,14 +586,19 @@ def solve_levels(  # pragma: no cover - numba
                 if rot == idx:
                     period = t
                     break
-            if canonical:
+            # with a seat axis the rotations of a with seats s0, s0 + period, ... form one cycle
+            for s0 in range(period if seats > 1 else 1):
+                if not canonical:
+                    break
                 cycles += 1
-                swept += _solve_cycle(W, a, period, n, goal, powers, fresh,
+                swept += _solve_cycle(W, a, period, s0, n, goal, powers, fresh,
                                       kinds, amounts, keeps, probs, offsets, monotone, one_throw,
                                       CW, DW, act, rolls, bounds, opt_c, opt_d, acc,
-                                      idxs, bases, need, M, F, overrides, res)  # fmt: skip
+                                      idxs, bases, need, M, F, overrides, res, FT, pbust, cap)  # fmt: skip
                 change = max(change, res[0])
                 residual = max(residual, res[1])
+                truncation = max(truncation, res[4])
+                at_end = max(at_end, res[5])
                 if res[2] > 0.0:
                     unsettled += 1
                     regret = max(regret, res[2])
@@ -537,41 +611,44 @@ def solve_levels(  # pragma: no cover - numba
     out[4] = regret
     out[5] = unsettled
     out[6] = res[3]
+    out[7] = truncation
+    out[8] = at_end
 
 
 @njit(cache=True)
 def turn_rows(  # pragma: no cover - numba
-    W, seat, idx, a0, goal, n, decide, kinds, amounts, keeps, probs, offsets, monotone, one_throw
+    W, seat, idx, a0, goal, n, decide, kinds, amounts, keeps, probs, offsets, monotone, one_throw, FT, pbust, cap
 ):
-    """Return the mover's turn at the state ``idx`` (mover score a0), every turn total k < goal - a0.
+    """Return the mover's turn at the state ``idx`` (mover score a0), every turn total before the mover
+    holds for sure: k < goal - a0 first to the goal, up to the stop past the goal with a final round.
 
     ``decide``: the x the mover's choices are made at (nan: their own entry of the state their turn
     falls back to, as everywhere but the solver's overrides). Returns (win[k, r] the win vector at k,
     act[k], hold[k] and rolls[c, k] the mover's value of holding and of each roll choice); Hog has
     k = 0 only and no hold (its hold row is nan).
     """
-    top = 1 if one_throw else goal - a0
     n_choices = offsets.shape[0] - 1
     top_power = 1
     for _ in range(n - 1):
         top_power *= goal
     rest = idx - a0 * top_power
     base = rest * goal
-    seat_next = seat  # (an equal-turns solver: the next seat)
+    seat_next = (seat + 1) % W.shape[0]
     x = W[seat_next, base + a0, n - 1]
     if np.isnan(decide):
         decide = x
-    C = np.zeros((goal, n))
-    d = np.zeros(goal)
-    act = np.zeros(goal, dtype=np.int64)
-    rolls = np.empty((n_choices, goal))
-    bounds = np.empty(2)
+    size = goal + FT.shape[1] + 1 if FT.shape[0] > 0 else goal
+    C = np.zeros((size, n))
+    d = np.zeros(size)
+    act = np.zeros(size, dtype=np.int64)
+    rolls = np.empty((n_choices, size))
+    bounds = np.empty(4)
     opt_c = np.empty(n_choices + 1)
     opt_d = np.empty(n_choices + 1)
     acc = np.empty(n)
-    _sweep(W, seat, seat_next, base, rest, a0, goal, n, decide, x,
-           kinds, amounts, keeps, probs, offsets, monotone, one_throw,
-           C, d, act, rolls, bounds, opt_c, opt_d, acc)  # fmt: skip
+    top = _sweep(W, seat, seat_next, base, rest, a0, goal, n, decide, x,
+                 kinds, amounts, keeps, probs, offsets, monotone, one_throw,
+                 C, d, act, rolls, bounds, opt_c, opt_d, acc, FT, pbust, cap)  # fmt: skip
     win = np.empty((top, n))
     hold = np.empty(top)
     for k in range(top):
@@ -581,6 +658,8 @@ def turn_rows(  # pragma: no cover - numba
             hold[k] = np.nan
         elif k == 0:
             hold[k] = x
+        elif a0 + k >= goal:
+            hold[k] = banked_share(FT, goal, a0 + k, rest, seat, 0)
         else:
             hold[k] = W[seat_next, base + a0 + k, n - 1]
     return win, act[:top].copy(), hold, rolls[:, :top].copy()

@@ -37,15 +37,21 @@ from typing import NamedTuple
 import numpy as np
 
 from pigdice.errors import BadParameterError
-from pigdice.rules.variant import Decision, Variant
+from pigdice.rules.variant import Decision, Endgame, Variant
 from pigdice.solve import nkernels
 from pigdice.solve.memory import check_memory, players_solver_bytes, players_values_bytes
 from pigdice.solve.policy import MAX_META_BYTES, VALUE_SLACK, _entry_header
-from pigdice.solve.positions import Position
+from pigdice.solve.positions import TRUNCATION_ERROR, Position
 from pigdice.solve.solver import TOLERANCE, Progress, fixed_point, solvable
 from pigdice.solve.storage import RowCache, save_npz
 from pigdice.solve.tables import EffectTable, effect_table
 
+ENDING_PLAYERS = 3  # the final round and equal turns are solved for this many players (2: pigdice.solve.endgame)
+FIRST_WIDTH = 32  # totals past the goal the banked table covers at first; it doubles while too short
+MAX_WIDTH = 1 << 12
+MAX_BANKED_BYTES = 4 << 30  # ... and while it stays below this
+ACCEPTABLE_TRUNCATION = 1e-9  # a solve whose values may be off by more is refused
+NO_LAST = np.zeros((0, 0))
 MIN_OVERRIDES = 4096  # rows kept for decision points of unsettled cycles (at least; 1 per 1000 tuples)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
@@ -63,9 +69,20 @@ def check_players(variant: Variant, players: int) -> None:
     variant.check_players(players)
 
 
-def memory_need(players: int, resets: bool) -> Callable[[int], int]:
-    """Return the solver's bytes as a function of the goal, for ``check_memory``."""
-    return lambda goal: players_solver_bytes(goal, players, resets)
+def memory_need(players: int, resets: bool, width: int = 0, equal_turns: bool = False) -> Callable[[int], int]:
+    """Return the solver's bytes as a function of the goal, for ``check_memory`` (with an ending: the
+    banked table of ``width`` totals past the goal, the seat axis of equal turns, the longer rows)."""
+    if not width:
+        return lambda goal: players_solver_bytes(goal, players, resets)
+    from pigdice.solve.finalturns import banked_bytes
+
+    seats = players if equal_turns else 1
+
+    def need(goal: int) -> int:
+        rows = 8 * goal * (goal + width + 1) * (players + 1)
+        return seats * players_solver_bytes(goal, players, resets) + banked_bytes(goal, width, equal_turns) + rows
+
+    return need
 
 
 def _states_at_sums(goal: int, players: int) -> np.ndarray:
@@ -76,30 +93,93 @@ def _states_at_sums(goal: int, players: int) -> np.ndarray:
     return counts
 
 
-def solve_players(
-    variant: Variant, players: int, progress: Progress | None = None, tolerance: float = TOLERANCE
-) -> PlayersPolicy:
-    """Solve ``variant`` (its first-to-goal form) exactly for ``players`` players; return the policy.
+def players_form(variant: Variant, players: int) -> Variant:
+    """Return the form of ``variant`` the n-player solver computes: first to the goal as it is; a final
+    round or equal turns as they are for 3 players (raises BadParameterError for other counts)."""
+    variant = variant.require_turns("the n-player solver")
+    if variant.endgame is Endgame.FIRST_TO_GOAL:
+        return variant.first_to_goal()
+    if players != ENDING_PLAYERS:
+        raise BadParameterError(f"the {variant.endgame} ending is solved exactly for 2 and 3 players, not {players}")
+    return variant
 
-    Raises ResourceLimitError before allocating if the values would not fit in memory (the message
-    names the largest goal that fits for this many players).
+
+def solve_players(
+    variant: Variant, players: int, progress: Progress | None = None, tolerance: float = TOLERANCE, cap: int = 0
+) -> PlayersPolicy:
+    """Solve ``variant`` exactly for ``players`` players; return the policy.
+
+    First to the goal any number of players; a final round or equal turns 3 players (the others' last
+    turns: ``pigdice.solve.finalturns``; the banked table grows until every stop past the goal fits and
+    the truncation is below TRUNCATION_ERROR, or refuses past ACCEPTABLE_TRUNCATION). Raises
+    ResourceLimitError before allocating if the values would not fit in memory (the message names the
+    largest goal that fits for this many players). ``cap`` > 0 (endings only, for the tests' reference):
+    the player who reaches the goal, and a last turn with someone still to play after it, hold at totals
+    at or past ``cap``.
     """
-    variant = solvable(variant)
+    variant = players_form(variant, players)
     check_players(variant, players)
-    goal = variant.goal
     table = effect_table(variant)
-    check_memory(f"solving {variant.name} for {players} players", goal, memory_need(players, table.has_reset))
+    if variant.endgame is Endgame.FIRST_TO_GOAL:
+        return _solve(variant, players, table, nkernels.FIRST_TO_GOAL, NO_LAST, progress, tolerance, 0)
+    from pigdice.solve.finalturns import banked_bytes, banked_tables
+
+    equal_turns = variant.endgame is Endgame.EQUAL_TURNS
+    if cap and cap <= variant.goal:
+        raise BadParameterError(f"the cap must lie past the goal {variant.goal}, got {cap}")
+    width = max(FIRST_WIDTH, 2 * cap - variant.goal + int(table.amounts.max()) + 1) if cap else FIRST_WIDTH
+    while True:
+        need = memory_need(players, table.has_reset, width, equal_turns)
+        check_memory(f"solving {variant.name} ({variant.endgame}) for {players} players", variant.goal, need)
+        if progress is not None:
+            progress(0.0, "the last turns")
+        banked, last = banked_tables(variant, table, width, cap)
+        policy = _solve(variant, players, table, banked, last, progress, tolerance, cap)
+        if (policy.truncation <= TRUNCATION_ERROR and not policy.stats.at_end) or width >= MAX_WIDTH:
+            break
+        if banked_bytes(variant.goal, 2 * width, equal_turns) > MAX_BANKED_BYTES:
+            break
+        width *= 2
+    if policy.truncation > ACCEPTABLE_TRUNCATION or policy.stats.at_end:
+        raise BadParameterError(
+            f"{variant.name} ({variant.endgame}) for {players} players: the totals past the goal reach beyond "
+            f"what this solver follows (values may be off by {policy.truncation:.3g}); try a smaller goal"
+        )
+    return policy
+
+
+def _solve(
+    variant: Variant,
+    players: int,
+    table: EffectTable,
+    banked: np.ndarray,
+    last: np.ndarray,
+    progress: Progress | None,
+    tolerance: float,
+    cap: int,
+) -> PlayersPolicy:
+    """Solve with the banked table ``banked`` (``nkernels.banked_share``); return the policy."""
+    from pigdice.solve.endgame import bust_chance
+
+    goal = variant.goal
+    ending = banked.shape[0] > 0
+    width = banked.shape[1] if ending else 0
+    if not ending:
+        check_memory(f"solving {variant.name} for {players} players", goal, memory_need(players, table.has_reset))
     n = players
     started = time.perf_counter()
-    values = np.full((goal,) * n + (n,), 1.0 / n)
-    W = values.reshape(1, goal**n, n)  # a view: the seat axis has one entry under first-to-goal
-    CW = np.zeros((goal, goal, n))
-    DW = np.zeros((goal, goal))
+    seats = n if variant.endgame is Endgame.EQUAL_TURNS else 1
+    shape = (goal,) * n + (n,) if seats == 1 and not ending else (seats,) + (goal,) * n + (n,)
+    values = np.full(shape, 1.0 / n)
+    W = values.reshape(seats, goal**n, n)  # a view
+    CW = np.zeros((goal, goal + width + (1 if ending else 0), n))
+    DW = np.zeros((goal, goal + width + (1 if ending else 0)))
+    pbust = bust_chance(table)
     one_throw = variant.decision is Decision.DICE_PER_TURN
     top = n * (goal - 1)
     weights = _states_at_sums(goal, n)
     total = float(weights.sum())
-    out = np.zeros(7)
+    out = np.zeros(9)
     overrides = np.zeros((max(MIN_OVERRIDES, goal**n // 1000), 2))
     kinds, amounts, keeps, probs, offsets = table.kinds, table.amounts, table.keeps, table.probabilities, table.offsets
 
@@ -122,13 +202,16 @@ def solve_players(
                 low -= 1
                 chunk += weights[low]
             nkernels.solve_levels(W, goal, n, s, low, kinds, amounts, keeps, probs, offsets,
-                                  table.monotone, one_throw, passes == 1, CW, DW, overrides, out)  # fmt: skip
+                                  table.monotone, one_throw, passes == 1, CW, DW, overrides, out,
+                                  banked, pbust, cap)  # fmt: skip
             change = max(change, float(out[0]))
             cycle_residual = max(cycle_residual, float(out[1]))
             counts[0] += out[2]
             counts[1] += out[3]
             counts[2] = max(counts[2], out[4])
             counts[3] += out[5]
+            counts[4] = max(counts[4], out[7])
+            counts[5] = max(counts[5], out[8])
             done += chunk
             s = low - 1
             if progress is not None:
@@ -140,7 +223,8 @@ def solve_players(
         moved = float(np.max(np.abs(values[..., 0, :] - reset_inputs)))
         return max(cycle_residual, moved)
 
-    counts = np.zeros(4)  # cycles, turn sweeps, the largest regret, unsettled cycles (last pass)
+    # cycles, turn sweeps, the largest regret, unsettled cycles, truncation, a stop at the table's end (last pass)
+    counts = np.zeros(6)
 
     passes, residual = fixed_point(
         one_pass,
@@ -157,9 +241,10 @@ def solve_players(
         )
     decisions = {int(state): float(x) for state, x in overrides[:written]}
     seconds = time.perf_counter() - started
-    stats = SolveStats(int(counts[0]), int(counts[1]), int(counts[3]), float(counts[2]))
+    stats = SolveStats(int(counts[0]), int(counts[1]), int(counts[3]), float(counts[2]), bool(counts[5]))
     return PlayersPolicy(variant, players, values, passes, residual, seconds, regret=stats.regret,
-                         decisions=decisions, stats=stats)  # fmt: skip
+                         decisions=decisions, stats=stats, banked=banked, last=last,
+                         truncation=float(counts[4]), cap=cap)  # fmt: skip
 
 
 class SolveStats(NamedTuple):
@@ -169,6 +254,7 @@ class SolveStats(NamedTuple):
     sweeps: int
     unsettled: int
     regret: float
+    at_end: bool = False  # a stop past the goal lay at the end of the banked table (a longer one may move it)
 
 
 @dataclass(frozen=True)
@@ -198,6 +284,11 @@ class PlayersPolicy:
     # state their turn falls back to (cycles without consistent choices; see the module docstring)
     decisions: dict[int, float] = field(default_factory=dict)
     stats: SolveStats | None = None
+    # with a final round or equal turns: the others' last turns (``pigdice.solve.finalturns``)
+    banked: np.ndarray = field(default_factory=lambda: nkernels.FIRST_TO_GOAL)  # FT[class, T - goal, rest, r]
+    last: np.ndarray = field(default_factory=lambda: NO_LAST)  # L[t - 1, d]
+    truncation: float = 0.0  # the most the stops past the goal may move a value (<= TRUNCATION_ERROR)
+    cap: int = 0  # > 0: totals were cut there (tests, see solve_players)
     _rows: RowCache[tuple[int, ...], PlayersTurn] = field(default_factory=RowCache, repr=False)
 
     def __getstate__(self) -> dict[str, object]:
@@ -213,16 +304,38 @@ class PlayersPolicy:
 
     @property
     def nbytes(self) -> int:
-        """Return the bytes of the policy's arrays: the values and the cached turn rows."""
-        return int(self.values.nbytes) + self._rows.nbytes
+        """Return the bytes of the policy's arrays: the values, the last-turn tables and the cached turn rows."""
+        return int(self.values.nbytes + self.banked.nbytes + self.last.nbytes) + self._rows.nbytes
+
+    @property
+    def ending(self) -> bool:
+        """Return True under a final round or equal turns (False: first to the goal)."""
+        return self.banked.shape[0] > 0
+
+    @property
+    def seats(self) -> int:
+        """Return the size of the seat axis: the number of players under equal turns, else 1."""
+        return self.players if self.variant.endgame is Endgame.EQUAL_TURNS else 1
+
+    @property
+    def W(self) -> np.ndarray:
+        """Return the values as the kernels read them: (seats, goal ** players, players)."""
+        return self.values.reshape(self.seats, self.goal**self.players, self.players)
+
+    @cached_property
+    def pbust(self) -> float:
+        """Return the smallest bust chance of a roll choice."""
+        from pigdice.solve.endgame import bust_chance
+
+        return bust_chance(self.table)
 
     @property
     def states(self) -> int:
         """Return the number of decision points: (scores, k) with a_0 + k < goal, or the score tuples (Hog)."""
         g, n = self.goal, self.players
         if self.variant.decision is Decision.DICE_PER_TURN:
-            return g**n
-        return g ** (n - 1) * g * (g + 1) // 2
+            return self.seats * g**n
+        return self.seats * g ** (n - 1) * g * (g + 1) // 2
 
     @cached_property
     def table(self) -> EffectTable:
@@ -247,20 +360,44 @@ class PlayersPolicy:
             raise BadParameterError(
                 f"this policy is for {self.players} players; the position has {position.players} scores"
             )
-        if position.is_final:
+        if position.is_final and not self.ending:
             raise BadParameterError(
                 f"{self.variant.name} is solved first to the goal: the first to bank {self.goal} wins at once, "
                 "so there is no final round (the position has final set)"
             )
+        if position.is_final:
+            return self._check_final(position)
         for offset, score in enumerate(position.scores[1:], start=1):
             if score >= self.goal:
                 raise BadParameterError(
                     f"the player {offset} after the mover has {score}, already at the goal {self.goal}: "
-                    "under first to the goal the game is over"
+                    + (
+                        "the final round is on: give the position's last turns"
+                        if self.ending
+                        else "under first to the goal the game is over"
+                    )
                 )
         if self._one_throw and position.turn_total:
             raise BadParameterError(f"{self.variant.name} has one throw per turn: the turn total must be 0")
         return position.scores
+
+    def _check_final(self, position: Position) -> tuple[int, ...]:
+        """Check a last-turn position (someone has reached the goal): the mover and those owed are below it."""
+        scores = position.scores
+        best, _ = position.leaders(self.goal)
+        if best < self.goal:
+            raise BadParameterError(f"in the final round a player who has finished is at or past the goal {self.goal}")
+        for offset in (0, *(position.final or ())):
+            if scores[offset] >= self.goal:
+                raise BadParameterError(
+                    f"the player {offset} places after the mover is owed a last turn but has {scores[offset]}, "
+                    f"at or past the goal {self.goal}"
+                )
+        if len(position.final or ()) > 1:
+            raise BadParameterError("with 3 players at most one player plays after the mover's last turn")
+        if self._one_throw and position.turn_total:
+            raise BadParameterError(f"{self.variant.name} has one throw per turn: the turn total must be 0")
+        return scores
 
     def _index(self, scores: tuple[int, ...]) -> int:
         index = 0
@@ -271,65 +408,148 @@ class PlayersPolicy:
     def _past_goal(self, position: Position) -> bool:
         return position.scores[0] + position.turn_total >= self.goal
 
-    def turn(self, scores: tuple[int, ...]) -> PlayersTurn:
-        """Return the mover's optimal turn at ``scores`` (mover first) for every turn total."""
-        position = Position(tuple(scores))
+    def _seat(self, position: Position) -> int:
+        """Return the position's entry of the seat axis (its seat under equal turns, else 0)."""
+        return position.seat if self.seats > 1 else 0
+
+    def turn(self, scores: tuple[int, ...], seat: int = 0) -> PlayersTurn:
+        """Return the mover's optimal turn at ``scores`` (mover first; ``seat`` under equal turns) for every
+        turn total up to the one from which they hold for sure (past the goal with a final round)."""
+        position = Position(tuple(scores), 0, seat)
         self._check(position)
         if scores[0] >= self.goal:
             raise BadParameterError(f"the mover's score {scores[0]} has already reached the goal {self.goal}")
-        key = tuple(scores)
+        seat = self._seat(position)
+        key = (seat, *scores)
         row = self._rows.get(key)
         if row is None:
             t = self.table
-            W = self.values.reshape(1, -1, self.players)
-            index = self._index(key)
-            decide = self.decisions.get(index, math.nan)
+            index = self._index(tuple(scores))
+            decide = self.decisions.get(seat * self.goal**self.players + index, math.nan)
             win, action, hold, rolls = nkernels.turn_rows(
-                W, 0, index, key[0], self.goal, self.players, decide,
+                self.W, seat, index, scores[0], self.goal, self.players, decide,
                 t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets, t.monotone, self._one_throw,
+                self.banked, self.pbust, self.cap,
             )  # fmt: skip
             size = win.nbytes + action.nbytes + hold.nbytes + rolls.nbytes
             row = self._rows.keep(key, PlayersTurn(win, action, hold, rolls), size)
         return row
 
+    def _banked(self, position: Position) -> np.ndarray:
+        """Return the win vector of the mover holding at ``position`` (at or past the goal)."""
+        scores = position.scores
+        total = scores[0] + position.turn_total
+        rest = self._index(scores[1:])
+        return nkernels.banked_vector(self.banked, self.goal, total, rest, self._seat(position), self.players)
+
+    def _last_turn(self, position: Position) -> tuple[PlayersTurn, np.ndarray]:
+        """Return the mover's last turn (win rows as shares of: each old leader, the mover, the player after)
+        and the matrix that turns those shares into the win vector, mover first."""
+        from pigdice.rules.variant import TieRule
+        from pigdice.solve import finalturns
+        from pigdice.solve.endgame import single_last_throw
+
+        scores, final = position.scores, position.final or ()
+        best, _ = position.leaders(self.goal)
+        shared = self.variant.ties is TieRule.SHARED
+        on_best = [r for r in position.finished() if scores[r] == best]
+        holders = on_best if shared else on_best[:1]  # first to reach: the first to finish on it leads
+        mapping = np.zeros((3, self.players))
+        mapping[0, holders] = 1.0
+        mapping[1, 0] = 1.0
+        if final:
+            mapping[2, final[0]] = 1.0
+        c = scores[final[0]] if final else 0
+        key = (-1, best, len(holders), scores[0], c, int(bool(final)))
+        row = self._rows.get(key)
+        if row is None:
+            table = self.table
+            size = best - scores[0] + self.last.shape[1] + 2
+            win = np.empty((size, 3))
+            act = np.empty(size, dtype=np.int64)
+            hold = np.empty(size)
+            rolls = np.empty((len(self._names()), size))
+            top = finalturns.row(best, len(holders), scores[0], c, bool(final), shared, single_last_throw(self.variant),
+                                 self.last, self.pbust, self.cap, table.kinds, table.amounts, table.keeps,
+                                 table.probabilities, table.offsets, table.monotone, win, act, hold, rolls)  # fmt: skip
+            parts = (win[:top].copy(), act[:top].copy(), hold[:top].copy(), rolls[:, :top].copy())
+            row = self._rows.keep(key, PlayersTurn(*parts), sum(p.nbytes for p in parts))
+        return row, mapping
+
+    def _final_hold(self, position: Position, mapping: np.ndarray) -> np.ndarray:
+        """Return the win vector of the mover of a last turn holding at their turn total."""
+        from pigdice.rules.variant import TieRule
+        from pigdice.solve import finalturns
+
+        scores, final = position.scores, position.final or ()
+        best, _ = position.leaders(self.goal)
+        t = int(mapping[0].sum())
+        out = np.empty(3)
+        c = scores[final[0]] if final else 0
+        finalturns.finish(scores[0] + position.turn_total, best, t, c, bool(final),
+                          self.variant.ties is TieRule.SHARED, self.last, out)  # fmt: skip
+        return out @ mapping
+
     def win_vector(self, position: Position) -> tuple[float, ...]:
         """Return every player's win probability at ``position`` under optimal play, the mover first."""
         scores = self._check(position)
-        if self._past_goal(position):
-            rest = self._index(scores[1:])
-            total = scores[0] + position.turn_total
-            return tuple(float(v) for v in nkernels.banked_vector(total, rest, position.seat, self.players))
-        if position.turn_total == 0:
-            return tuple(float(v) for v in self.values[scores])
-        return tuple(float(v) for v in self.turn(scores).win[position.turn_total])
+        k = position.turn_total
+        if position.is_final:
+            row, mapping = self._last_turn(position)
+            vector = row.win[k] @ mapping if k < len(row.win) else self._final_hold(position, mapping)
+            return tuple(float(v) for v in vector)
+        if self._past_goal(position) and not self.ending:
+            return tuple(float(v) for v in self._banked(position))
+        if k == 0:
+            return tuple(float(v) for v in self.W[self._seat(position), self._index(scores)])
+        row = self.turn(scores, position.seat)
+        if k >= len(row.win):
+            return tuple(float(v) for v in self._banked(position))
+        return tuple(float(v) for v in row.win[k])
 
     def action_values(self, position: Position) -> dict[str, float]:
         """Return the mover's win probability of every legal option: 'hold', 'roll' or 'roll:N'."""
         scores = self._check(position)
         names = self._names()
-        if self._past_goal(position):
-            return {"hold": 1.0} if self.variant.can_hold else dict.fromkeys(names, 1.0)
-        row = self.turn(scores)
         k = position.turn_total
+        if position.is_final:
+            row, mapping = self._last_turn(position)
+            if k >= row.hold.shape[0]:
+                return {"hold": float(self._final_hold(position, mapping)[0])}
+            hold, rolls = row.hold, row.rolls
+        elif self._past_goal(position) and not self.ending:
+            return {"hold": 1.0} if self.variant.can_hold else dict.fromkeys(names, 1.0)
+        else:
+            row = self.turn(scores, position.seat)
+            if k >= row.hold.shape[0]:
+                return {"hold": float(self._banked(position)[0])}
+            hold, rolls = row.hold, row.rolls
         values: dict[str, float] = {}
-        if self.variant.can_hold:
-            values["hold"] = float(row.hold[k])
+        if self.variant.can_hold and not np.isnan(hold[k]):
+            values["hold"] = float(hold[k])
         for index, name in enumerate(names):
-            values[name] = float(row.rolls[index, k])
+            values[name] = float(rolls[index, k])
         return values
 
     def best(self, position: Position) -> str:
         """Return the option the tie-break picks at ``position`` (see ``pigdice.solve.positions``)."""
         scores = self._check(position)
         names = self._names()
-        if self._past_goal(position):
+        k = position.turn_total
+        if position.is_final:
+            action_row = self._last_turn(position)[0].action
+        elif self._past_goal(position) and not self.ending:
             return "hold" if self.variant.can_hold else names[0]
-        action = int(self.turn(scores).action[position.turn_total])
+        else:
+            action_row = self.turn(scores, position.seat).action
+        if k >= action_row.shape[0]:
+            return "hold"
+        action = int(action_row[k])
         return "hold" if action == 0 else names[action - 1]
 
     def win_probability_by_seat(self) -> list[float]:
         """Return each seat's win probability at the start of the game, seats in turn order."""
-        return [float(v) for v in self.values[(0,) * self.players]]
+        return [float(v) for v in self.W[0, 0]]
 
     # -- persistence ---------------------------------------------------------------------
     def save(self, path: Path | str) -> None:
