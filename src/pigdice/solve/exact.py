@@ -2,7 +2,8 @@
 
 - 2 players, first to the goal: ``pigdice.solve.solver`` (seed 003's equations);
 - 2 players, final round or equal turns (either tie rule): ``pigdice.solve.endgame``;
-- 3+ players, first to the goal: ``pigdice.solve.nplayer`` (values per seat);
+- 3+ players, first to the goal, and 3 players under a final round or equal turns:
+  ``pigdice.solve.nplayer`` (values per seat);
 - anything else has no exact solver yet; ``exactness`` says why, and the perfect player then
   approximates and says how (``pigdice.players.optimal``).
 
@@ -24,6 +25,7 @@ from pigdice.solve.positions import Position
 from pigdice.solve.solver import PolicyCache, Progress, cache_dir, solve
 
 MAX_EXACT_PLAYERS = 10  # past this no exact solver is even tried (memory refuses far earlier)
+ENDING_PLAYERS = 3  # a final round or equal turns is solved exactly for up to this many players
 
 
 @runtime_checkable
@@ -178,8 +180,8 @@ def exactness(variant: Variant, players: int) -> str | None:
         return "Swine Herd's simultaneous choices have no exact solver yet"
     if players < 2 or players > MAX_EXACT_PLAYERS:
         return f"no exact solver for {players} players"
-    if variant.endgame is not Endgame.FIRST_TO_GOAL and players > 2:
-        return f"the {variant.endgame} ending is solved exactly for 2 players only, not {players}"
+    if variant.endgame is not Endgame.FIRST_TO_GOAL and players > ENDING_PLAYERS:
+        return f"the {variant.endgame} ending is solved exactly for 2 and 3 players, not {players}"
     return None
 
 
@@ -203,7 +205,7 @@ def exact_key(variant: Variant, players: int) -> str:
     from pigdice.solve.endgame import endgame_key
 
     kind = solver_kind(variant, players)
-    rules = endgame_key(variant) if kind == "endgame" else variant.fingerprint()
+    rules = variant.fingerprint() if variant.endgame is Endgame.FIRST_TO_GOAL else endgame_key(variant)
     return f"{variant.name}-goal{variant.goal}-p{players}-{kind}-{rules}"
 
 

@@ -1,9 +1,12 @@
-"""The exact n-player solver (first to the goal wins): every player maximises their own win probability.
+"""The exact n-player solver: every player maximises their own win probability.
 
 ``solve_players(variant, players)`` returns a ``PlayersPolicy``: the turn-start win vectors
 W[a_0, ..., a_{n-1}, r] (scores in turn order, the mover first; r = places after the mover), from
 which every in-turn value and choice follows by one turn sweep, as ``Policy.turn`` does for 2
-players. The kernels and the state/cycle design are in ``pigdice.solve.nkernels``; the rules every
+players. First to the goal, any number of players. With a final round or equal turns, 3 players:
+banking T >= goal is worth the others' last turns (``pigdice.solve.finalturns``, a table over T
+and the others' scores), the turn goes on past the goal to a proved stop (``nkernels.over_goal_top``),
+and under equal turns the values get a seat axis, W[seat, a_0, ..., a_{n-1}, r]. The kernels and the state/cycle design are in ``pigdice.solve.nkernels``; the rules every
 exact solver shares (mover-first vectors, the tie-break) are in ``pigdice.solve.positions``.
 
 With 3 or more players "each player maximises their own win probability" does not always pick one
@@ -42,7 +45,7 @@ from pigdice.solve import nkernels
 from pigdice.solve.memory import check_memory, players_solver_bytes, players_values_bytes
 from pigdice.solve.policy import MAX_META_BYTES, VALUE_SLACK, _entry_header
 from pigdice.solve.positions import TRUNCATION_ERROR, Position
-from pigdice.solve.solver import TOLERANCE, Progress, fixed_point, solvable
+from pigdice.solve.solver import TOLERANCE, Progress, fixed_point
 from pigdice.solve.storage import RowCache, save_npz
 from pigdice.solve.tables import EffectTable, effect_table
 
@@ -55,11 +58,18 @@ NO_LAST = np.zeros((0, 0))
 MIN_OVERRIDES = 4096  # rows kept for decision points of unsettled cycles (at least; 1 per 1000 tuples)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
-FORMAT_VERSION = 1  # of the .npz files PlayersPolicy.save writes (apart from Policy's)
+FORMAT_VERSION = 2  # of the .npz files PlayersPolicy.save writes (apart from Policy's); 2 added the last turns
 KIND = "players"  # the file's kind, so a 2-player Policy file is never read as one of these
 SUM_SLACK = 1e-9  # a loaded state's win vector must sum to 1 this closely
 # progress is reported after about this many states (a level of 4-player Pig goal 100 is up to 1e6)
 PROGRESS_STATES = 200_000
+
+
+def rules_key(variant: Variant) -> str:
+    """Return what identifies the rules solved: the fingerprint, with the ending, ties and final turn if any."""
+    from pigdice.solve.endgame import endgame_key
+
+    return variant.fingerprint() if variant.endgame is Endgame.FIRST_TO_GOAL else endgame_key(variant)
 
 
 def check_players(variant: Variant, players: int) -> None:
@@ -559,7 +569,8 @@ class PlayersPolicy:
             "format": FORMAT_VERSION,
             "kind": KIND,
             "players": self.players,
-            "fingerprint": self.variant.fingerprint(),
+            "fingerprint": rules_key(self.variant),
+            "truncation": self.truncation,
             "variant": self.variant.describe(),
             "iterations": self.iterations,
             "residual": self.residual,
@@ -569,7 +580,8 @@ class PlayersPolicy:
         }
         states = np.array(sorted(self.decisions), dtype=np.int64)
         xs = np.array([self.decisions[int(state)] for state in states], dtype=np.float64)
-        save_npz(path, meta, values=self.values, decision_states=states, decision_x=xs)
+        save_npz(path, meta, values=self.values, decision_states=states, decision_x=xs, banked=self.banked,
+                 last=self.last)  # fmt: skip
 
     @classmethod
     def load(cls, path: Path | str, variant: Variant, players: int) -> PlayersPolicy:
@@ -580,10 +592,12 @@ class PlayersPolicy:
         kind or format, or values that are not win vectors (finite, in [0, 1], summing to 1) are refused.
         """
         path = Path(path)
-        variant = solvable(variant)
+        variant = players_form(variant, players)
         check_players(variant, players)
         goal = variant.goal
-        expected = (goal,) * players + (players,)
+        ending = variant.endgame is not Endgame.FIRST_TO_GOAL
+        seats = players if variant.endgame is Endgame.EQUAL_TURNS else 1
+        expected = (seats,) + (goal,) * players + (players,) if ending else (goal,) * players + (players,)
         if not path.is_file():
             raise BadParameterError(f"{path}: not a regular file")
         try:
@@ -591,6 +605,8 @@ class PlayersPolicy:
                 shape, dtype = _entry_header(archive, "values.npy")
                 meta_shape, meta_dtype = _entry_header(archive, "meta.npy")
                 decided = [_entry_header(archive, f"decision_{name}.npy") for name in ("states", "x")]
+                banked_shape, _ = _entry_header(archive, "banked.npy")
+                last_shape, _ = _entry_header(archive, "last.npy")
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
             raise BadParameterError(f"{path}: damaged policy file ({type(exc).__name__}: {exc})") from exc
         if shape != expected or dtype != np.float64:
@@ -601,12 +617,23 @@ class PlayersPolicy:
         if (
             len(count) != 1
             or decided[1][0] != count
-            or count[0] > goal**players
+            or count[0] > seats * goal**players
             or decided[0][1] != np.int64
             or decided[1][1] != np.float64
         ):
             raise BadParameterError(f"{path}: damaged decision points {decided}")
-        need = lambda g: 2 * players_values_bytes(g, players)  # noqa: E731 - the file's values and their copy
+        if ending and (
+            len(banked_shape) != 4
+            or banked_shape[0] != seats
+            or banked_shape[2:] != (goal ** (players - 1), players)
+            or banked_shape[1] > MAX_WIDTH
+            or len(last_shape) != 2
+            or last_shape[0] != players - 1
+            or last_shape[1] > goal + MAX_WIDTH + 4096
+        ):
+            raise BadParameterError(f"{path}: damaged last-turn tables {banked_shape} {last_shape}")
+        extra = 8 * (math.prod(banked_shape) + math.prod(last_shape)) if ending else 0
+        need = lambda g: 2 * seats * players_values_bytes(g, players) + 2 * extra  # noqa: E731 - the file's arrays and copies
         check_memory(f"loading the {players}-player policy of {variant.name}", goal, need)
         try:
             with np.load(path, allow_pickle=False) as data:
@@ -614,10 +641,13 @@ class PlayersPolicy:
                 values = np.array(data["values"], dtype=np.float64)
                 states = np.array(data["decision_states"], dtype=np.int64)
                 xs = np.array(data["decision_x"], dtype=np.float64)
+                banked = np.array(data["banked"], dtype=np.float64) if ending else nkernels.FIRST_TO_GOAL
+                last = np.array(data["last"], dtype=np.float64) if ending else NO_LAST
             if not isinstance(meta, dict):
                 raise BadParameterError(f"{path}: damaged policy metadata")
             iterations, residual, seconds = int(meta["iterations"]), float(meta["residual"]), float(meta["seconds"])
             regret = float(meta["regret"])
+            truncation = float(meta.get("truncation", 0.0))
         except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
             if isinstance(exc, BadParameterError):
                 raise
@@ -628,17 +658,23 @@ class PlayersPolicy:
             )
         if meta.get("players") != players:
             raise BadParameterError(f"{path}: solved for {meta.get('players')} players, not {players}")
-        if meta.get("fingerprint") != variant.fingerprint():
+        if meta.get("fingerprint") != rules_key(variant):
             raise BadParameterError(f"{path}: solved for other parameters than {variant.name} goal {goal}")
         if values.shape != expected:
             raise BadParameterError(f"{path}: values have shape {values.shape}, expected {expected}")
-        if not (np.isfinite(values).all() and values.min() >= -VALUE_SLACK and values.max() <= 1 + VALUE_SLACK):
-            raise BadParameterError(f"{path}: values are not win probabilities in [0, 1]")
+        for array in (values, banked, last) if ending else (values,):
+            if array.size and not (
+                np.isfinite(array).all() and array.min() >= -VALUE_SLACK and array.max() <= 1 + VALUE_SLACK
+            ):
+                raise BadParameterError(f"{path}: values are not win probabilities in [0, 1]")
         if float(np.max(np.abs(values.sum(axis=-1) - 1.0))) > SUM_SLACK:
             raise BadParameterError(f"{path}: a state's win probabilities do not sum to 1")
-        if len(states) and (states.min() < 0 or states.max() >= goal**players or not np.isfinite(xs).all()):
+        if len(states) and (states.min() < 0 or states.max() >= seats * goal**players or not np.isfinite(xs).all()):
             raise BadParameterError(f"{path}: decision points outside the game")
         if not (math.isfinite(regret) and 0.0 <= regret <= 1.0):
             raise BadParameterError(f"{path}: regret {regret} is not a probability")
         decisions = {int(state): float(x) for state, x in zip(states, xs, strict=True)}
-        return cls(variant, players, values, iterations, residual, seconds, True, regret, decisions)
+        if not (math.isfinite(truncation) and 0.0 <= truncation <= ACCEPTABLE_TRUNCATION):
+            raise BadParameterError(f"{path}: truncation {truncation} past what the solver accepts")
+        return cls(variant, players, values, iterations, residual, seconds, True, regret, decisions,
+                   banked=banked, last=last, truncation=truncation)  # fmt: skip
