@@ -6,8 +6,8 @@ which every in-turn value and choice follows by one turn sweep, as ``Policy.turn
 players. First to the goal, any number of players. With a final round or equal turns, 3 players:
 banking T >= goal is worth the others' last turns (``pigdice.solve.finalturns``, a table over T
 and the others' scores), the turn goes on past the goal to a proved stop (``nkernels.over_goal_top``),
-and under equal turns the values get a seat axis, W[seat, a_0, ..., a_{n-1}, r]. The kernels and the state/cycle design are in ``pigdice.solve.nkernels``; the rules every
-exact solver shares (mover-first vectors, the tie-break) are in ``pigdice.solve.positions``.
+and under equal turns the values get a seat axis, W[seat, a_0, ..., a_{n-1}, r]. The kernels and
+the state/cycle design are in ``pigdice.solve.nkernels``; the rules every exact solver shares (mover-first vectors, the tie-break) are in ``pigdice.solve.positions``.
 
 With 3 or more players "each player maximises their own win probability" does not always pick one
 answer. The players of a cycle (one score tuple's rotations, linked by busts) each choose given the
@@ -50,7 +50,7 @@ from pigdice.solve.storage import RowCache, save_npz
 from pigdice.solve.tables import EffectTable, effect_table
 
 ENDING_PLAYERS = 3  # the final round and equal turns are solved for this many players (2: pigdice.solve.endgame)
-FIRST_WIDTH = 32  # totals past the goal the banked table covers at first; it doubles while too short
+FIRST_WIDTH = 64  # totals past the goal the banked table covers at first; it doubles while too short
 MAX_WIDTH = 1 << 12
 MAX_BANKED_BYTES = 4 << 30  # ... and while it stays below this
 ACCEPTABLE_TRUNCATION = 1e-9  # a solve whose values may be off by more is refused
