@@ -7,7 +7,8 @@ players. First to the goal, any number of players. With a final round or equal t
 banking T >= goal is worth the others' last turns (``pigdice.solve.finalturns``, a table over T
 and the others' scores), the turn goes on past the goal to a proved stop (``nkernels.over_goal_top``),
 and under equal turns the values get a seat axis, W[seat, a_0, ..., a_{n-1}, r]. The kernels and
-the state/cycle design are in ``pigdice.solve.nkernels``; the rules every exact solver shares (mover-first vectors, the tie-break) are in ``pigdice.solve.positions``.
+the state/cycle design are in ``pigdice.solve.nkernels``; the rules every exact solver shares
+(mover-first vectors, the tie-break) are in ``pigdice.solve.positions``.
 
 With 3 or more players "each player maximises their own win probability" does not always pick one
 answer. The players of a cycle (one score tuple's rotations, linked by busts) each choose given the
@@ -145,17 +146,22 @@ def solve_players(
             progress(0.0, "the last turns")
         banked, last = banked_tables(variant, table, width, cap)
         policy = _solve(variant, players, table, banked, last, progress, tolerance, cap)
-        if (policy.truncation <= TRUNCATION_ERROR and not policy.stats.at_end) or width >= MAX_WIDTH:
+        if (policy.truncation <= TRUNCATION_ERROR and not _at_end(policy)) or width >= MAX_WIDTH:
             break
         if banked_bytes(variant.goal, 2 * width, equal_turns) > MAX_BANKED_BYTES:
             break
         width *= 2
-    if policy.truncation > ACCEPTABLE_TRUNCATION or policy.stats.at_end:
+    if policy.truncation > ACCEPTABLE_TRUNCATION or _at_end(policy):
         raise BadParameterError(
             f"{variant.name} ({variant.endgame}) for {players} players: the totals past the goal reach beyond "
             f"what this solver follows (values may be off by {policy.truncation:.3g}); try a smaller goal"
         )
     return policy
+
+
+def _at_end(policy: PlayersPolicy) -> bool:
+    """Return True if a stop past the goal lay at the end of the policy's banked table."""
+    return policy.stats is not None and policy.stats.at_end
 
 
 def _solve(
