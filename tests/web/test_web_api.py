@@ -8,6 +8,8 @@ import pytest
 from webhelpers import create_game, error_of, receive_until
 
 from pigdice.engine.game import replay
+from pigdice.rules.registry import find_variant
+from pigdice.solve.exact import exactness
 
 
 def test_variants_and_strategies_are_listed(client: Any) -> None:
@@ -196,10 +198,15 @@ def test_hint_needs_the_seat_token(client: Any) -> None:
     assert set(hint["values"]) == {"hold", "roll"}
 
 
-def test_hint_is_marked_approximate_for_three_players(client: Any) -> None:
-    data = create_game(client, players=["you", "hold:20", "hold:25"], goal=30)
+@pytest.mark.parametrize(("players", "endgame"), [(3, "first-to-goal"), (3, "final-round"), (4, "final-round")])
+def test_hint_says_when_it_is_approximate(client: Any, players: int, endgame: str) -> None:
+    seats = ["you", "hold:20", "hold:25", "hold:15"][:players]
+    data = create_game(client, players=seats, goal=30, endgame=endgame)
     hint = client.post(f"/api/games/{data['code']}/hint", json={"seat": 0, "token": data["tokens"]["0"]}).json()
-    assert "3 players" in hint["approximate"]
+    if exactness(find_variant("pig", goal=30, endgame=endgame), players) is None:
+        assert hint["approximate"] is None
+    else:  # 4 players under a final round, as long as no exact solver plays it
+        assert f"{players} players" in hint["approximate"]
 
 
 def test_play_again_keeps_the_seats(client: Any) -> None:

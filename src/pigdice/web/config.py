@@ -56,6 +56,16 @@ class Settings:
     max_hint_goal: int = 200  # hints and the perfect player need a solve (seconds at 200); bigger goals are refused
     max_explore_goal: int = 200
     max_solver_dice: int = 30  # the perfect player's dice choices (Hog up to 100 dice takes minutes to solve)
+    # The exact perfect player (pigdice.solve.exact) keeps a value per score tuple, goal ** players of them, and
+    # its memory and time grow as that. 10**6 plays 3 players to 100 exactly (first to the goal: 24 MB kept,
+    # ~0.2 GB while solving, 4-10 s of one core, ~45 s for Hog with rerolls; a final round 39 MB and ~12 s; equal
+    # turns, a value per seat, 118 MB and ~32 s) and 4 players to 31; 4 players to 100 would be 10**8 (~3 GB,
+    # ~6 minutes). Where a roll can reset a score the solve repeats its passes until the reset values settle, ever
+    # more of them as the goal grows (3-player Two-Dice Pig: ~8 s to 50, over 5 minutes to 100), so those games
+    # have the smaller bound. Past a bound the room's perfect player and hints use the 2-player first-to-goal
+    # policy (approximate, and the hint says so).
+    max_exact_states: int = 1_000_000
+    max_exact_reset_states: int = 125_000
     max_rooms_in_memory: int = 10_000
     resume_on_start: bool = True
     max_body_bytes: int = 64 * 1024  # request bodies (the largest valid one is a few KB)

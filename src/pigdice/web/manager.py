@@ -2,12 +2,17 @@
 (replaying them from the database after a restart, setting damaged ones aside), writes moves with group
 commit, resumes robots in the background, closes idle rooms, and answers hints from the solve pool.
 
+The perfect player (robots and hints) plays a room's game exactly where ``pigdice.solve.exact`` has a
+solver for it and the solve fits ``Settings.max_exact_states``; otherwise it plays the 2-player
+first-to-goal policy, approximately, and its hints say so.
+
 Rooms do not know the manager: it hands each room itself as the room's ``RoomStorage``."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
@@ -23,13 +28,15 @@ from pigdice.errors import PigdiceError, UnknownVariantError
 from pigdice.players.optimal import Optimal
 from pigdice.rules.registry import find_variant
 from pigdice.rules.variant import Decision, Variant
+from pigdice.solve.exact import ExactPolicy, FirstToGoalPolicy, exactness
 from pigdice.solve.policy import Policy
+from pigdice.solve.tables import effect_table
 from pigdice.web.config import Settings
 from pigdice.web.errors import WebError
 from pigdice.web.limits import ClientRooms
 from pigdice.web.rooms import Room
 from pigdice.web.seats import CODE_RE, Seat, hash_token, new_code, parse_web_strategy, plan_seats
-from pigdice.web.solving import SolvePool
+from pigdice.web.solving import SolvePool, exact_job_key
 from pigdice.web.store import DamagedGameError, GameRecord, MoveWrite, SeatRecord, Store, StoreError
 
 log = logging.getLogger("pigdice.web")
@@ -38,6 +45,7 @@ MAX_BATCH = 500  # moves written in one transaction at most
 TRUNCATE_SECONDS = 60.0  # a large SQLite log is truncated at most this often (it pauses writers briefly)
 RESUME_CHUNK = 10  # rooms resumed between two yields to the event loop (~20 ms of replay)
 BUSY_RETRY_SECONDS = 30.0  # a room whose perfect player was refused (pool busy) asks again after this
+MAX_FAILED_SOLVES = 1000  # exact solves that failed here, remembered so rooms play the approximation at once
 
 T = TypeVar("T")
 
@@ -45,6 +53,28 @@ T = TypeVar("T")
 def optimal_seats(room: Room) -> list[Optimal]:
     """Return the perfect-player strategies of the room's robots."""
     return [s.strategy for s in room.seats if s.is_robot and isinstance(s.strategy, Optimal)]
+
+
+def handed(policy: ExactPolicy) -> Policy | ExactPolicy:
+    """Return what a perfect player is handed: the plain ``Policy`` of a 2-player first-to-goal solve (its
+    approximations read that one), else the exact policy itself."""
+    return policy.policy if isinstance(policy, FirstToGoalPolicy) else policy
+
+
+@functools.lru_cache(maxsize=256)
+def has_reset(variant: Variant) -> bool:
+    """Return True if a roll of ``variant`` can reset a score (its exact solve then repeats passes)."""
+    return effect_table(variant).has_reset
+
+
+def largest_exact_goal(max_states: int, players: int) -> int:
+    """Return the largest goal whose exact solve for ``players`` players has at most ``max_states`` score tuples."""
+    goal = round(max_states ** (1 / players))
+    while goal > 0 and goal**players > max_states:
+        goal -= 1
+    while (goal + 1) ** players <= max_states:
+        goal += 1
+    return goal
 
 
 class RoomManager:
@@ -64,7 +94,8 @@ class RoomManager:
         self._executor = ThreadPoolExecutor(max_workers=1 if store.is_sqlite else 4, thread_name_prefix="pigdice-db")
         self.pool = SolvePool(settings.solve_workers, settings.max_solve_jobs)
         self.client_rooms = ClientRooms(settings.rooms_per_client, settings.client_window_seconds)
-        self._ready: dict[str, asyncio.Task[Policy]] = {}  # room code -> its perfect player's solve
+        self._ready: dict[str, asyncio.Task[Policy | ExactPolicy]] = {}  # room code -> its perfect player's solve
+        self._exact_failed: dict[str, str] = {}  # exact job key -> why its solve failed here (oldest first)
         self._background: set[asyncio.Task[Any]] = set()
         self.resumed = 0  # rooms loaded at start-up so far (their robots carry on)
         self.quarantined = 0
@@ -213,8 +244,12 @@ class RoomManager:
         self.client_rooms.check(client)
         if await self.db(self.store.count_open_games) >= settings.max_open_rooms:
             raise WebError("server_full", "this server has too many unfinished games; try again later", 503)
-        if solved and not self.pool.policy_ready(variant):
-            self.pool.check_room("policy", variant.roll_hold_form())
+        # a new Hog variant's first fingerprint reads every outcome (up to half a second at 100 dice): off the loop
+        fingerprint = await asyncio.to_thread(variant.fingerprint)
+        if solved:
+            target = self.solve_for(variant, len(plans))
+            if not self.pool.exact_ready(*target):
+                self.pool.check_exact_room(*target)
         tokens: dict[int, str] = {}
         seats: list[Seat] = []
         for index, plan in enumerate(plans):
@@ -232,8 +267,6 @@ class RoomManager:
             "params": dict(params),
         }
         seed = secrets.randbelow(2**62)
-        # a new Hog variant's first fingerprint reads every outcome (up to half a second at 100 dice): off the loop
-        fingerprint = await asyncio.to_thread(variant.fingerprint)
         record = GameRecord(
             code=new_code(),
             variant=variant.name,
@@ -277,6 +310,34 @@ class RoomManager:
             # seed 003: Hog's optimal play does not change beyond 26 dice
             return f"the perfect player plays with up to {settings.max_solver_dice} dice here"
         return None
+
+    def exact_refusal(self, variant: Variant, players: int) -> str | None:
+        """Return why the perfect player of ``variant`` with ``players`` players is not exact on this server (no
+        exact solver, a solve past ``max_exact_states``, or one that failed here), or None if it is exact."""
+        reason = exactness(variant, players)
+        if reason is not None:
+            return reason
+        settings, states = self.settings, variant.goal**players
+        if states > settings.max_exact_states:
+            limit = largest_exact_goal(settings.max_exact_states, players)
+            return f"this server solves {players}-player games exactly up to goal {limit}"
+        if states > settings.max_exact_reset_states and has_reset(variant):
+            limit = largest_exact_goal(settings.max_exact_reset_states, players)
+            return f"this server solves {players}-player games whose rolls can reset a score exactly up to goal {limit}"
+        return self._exact_failed.get(exact_job_key(variant, players))
+
+    def solve_for(self, variant: Variant, players: int) -> tuple[Variant, int]:
+        """Return the game the perfect player's policy solves: this one where it is exact here (``exact_refusal``),
+        else the 2-player first-to-goal game its approximation reads."""
+        if self.exact_refusal(variant, players) is None:
+            return variant, players
+        return variant.roll_hold_form(), 2
+
+    def _exact_failed_here(self, variant: Variant, players: int, reason: str) -> None:
+        """Remember that the exact solve of this game failed (rooms then play the approximation at once)."""
+        while len(self._exact_failed) >= MAX_FAILED_SOLVES:
+            self._exact_failed.pop(next(iter(self._exact_failed)))
+        self._exact_failed[exact_job_key(variant, players)] = f"the exact solve failed on this server ({reason})"
 
     def _check_robot_room(self, goal: int) -> None:
         """Raise unless one more robots-only room fits (they are capped in number and goal, and expire)."""
@@ -330,7 +391,14 @@ class RoomManager:
         return new_room, new_tokens
 
     # -- the perfect player ---------------------------------------------------------------------
-    def _prepare(self, room: Room, for_hint: bool = False) -> asyncio.Task[Policy] | None:
+    def _in_memory(self, room: Room) -> Policy | ExactPolicy | None:
+        """Return the policy the room's perfect player uses (``solve_for``) if it is in memory, else None."""
+        target = self.solve_for(room.variant, room.state.players)
+        if not self.pool.exact_ready(*target):
+            return None
+        return handed(self.pool.cached_exact(*target))
+
+    def _prepare(self, room: Room, for_hint: bool = False) -> asyncio.Task[Policy | ExactPolicy] | None:
         """Make sure the room's perfect player (a robot, or the hints when ``for_hint``) gets its policy: at
         once if it is in memory, else from a job in the solve pool (the room is marked preparing, and told
         when it is ready). Return the task to wait for, or None if there is nothing to wait for."""
@@ -340,11 +408,10 @@ class RoomManager:
         robots = optimal_seats(room)
         if not robots and not for_hint:
             return None
-        if self.pool.policy_ready(room.variant):
-            if robots:
-                policy = self.pool.cached_policy(room.variant)
-                for strategy in robots:
-                    strategy.use_policy(policy)
+        policy = self._in_memory(room)
+        if policy is not None:
+            for strategy in robots:
+                strategy.use_policy(policy)
             return None
         room.preparing = True
         task = asyncio.create_task(self._get_ready(room))
@@ -352,15 +419,24 @@ class RoomManager:
         task.add_done_callback(lambda _: self._ready.pop(room.code, None))
         return task
 
-    async def _get_ready(self, room: Room) -> Policy:
-        """Wait for the room's policy (asking again while the pool is busy), then let its robots play."""
+    async def _get_ready(self, room: Room) -> Policy | ExactPolicy:
+        """Wait for the room's policy (asking again while the pool is busy; the approximation if the exact solve
+        fails), then let its robots play."""
+        variant, players = room.variant, room.state.players
         while True:
             try:
-                policy = await self.pool.policy(room.variant)
+                policy = handed(await self.pool.exact(*self.solve_for(variant, players)))
                 break
-            except WebError as exc:
+            except WebError as exc:  # the pool is busy or broke: ask again later
                 log.warning("room %s: the perfect player is not ready: %s", room.code, exc)
                 await asyncio.sleep(BUSY_RETRY_SECONDS)
+            except Exception as exc:  # e.g. too little memory on this machine for the exact solve
+                if self.exact_refusal(variant, players) is not None:
+                    raise  # the approximation failed: there is nothing else to play
+                log.warning("room %s: the exact solve failed, the approximation plays: %r", room.code, exc)
+                self._exact_failed_here(
+                    variant, players, str(exc) if isinstance(exc, PigdiceError) else "an internal error"
+                )
         for strategy in optimal_seats(room):
             strategy.use_policy(policy)
         room.preparing = False
@@ -546,19 +622,20 @@ class RoomManager:
         problem = self.unsolvable(variant)
         if problem:
             raise WebError("no_hint", f"no hints for this game: {problem}", 409)
-        task = None
-        if not self.pool.policy_ready(variant):
-            self.pool.check_room("policy", variant.roll_hold_form())
+        policy = self._in_memory(room)
+        if policy is None:
+            self.pool.check_exact_room(*self.solve_for(variant, room.state.players))
             task = self._prepare(room, for_hint=True)
-        if task is None:
-            policy = self.pool.cached_policy(variant)
-        else:
-            try:
-                policy = await asyncio.wait_for(asyncio.shield(task), self.settings.hint_wait_seconds)
-            except TimeoutError:
-                raise WebError(
-                    "preparing", "the perfect player is preparing its advice; you will be told when it is ready", 503
-                ) from None
+            if task is None:  # it was in memory after all
+                policy = self._in_memory(room)
+            else:
+                try:
+                    policy = await asyncio.wait_for(asyncio.shield(task), self.settings.hint_wait_seconds)
+                except TimeoutError:
+                    advice = "the perfect player is preparing its advice; you will be told when it is ready"
+                    raise WebError("preparing", advice, 503) from None
+        if policy is None:
+            raise WebError("solve_failed", "the perfect player's policy is not in memory; try again", 503)
         advisor = Optimal(variant)
         advisor.use_policy(policy)
         state = room.state  # read after the wait: the game may have moved on
@@ -574,6 +651,9 @@ class RoomManager:
         else:
             win = None
         note = hint.approximate or approximation_note(variant, state.players)
+        refusal = self.exact_refusal(variant, state.players)
+        if note and refusal and exactness(variant, state.players) is None:
+            note += f"; {refusal}"  # the game has an exact solver, but not on this server
         return {
             "type": "hint",
             "step": state.step,

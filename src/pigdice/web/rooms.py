@@ -275,7 +275,7 @@ class Room:
         if self.state.is_terminal() or not self.started or self.closed is not None:
             return None
         seat = self.seats[self.state.current]
-        if isinstance(seat.strategy, Optimal) and not seat.strategy.is_ready:
+        if isinstance(seat.strategy, Optimal) and not seat.strategy.is_ready_for(self.state.players):
             return None  # its policy is being solved in the solve pool; the room is kicked when it is ready
         return seat if seat.is_robot else None
 

@@ -1,10 +1,12 @@
 """The solve pool: the perfect player's policies and the explorer's data, computed in a worker process.
 
 Solving is seconds of CPU (numba, and pure Python around it), so it never runs on the event loop
-or its threads: jobs go to a bounded process pool. Requests for the same variant share one job;
-when more than ``max_jobs`` different solves wait, new ones are refused (503 ``busy``) instead of
-queueing without end. A finished policy is kept in the solver's in-memory cache (bounded by bytes)
-and on disk, so the next request for it is instant.
+or its threads: jobs go to a bounded process pool. Requests for the same solve share one job (an
+exact solve is keyed by ``exact_key``: its solver, number of players, ending, tie rule and final
+turn); when more than ``max_jobs`` different solves wait, new ones are refused (503 ``busy``) instead
+of queueing without end. A finished policy is kept in the solvers' in-memory caches (bounded by
+bytes) and on disk, so the next request for it is instant. How large a solve may be is the
+manager's decision (``Settings.max_exact_states``): the pool solves what it is asked.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pigdice.rules.variant import Variant
 from pigdice.web.errors import WebError
 
 if TYPE_CHECKING:
+    from pigdice.solve.exact import ExactPolicy
     from pigdice.solve.policy import Policy
 
 log = logging.getLogger("pigdice.web")
@@ -29,16 +32,16 @@ log = logging.getLogger("pigdice.web")
 T = TypeVar("T")
 
 
-def solve_in_worker(variant: Variant) -> Policy:
-    """Solve (or load from the disk cache) the policy of ``variant``, in a worker process."""
-    from pigdice.solve.solver import solve
+def exact_in_worker(variant: Variant, players: int) -> ExactPolicy:
+    """Solve (or load from the disk cache) the exact policy of ``variant`` played by ``players``, in a worker."""
+    from pigdice.solve.exact import exact_policy
 
-    return solve(variant)
+    return exact_policy(variant, players)
 
 
 def warm_worker() -> bool:
-    """Import the solver (numba and its compiled kernels) in a fresh worker."""
-    import pigdice.solve.solver  # noqa: F401
+    """Import the solvers (numba and their compiled kernels) in a fresh worker."""
+    import pigdice.solve.exact  # noqa: F401
 
     return True
 
@@ -61,8 +64,16 @@ def job_key(kind: str, variant: Variant) -> str:
     return f"{kind}:{variant.name}:{variant.fingerprint()}"
 
 
+def exact_job_key(variant: Variant, players: int) -> str:
+    """Return the key of the exact solve of ``variant`` with ``players`` players (``exact_key``: games the
+    solvers tell apart, by players, ending, tie rule or final turn, never share a job)."""
+    from pigdice.solve.exact import exact_key
+
+    return f"exact:{exact_key(variant, players)}"
+
+
 class SolvePool:
-    """A bounded process pool for solves, with one shared job per variant and a limit on waiting jobs."""
+    """A bounded process pool for solves, with one shared job per solve and a limit on waiting jobs."""
 
     def __init__(self, workers: int = 1, max_jobs: int = 8) -> None:
         self.workers = workers
@@ -74,6 +85,11 @@ class SolvePool:
     def busy(self) -> int:
         """Return how many jobs run or wait."""
         return len(self._jobs)
+
+    @property
+    def running(self) -> list[str]:
+        """Return the keys of the jobs that run or wait."""
+        return list(self._jobs)
 
     def start(self) -> None:
         """Start the worker process now (it imports the solver), so the first solve does not wait for it."""
@@ -91,7 +107,10 @@ class SolvePool:
 
     def check_room(self, kind: str, variant: Variant) -> None:
         """Raise 503 ``busy`` if a new job for ``variant`` would be refused (it is neither running nor cached)."""
-        if job_key(kind, variant) not in self._jobs and len(self._jobs) >= self.max_jobs:
+        self._check_key(job_key(kind, variant))
+
+    def _check_key(self, key: str) -> None:
+        if key not in self._jobs and len(self._jobs) >= self.max_jobs:
             raise WebError(
                 "busy",
                 f"the server is preparing {len(self._jobs)} perfect players already; try again in a minute",
@@ -100,18 +119,21 @@ class SolvePool:
 
     def job(self, kind: str, variant: Variant, work: Callable[[Variant], T]) -> asyncio.Future[T]:
         """Return the future of the job computing ``work(variant)`` in a worker, starting it unless it runs."""
-        key = job_key(kind, variant)
+        return self._submit(job_key(kind, variant), work, variant)
+
+    def _submit(self, key: str, work: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """Return the future of the job ``key`` computing ``work(*args)`` in a worker, starting it unless it runs."""
         future = self._jobs.get(key)
         if future is not None:
             return future
-        self.check_room(kind, variant)
+        self._check_key(key)
         loop = asyncio.get_running_loop()
         try:
-            future = asyncio.wrap_future(self._pool().submit(work, variant), loop=loop)
+            future = asyncio.wrap_future(self._pool().submit(work, *args), loop=loop)
         except BrokenProcessPool:  # a worker died (killed, out of memory): start a fresh pool
             log.error("the solve pool broke; starting a new one")
             self._executor = None
-            future = asyncio.wrap_future(self._pool().submit(work, variant), loop=loop)
+            future = asyncio.wrap_future(self._pool().submit(work, *args), loop=loop)
         self._jobs[key] = future
         future.add_done_callback(lambda done: self._finished(key, done))
         return future
@@ -122,41 +144,66 @@ class SolvePool:
         if not future.cancelled() and future.exception() is not None:
             log.warning("solve job %s failed: %r", key, future.exception())
 
-    async def policy(self, variant: Variant) -> Policy:
-        """Return the solved policy of ``variant``'s roll/hold form: from memory, or from a (shared) worker job."""
-        from pigdice.solve.solver import cached, remember
+    # -- exact policies --------------------------------------------------------------------
+    async def exact(self, variant: Variant, players: int) -> ExactPolicy:
+        """Return the exact policy of ``variant`` played by ``players``: from memory, or from a (shared) job.
 
-        target = variant.roll_hold_form()
-        policy = cached(target)
+        The caller checks that a solver exists (``exactness``) and that the solve is within its bounds.
+        """
+        from pigdice.solve.exact import cached_exact, remember_exact
+
+        policy = cached_exact(variant, players)
         if policy is not None:
             return policy
-        policy = await self.run("policy", target, solve_in_worker)
-        remember(policy)
+        policy = await self._wait(exact_job_key(variant, players), exact_in_worker, variant, players)
+        remember_exact(policy)
         return policy
 
-    def policy_ready(self, variant: Variant) -> bool:
-        """Return True if the policy of ``variant`` is in memory (no job needed)."""
-        from pigdice.solve.solver import cached
+    def exact_ready(self, variant: Variant, players: int) -> bool:
+        """Return True if the exact policy of ``variant`` with ``players`` players is in memory (no job needed)."""
+        from pigdice.solve.exact import cached_exact
 
-        return cached(variant.roll_hold_form()) is not None
+        return cached_exact(variant, players) is not None
 
-    def cached_policy(self, variant: Variant) -> Policy:
-        """Return the in-memory policy of ``variant`` (call after ``policy_ready`` said yes)."""
-        from pigdice.solve.solver import cached
+    def cached_exact(self, variant: Variant, players: int) -> ExactPolicy:
+        """Return the in-memory exact policy (call after ``exact_ready`` said yes)."""
+        from pigdice.solve.exact import cached_exact
 
-        policy = cached(variant.roll_hold_form())
+        policy = cached_exact(variant, players)
         if policy is None:
             raise WebError("solve_failed", "the perfect player's policy is not in memory; try again", 503)
         return policy
 
+    def check_exact_room(self, variant: Variant, players: int) -> None:
+        """Raise 503 ``busy`` if the exact solve of ``variant`` with ``players`` players would be refused."""
+        self._check_key(exact_job_key(variant, players))
+
+    # -- the 2-player first-to-goal policy (approximations, action tables) -------------------
+    async def policy(self, variant: Variant) -> Policy:
+        """Return the solved policy of ``variant``'s roll/hold form: from memory, or from a (shared) worker job."""
+        return _plain(await self.exact(variant.roll_hold_form(), 2))
+
+    def policy_ready(self, variant: Variant) -> bool:
+        """Return True if the policy of ``variant`` is in memory (no job needed)."""
+        return self.exact_ready(variant.roll_hold_form(), 2)
+
+    def cached_policy(self, variant: Variant) -> Policy:
+        """Return the in-memory policy of ``variant`` (call after ``policy_ready`` said yes)."""
+        return _plain(self.cached_exact(variant.roll_hold_form(), 2))
+
+    # -- waiting ----------------------------------------------------------------------------
     async def run(self, kind: str, variant: Variant, work: Callable[[Variant], T]) -> T:
         """Return ``work(variant)`` computed in a worker; requests for the same job share it.
 
         ``work`` must be a module-level function (it is pickled by name). Many requests may wait for
         one job, so one request going away does not cancel it.
         """
+        return await self._wait(job_key(kind, variant), work, variant)
+
+    async def _wait(self, key: str, work: Callable[..., T], *args: Any) -> T:
+        """Return the result of the job ``key`` (``work(*args)``), its failures turned into web errors."""
         try:
-            return await asyncio.shield(self.job(kind, variant, work))
+            return await asyncio.shield(self._submit(key, work, *args))
         except PigdiceError:
             raise
         except BrokenProcessPool:
@@ -176,3 +223,12 @@ class SolvePool:
                 process.join(timeout=5)
             self._executor.shutdown(wait=True, cancel_futures=True)  # quick now: its workers are gone
             self._executor = None
+
+
+def _plain(policy: ExactPolicy) -> Policy:
+    """Return the 2-player first-to-goal ``Policy`` inside ``policy`` (what the approximations read)."""
+    from pigdice.solve.exact import FirstToGoalPolicy
+
+    if not isinstance(policy, FirstToGoalPolicy):
+        raise WebError("solve_failed", "the perfect player's policy is of another game; try again", 503)
+    return policy.policy
