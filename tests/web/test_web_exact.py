@@ -97,6 +97,21 @@ def test_three_players_first_to_the_goal_play_and_hint_exactly(tmp_path: Path) -
             state, _ = apply(state, parse_action(action), rng)
 
 
+def test_a_hint_gives_every_seat_its_exact_chance(tmp_path: Path) -> None:
+    variant = find_variant("pig", goal=12)
+    reference = exact_policy(variant, 3, use_cache=False)
+    # the robot who moves first waits a minute: the room stays at its first position while we ask
+    with TestClient(create_app(make_settings(tmp_path, robot_delay=60.0))) as client:
+        game = create_game(client, variant="pig", goal=12, players=["hold:5", "you", "hold:5"])
+        room = _room(client, game["code"])
+        body = {"seat": 1, "token": game["tokens"]["1"]}
+        reply = client.post(f"/api/games/{game['code']}/hint", json=body)
+        assert reply.status_code == 200, reply.text
+        hint = reply.json()
+        assert room.state.step == 0 and hint["your_turn"] is False and hint["best"] is None
+        assert hint["win_probability"] == pytest.approx(reference.win_vector(position_of(room.state))[1], abs=1e-12)
+
+
 @pytest.mark.parametrize(
     ("players", "endgame", "ties"),
     [(2, "final-round", "shared"), (2, "equal-turns", "first-to-reach"), (3, "final-round", "shared")],
