@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -15,6 +15,7 @@ from pigdice.cli.output import emit_json, stdout_console
 from pigdice.cli.progress import progress_bar
 from pigdice.errors import BadParameterError, BadStrategyError
 from pigdice.rules.variant import MAX_GOAL, Decision, Variant
+from pigdice.study.question_limits import MAX_QUESTION_PLAYERS
 
 FIGURE_GOAL = 2  # the smallest goal whose figures can be drawn (a 2 x 2 grid of scores)
 FIGURE_NAME_ROOM = 24  # bytes a figure's name adds to the report's, e.g. "-turn-score.html"
@@ -81,18 +82,57 @@ def analyze_command(
     arrays: Annotated[
         bool, typer.Option("--arrays", help="Add per-state arrays to the JSON (turn scores, turn starts).")
     ] = False,
+    questions: Annotated[
+        bool,
+        typer.Option(
+            "--questions",
+            help="Answer seed 003's open questions instead: the first player's chance under every ending, by how "
+            "much players go past the goal, the last player's target, 3+ players, how good the 2-player "
+            "approximation is.",
+        ),
+    ] = False,
+    most_players: Annotated[
+        int | None,
+        number_option(
+            "--players",
+            low=2,
+            high=MAX_QUESTION_PLAYERS,
+            help="With --questions: answer for up to this many players (default 3; 4 takes minutes)",
+        ),
+    ] = None,
+    players_goal: Annotated[
+        int | None,
+        number_option(
+            "--players-goal",
+            low=1,
+            high=MAX_GOAL,
+            help="With --questions: the goal of the games of 3 or more players (default: the variant's, "
+            "lowered to the largest whose arrays fit in 4 GiB)",
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Exact first-player advantage, game length, scoring turns and state visits (no simulation).
 
-    VARIANT may list several variants (pig,hog,piggy) for a side-by-side comparison.
+    VARIANT may list several variants (pig,hog,piggy) for a side-by-side comparison. With
+    --questions: seed 003's open questions (endings, by how much, 3+ players) answered exactly.
     """
     from pigdice.study.analysis import analyze as run_analysis
     from pigdice.study.report import format_from, per_player_rows, report_text, summary_rows, write_report
 
     variants = _variants(variant_name, goal, param)
-    specs = _strategy_list(strategies)
     report_format = format_from(out, fmt)
+    if questions:
+        if len(variants) > 1:
+            raise BadParameterError("--questions answers for one variant at a time; name just one")
+        if strategies.strip().lower() != "optimal":
+            raise BadParameterError("--questions is about optimal play; drop --strategies")
+        _questions(variants[0], most_players, players_goal, out, fmt, report_format, json_out, arrays)
+        return
+    for option, given in (("--players", most_players), ("--players-goal", players_goal)):
+        if given is not None:
+            raise BadParameterError(f"{option} goes with --questions (the open questions for 3 or more players)")
+    specs = _strategy_list(strategies)
     if len(variants) > 1:
         _compare(variants, specs, out, fmt, report_format, json_out, arrays)
         return
@@ -145,6 +185,86 @@ def analyze_command(
         console.print(f"Wrote {files[0]} and {len(files) - 1} figures next to it.")
     else:
         console.print(f"Report with figures: pigdice analyze {v.name} --out report.md (or .html)", style="dim")
+
+
+def _questions(
+    variant: Variant,
+    players: int | None,
+    players_goal: int | None,
+    out: Path | None,
+    fmt: str | None,
+    report_format: str,
+    json_out: bool,
+    arrays: bool,
+) -> None:
+    """Answer seed 003's open questions for one variant: tables, JSON or a report with figures."""
+    from pigdice.study.analysis.questions import open_questions
+    from pigdice.study.questions_report import questions_text, write_questions_report
+
+    most = 3 if players is None else players
+    if players_goal is not None and most < 3:
+        raise BadParameterError("--players-goal is the goal of the games of 3 or more players: add --players 3 or more")
+    if out is not None:
+        _check_figures([variant], "a report's figures")
+        _check_report_name(out)
+    with progress_bar() as bar:
+        answers = open_questions(variant, most, players_goal, progress=bar)
+        files: list[Path] = []
+        if out is not None:
+            with writing(out):
+                files = write_questions_report(answers, out, report_format, progress=bar)
+    if json_out:
+        data = answers.to_json(arrays=arrays)
+        if files:
+            data["files"] = [str(path) for path in files]
+        emit_json(data)
+        return
+    if out is None and fmt is not None:
+        typer.echo(questions_text(answers, report_format))
+        return
+    _print_questions(answers)
+    console = stdout_console()
+    if files:
+        console.print(f"Wrote {files[0]} and {len(files) - 1} figures next to it.")
+    else:
+        console.print(
+            f"Report with figures: pigdice analyze {variant.name} --questions --out report.md (or .html)", style="dim"
+        )
+
+
+def _print_questions(answers: Any) -> None:
+    """Print the open questions' answers as rich tables."""
+    from pigdice.study import questions_report as qr
+
+    console = stdout_console()
+    v = answers.variant
+
+    def table(title: str, header: list[str], rows: list[list[str]]) -> None:
+        shown_table = Table(title=title, title_style="bold")
+        for index, name in enumerate(header):
+            shown_table.add_column(name, justify="left" if index == 0 or not rows else "right")
+        for row in rows:
+            shown_table.add_row(*row)
+        console.print(shown_table)
+
+    table(f"{v.title}, goal {v.goal}: the first player's chance, 2 players", qr.ENDING_HEADER, qr.ending_rows(answers))
+    if answers.margins:
+        table("By how much past the goal (the player who can reach it)", qr.MARGIN_HEADER, qr.margin_rows(answers))
+    if answers.last_turns:
+        table("The last player's target (read from the policy)", qr.LAST_TURN_HEADER, qr.last_turn_rows(answers))
+    for answer in answers.players:
+        n = answer.players
+        table(f"{n} players, {answer.goal_note}: each seat's chance", qr.seat_header(n), qr.players_rows(answer))
+        if answer.approximation is not None:
+            table(
+                f"{n} players: one seat plays the 2-player policy against the highest score",
+                qr.APPROXIMATION_HEADER,
+                qr.approximation_rows(answer.approximation),
+            )
+            console.print(qr.approximation_note(answer.approximation), style="dim")
+        elif answer.reason:
+            console.print(f"{n} players: the approximation is not measured: {answer.reason}", style="dim")
+    console.print(f"Seed 003's open questions, answered exactly in {answers.seconds:.1f} s.", style="dim")
 
 
 def _compare(

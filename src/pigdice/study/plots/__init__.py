@@ -36,6 +36,7 @@ from pigdice.study.plots.figures import (
     win_figure,
 )
 from pigdice.study.plots.interactive import save_html
+from pigdice.study.plots.questions import last_turn_figure, margin_figure
 from pigdice.study.plots.static import DPI, save_png
 
 __all__ = [
@@ -54,7 +55,9 @@ __all__ = [
     "build_figure",
     "dice_figure",
     "dice_usage",
+    "last_turn_figure",
     "length_figure",
+    "margin_figure",
     "plot",
     "save_figure",
     "save_html",

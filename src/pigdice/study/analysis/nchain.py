@@ -1,0 +1,465 @@
+"""Numba kernels of the n-player game chain (first to the goal) under fixed choices, pushed forward.
+
+A turn starts at a score tuple in turn order, the mover first, stored at the flat index of
+``pigdice.solve.nkernels`` (mixed radix, base goal), and at r, the offset of one tracked seat from
+the mover: the mover's seat is (tracked - r) mod n. ``M[index, r, b]`` is the probability that a
+turn starts there in game b (B games are pushed together; in game b the tracked seat ``tracked[b]``
+plays the approximate choices if ``approx[b]``, every other seat the exact n-player policy).
+
+Mass moves to a higher score sum with every turn that banks points, so one pass over the score
+sums, low to high, pushes it through the whole game, except for two moves:
+
+- a turn that ends with nothing banked (a bust, a pass, a reset at score 0) hands the turn to the
+  next player at the same scores: (a_0, ..., a_{n-1}, r) -> (a_1, ..., a_{n-1}, a_0, r - 1). These
+  states form cycles of n (the rotations of a tuple with every r), and the visits around a cycle
+  are summed in closed form: v_t = M_t + d_{t-1} v_{t-1}, so
+  v_0 = (M_0 + sum_{t>=1} d_t ... d_{n-1} M_t) / (1 - d_0 ... d_{n-1});
+- a reset (score to 0) lands at a lower sum, already passed: it waits there for the next pass.
+
+The exact players' choices follow from the turn-start values by the mover's entry of the solver's
+turn sweep (``exact_choices``, read at the x the solver decided at, overrides included), so they are
+the choices ``PlayersPolicy.best`` gives (the tests check this at every state of small games).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from pigdice.solve.nkernels import INNER_TOLERANCE
+from pigdice.solve.positions import INDIFFERENCE
+from pigdice.solve.tables import KIND_ADD, KIND_BANK, KIND_BUST, KIND_DOUBLE, KIND_RESET, KIND_SET, KIND_SUBTRACT
+
+MAX_INNER_SWEEPS = 10_000  # as the solver's: sweeps of one turn's choices (effects lowering the total)
+MAX_TURN_PASSES = 100_000  # passes over one turn's totals (effects that lower the total repeat them)
+TURN_LEFT = 1e-17  # a turn's pass stops when less mass than this is still inside it
+NEVER_ENDS = 1e-15  # a cycle that keeps all but this much of its mass is played forever (counted apart)
+
+
+@njit(cache=True)
+def turn_outcome(a0, goal, act, kinds, amounts, keeps, probs, offsets, one_throw, dist, resid):  # pragma: no cover
+    """Push one turn of the mover (score a0) forward under the actions ``act[k]``; return (win, stay, left).
+
+    ``dist[s2]`` receives the probability of ending the turn with the new score s2 != a0 (below
+    the goal), ``win`` that of reaching the goal, ``stay`` that of ending with nothing banked (a
+    bust, a pass at 0, a reset at score 0, a bank of nothing), ``left`` the mass that never leaves
+    the turn (a roll that can change nothing, forever). ``resid`` is scratch of ``goal`` entries.
+    The moves are the solver's (``nkernels._sweep``): past the goal the mover holds.
+    """
+    win = 0.0
+    stay = 0.0
+    if one_throw:  # one banked throw with the chosen dice
+        c = act[0] - 1
+        for e in range(offsets[c], offsets[c + 1]):
+            kind = kinds[e]
+            p = probs[e]
+            s2 = a0
+            if kind in (KIND_ADD, KIND_SET, KIND_BANK):
+                s2 = a0 + amounts[e]
+            elif kind == KIND_RESET:
+                s2 = 0
+            if s2 >= goal:
+                win += p
+            elif s2 == a0:
+                stay += p
+            else:
+                dist[s2] += p
+        return win, stay, 0.0
+    top = goal - a0
+    for k in range(top):
+        resid[k] = 0.0
+    resid[0] = 1.0
+    left = 0.0
+    for _ in range(MAX_TURN_PASSES):
+        for k in range(top):
+            m = resid[k]
+            if m == 0.0:
+                continue
+            resid[k] = 0.0
+            a = act[k]
+            if a == 0:  # hold (at k = 0: pass)
+                if k == 0:
+                    stay += m
+                else:
+                    dist[a0 + k] += m
+                continue
+            c = a - 1
+            p_self = 0.0  # rolls that leave the turn total where it is: counted geometrically
+            for e in range(offsets[c], offsets[c + 1]):
+                kind = kinds[e]
+                k2 = -1
+                if kind == KIND_ADD:
+                    k2 = k + amounts[e]
+                elif kind == KIND_DOUBLE:
+                    k2 = 2 * k
+                elif kind == KIND_SUBTRACT:
+                    k2 = max(k - amounts[e], 0)
+                elif kind == KIND_SET:
+                    k2 = amounts[e]
+                if k2 == k:
+                    p_self += probs[e]
+            if p_self > 1.0 - 1e-12:
+                left += m
+                continue
+            m = m / (1.0 - p_self)
+            for e in range(offsets[c], offsets[c + 1]):
+                kind = kinds[e]
+                p = probs[e] * m
+                k2 = -1
+                if kind == KIND_ADD:
+                    k2 = k + amounts[e]
+                elif kind == KIND_DOUBLE:
+                    k2 = 2 * k
+                elif kind == KIND_SUBTRACT:
+                    k2 = max(k - amounts[e], 0)
+                elif kind == KIND_SET:
+                    k2 = amounts[e]
+                if k2 >= 0:
+                    if k2 == k:
+                        continue
+                    if k2 >= top:  # the turn total reaches the goal: hold and win
+                        win += p
+                    else:
+                        resid[k2] += p
+                elif kind == KIND_BUST:
+                    stay += p
+                elif kind == KIND_RESET:
+                    if a0 == 0:
+                        stay += p
+                    else:
+                        dist[0] += p
+                else:  # BANK
+                    s2 = a0 + amounts[e]
+                    if keeps[e]:
+                        s2 += k
+                    if s2 >= goal:
+                        win += p
+                    elif s2 == a0:
+                        stay += p
+                    else:
+                        dist[s2] += p
+        # a pass runs k upwards, so only moves to lower totals (Pig Dice's tail) are left for the next
+        rest = 0.0
+        for k in range(top):
+            rest += resid[k]
+        if rest <= TURN_LEFT:
+            left += rest
+            break
+    return win, stay, left
+
+
+@njit(cache=True)
+def exact_choices(  # pragma: no cover - numba
+    W, base, a0, goal, n, x, kinds, amounts, keeps, probs, offsets, monotone, one_throw, C, D, act, opt_c, opt_d
+):  # fmt: skip
+    """Write into act[k] the exact n-player policy's choice at every turn total k < goal - a0 (Hog: k = 0).
+
+    The mover's own entry of the solver's turn sweep (``pigdice.solve.nkernels._sweep``), option
+    for option and in the same order: W (tuples, n) are the turn-start win vectors, ``base`` the
+    flat index of (the others' scores, 0) (the mover's new score is added to it), x the mover's
+    entry of the state their turn falls back to (the solver's override where it has one). Each
+    option's value is C + D x; the tie-break is ``pigdice.solve.positions``': at k = 0 (and in Hog)
+    rolling with the fewest dice, else holding, unless another option is better by more than
+    INDIFFERENCE, options taken in order. First to the goal: banking the goal wins.
+    """
+    top = 1 if one_throw else goal - a0
+    n_choices = offsets.shape[0] - 1
+    n_scan = n_choices if one_throw else n_choices + 1
+    last = n - 1
+    single = monotone or one_throw
+    if not single:
+        for k in range(top):
+            C[k] = 0.0
+            D[k] = 0.0
+    for _ in range(MAX_INNER_SWEEPS):
+        change = 0.0
+        for k in range(top - 1, -1, -1):
+            if k == 0:
+                opt_c[0] = 0.0
+                opt_d[0] = 1.0
+            else:
+                opt_c[0] = W[base + a0 + k, last]
+                opt_d[0] = 0.0
+            for ch in range(n_choices):
+                rc = 0.0
+                rd = 0.0
+                for e in range(offsets[ch], offsets[ch + 1]):
+                    kind = kinds[e]
+                    p = probs[e]
+                    k2 = -1
+                    if kind == KIND_ADD:
+                        k2 = k + amounts[e]
+                    elif kind == KIND_BUST:
+                        rd += p
+                    elif kind == KIND_DOUBLE:
+                        k2 = 2 * k
+                    elif kind == KIND_SUBTRACT:
+                        k2 = max(k - amounts[e], 0)
+                    elif kind == KIND_SET:
+                        k2 = amounts[e]
+                    elif kind == KIND_RESET:
+                        if a0 == 0:
+                            rd += p
+                        else:
+                            rc += p * W[base, last]
+                    else:  # BANK
+                        s2 = a0 + amounts[e]
+                        if keeps[e]:
+                            s2 += k
+                        if s2 >= goal:
+                            rc += p
+                        elif s2 == a0:
+                            rd += p
+                        else:
+                            rc += p * W[base + s2, last]
+                    if k2 < 0:
+                        pass
+                    elif one_throw:
+                        if a0 + k2 >= goal:
+                            rc += p
+                        elif k2 == 0:
+                            rd += p
+                        else:
+                            rc += p * W[base + a0 + k2, last]
+                    elif k2 < top:
+                        rc += p * C[k2]
+                        rd += p * D[k2]
+                    else:
+                        rc += p
+                opt_c[ch + 1] = rc
+                opt_d[ch + 1] = rd
+            roll_first = one_throw or k == 0
+            b = 1 if roll_first else 0
+            for j in range(1, n_scan):
+                o = j
+                if roll_first:
+                    o = j + 1 if j < n_choices else 0
+                if opt_c[o] - opt_c[b] - INDIFFERENCE + (opt_d[o] - opt_d[b]) * x > 0.0:
+                    b = o
+            if not single:
+                change = max(change, abs(opt_d[b] - D[k]), abs(opt_c[b] - C[k]))
+            C[k] = opt_c[b]
+            D[k] = opt_d[b]
+            act[k] = b
+        if single or change < INNER_TOLERANCE:
+            return
+
+
+@njit(cache=True)
+def _first_tuple(a, s, n, goal):  # pragma: no cover - numba
+    """Write the smallest (lexicographic) score tuple below ``goal`` with sum s into ``a``."""
+    for q in range(n):
+        v = s - (n - 1 - q) * (goal - 1)
+        if v < 0:
+            v = 0
+        a[q] = v
+        s -= v
+
+
+@njit(cache=True)
+def _next_tuple(a, n, goal):  # pragma: no cover - numba
+    """Advance ``a`` to the next tuple with the same sum (lexicographic); return False after the last."""
+    rest = a[n - 1]
+    for q in range(n - 2, -1, -1):
+        if a[q] + 1 < goal and rest >= 1:
+            a[q] += 1
+            s = rest - 1
+            for u in range(q + 1, n):
+                v = s - (n - 1 - u) * (goal - 1)
+                if v < 0:
+                    v = 0
+                a[u] = v
+                s -= v
+            return True
+        rest += a[q]
+    return False
+
+
+@njit(cache=True)
+def _decide_at(dec_idx, dec_x, idx, x):  # pragma: no cover - numba
+    """Return the x the solver made the mover's choices at in state ``idx`` (its override, else x)."""
+    if dec_idx.shape[0] == 0:
+        return x
+    q = np.searchsorted(dec_idx, idx)
+    if q < dec_idx.shape[0] and dec_idx[q] == idx:
+        return dec_x[q]
+    return x
+
+
+@njit(cache=True)
+def push_levels(  # pragma: no cover - numba
+    W, goal, n, s_low, s_high, M, tracked, approx, ap_ind, ap_to, ap_pr, ap_win, dec_idx, dec_x,
+    kinds, amounts, keeps, probs, offsets, monotone, one_throw, wins, out,
+):  # fmt: skip
+    """Push the mass of every turn start whose score sum lies in [s_low, s_high] (low sums first).
+
+    W (goal^n, n) are the exact policy's win vectors; ``ap_*`` the approximate choices' turn
+    outcomes as CSR rows (mover's score i) * goal + (highest other score j), with ``ap_win[row]``
+    (empty when no game plays them). ``dec_idx`` (sorted) and ``dec_x``: the solver's overrides.
+    ``wins[b, seat]`` accumulates each seat's wins. Adds to out[0] the mass sent back to lower
+    sums (resets: the next pass), out[1] the mass that never ends, out[2] the turn sweeps.
+    """
+    B = M.shape[2]
+    top_power = 1
+    for _ in range(n - 1):
+        top_power *= goal
+    n_choices = offsets.shape[0] - 1
+    a = np.empty(n, dtype=np.int64)
+    idxs = np.empty(n, dtype=np.int64)
+    rests = np.empty(n, dtype=np.int64)
+    C = np.zeros(goal)
+    d = np.zeros(goal)
+    act = np.zeros(goal, dtype=np.int64)
+    opt_c = np.empty(n_choices + 1)
+    opt_d = np.empty(n_choices + 1)
+    dist = np.zeros(goal)
+    resid = np.zeros(goal)
+    ex_to = np.zeros((n, goal), dtype=np.int64)
+    ex_pr = np.zeros((n, goal))
+    ex_cnt = np.zeros(n, dtype=np.int64)
+    ex_win = np.zeros(n)
+    ex_stay = np.zeros(n)
+    ex_left = np.zeros(n)
+    ap_row = np.zeros(n, dtype=np.int64)
+    ap_stay = np.zeros(n)
+    mass = np.zeros(n)
+    stays = np.zeros(n)
+    visits = np.zeros(n)
+    any_approx = False
+    for b in range(B):
+        if approx[b]:
+            any_approx = True
+    pending = 0.0
+    stuck = 0.0
+    sweeps = 0
+    for s in range(s_low, s_high + 1):
+        if s > n * (goal - 1):
+            break
+        _first_tuple(a, s, n, goal)
+        while True:
+            idx = 0
+            for q in range(n):
+                idx = idx * goal + a[q]
+            canonical = True
+            period = n
+            rot = idx
+            for t in range(1, n):
+                rot = (rot - a[t - 1] * top_power) * goal + a[t - 1]
+                if rot < idx:
+                    canonical = False
+                    break
+                if rot == idx:
+                    period = t
+                    break
+            if canonical:
+                p = period
+                busy = False
+                for m in range(p):
+                    im = 0
+                    for q in range(n):
+                        j = m + q
+                        im = im * goal + a[j - n if j >= n else j]
+                    idxs[m] = im
+                    rests[m] = im - a[m] * top_power
+                    for r in range(n):
+                        for bb in range(B):
+                            if M[im, r, bb] != 0.0:
+                                busy = True
+                if busy:
+                    # every member's turn: the exact choices (and the approximate ones where played)
+                    for m in range(p):
+                        a0 = a[m]
+                        base = rests[m] * goal
+                        x = W[base + a0, n - 1]
+                        decide = _decide_at(dec_idx, dec_x, idxs[m], x)
+                        exact_choices(W, base, a0, goal, n, decide, kinds, amounts, keeps, probs, offsets,
+                                      monotone, one_throw, C, d, act, opt_c, opt_d)  # fmt: skip
+                        sweeps += 1
+                        w, st, left = turn_outcome(a0, goal, act, kinds, amounts, keeps, probs, offsets,
+                                                   one_throw, dist, resid)  # fmt: skip
+                        ex_win[m] = w
+                        ex_stay[m] = st
+                        ex_left[m] = left
+                        cnt = 0
+                        for s2 in range(goal):
+                            if dist[s2] != 0.0:
+                                ex_to[m, cnt] = s2
+                                ex_pr[m, cnt] = dist[s2]
+                                cnt += 1
+                                dist[s2] = 0.0
+                        ex_cnt[m] = cnt
+                        if any_approx:
+                            top_other = 0
+                            for q in range(n):
+                                if q != m and a[q] > top_other:
+                                    top_other = a[q]
+                            row = a0 * goal + top_other
+                            ap_row[m] = row
+                            st = 0.0
+                            for e in range(ap_ind[row], ap_ind[row + 1]):
+                                if ap_to[e] == a0:
+                                    st += ap_pr[e]
+                            ap_stay[m] = st
+                    for bb in range(B):
+                        seat_b = tracked[bb]
+                        for r0 in range(p):
+                            # the cycle through (member t mod p, offset r0 - t): visits in closed form
+                            total = 0.0
+                            for t in range(n):
+                                m = t % p
+                                r = (r0 - t + n) % n
+                                mass[t] = M[idxs[m], r, bb]
+                                total += mass[t]
+                                stays[t] = ap_stay[m] if (approx[bb] and r == 0) else ex_stay[m]
+                            if total == 0.0:
+                                continue
+                            prod = 1.0
+                            back = 0.0
+                            for t in range(n - 1, 0, -1):
+                                prod *= stays[t]
+                                back += prod * mass[t]
+                            loop = prod * stays[0]
+                            if 1.0 - loop <= NEVER_ENDS:
+                                stuck += total
+                                for t in range(n):
+                                    M[idxs[t % p], (r0 - t + n) % n, bb] = 0.0
+                                continue
+                            visits[0] = (mass[0] + back) / (1.0 - loop)
+                            for t in range(1, n):
+                                visits[t] = mass[t] + stays[t - 1] * visits[t - 1]
+                            for t in range(n):
+                                m = t % p
+                                r = (r0 - t + n) % n
+                                M[idxs[m], r, bb] = 0.0
+                                v = visits[t]
+                                if v == 0.0:
+                                    continue
+                                a0 = a[m]
+                                nr = r - 1 if r > 0 else n - 1
+                                winner = (seat_b - r + n) % n
+                                dest = rests[m] * goal
+                                if approx[bb] and r == 0:
+                                    row = ap_row[m]
+                                    wins[bb, winner] += v * ap_win[row]
+                                    for e in range(ap_ind[row], ap_ind[row + 1]):
+                                        s2 = ap_to[e]
+                                        if s2 == a0:
+                                            continue
+                                        f = v * ap_pr[e]
+                                        M[dest + s2, nr, bb] += f
+                                        if s2 < a0:
+                                            pending += f
+                                else:
+                                    wins[bb, winner] += v * ex_win[m]
+                                    stuck += v * ex_left[m]
+                                    for e in range(ex_cnt[m]):
+                                        s2 = ex_to[m, e]
+                                        f = v * ex_pr[m, e]
+                                        M[dest + s2, nr, bb] += f
+                                        if s2 < a0:
+                                            pending += f
+            if not _next_tuple(a, n, goal):
+                break
+    out[0] += pending
+    out[1] += stuck
+    out[2] += sweeps
