@@ -22,6 +22,7 @@ from pigdice.solve.exact import FirstToGoalPolicy, exact_policy, exactness
 from pigdice.solve.nplayer import PlayersPolicy
 from pigdice.solve.policy import Policy
 from pigdice.web.app import create_app
+from pigdice.web.errors import WebError
 from pigdice.web.manager import largest_exact_goal
 from pigdice.web.rooms import Room
 from pigdice.web.solving import SolvePool, exact_job_key
@@ -172,22 +173,36 @@ def test_games_with_resets_have_the_smaller_bound(tmp_path: Path) -> None:
         assert manager.exact_refusal(reset, 2) is None  # 144 score pairs
 
 
-def test_a_failed_exact_solve_falls_back_to_the_approximation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("error", "reason"),
+    [
+        (ResourceLimitError("solving pig for 3 players needs 9 GiB; this machine has 2 GiB"), "needs 9 GiB"),
+        (WebError("solve_failed", "the perfect player could not be prepared; try again", 503), "process stopped"),
+    ],
+)
+def test_a_failed_exact_solve_falls_back_to_the_approximation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: Exception, reason: str
+) -> None:
     with TestClient(create_app(make_settings(tmp_path))) as client:
         pool = client.app.state.manager.pool
         solve = pool.exact
+        asked: list[int] = []
 
-        async def no_memory_for_three(variant: Any, players: int) -> Any:
+        async def fails_for_three(variant: Any, players: int) -> Any:
+            asked.append(players)
             if players == 3:
-                raise ResourceLimitError("solving pig for 3 players needs more memory than this machine has")
+                raise error
             return await solve(variant, players)
 
-        monkeypatch.setattr(pool, "exact", no_memory_for_three)
+        monkeypatch.setattr(pool, "exact", fails_for_three)
         game = create_game(client, variant="pig", goal=13, players=["you", "optimal", "optimal"])
         room = _ready(client, game["code"])
         assert all(robot.is_ready_for(3) and robot.exact(3) is None for robot in _robots(room))
         hint = _hint(client, game)
-        assert "the exact solve failed on this server" in hint["approximate"]
+        assert "the exact solve failed on this server" in hint["approximate"] and reason in hint["approximate"]
+        again = create_game(client, variant="pig", goal=13, players=["you", "optimal", "optimal"])
+        _ready(client, again["code"])
+        assert asked == [3, 2]  # the failure is remembered: the next room plays the approximation at once
 
 
 def test_rooms_with_other_player_counts_or_endings_never_share_a_job() -> None:

@@ -333,11 +333,13 @@ class RoomManager:
             return variant, players
         return variant.roll_hold_form(), 2
 
-    def _exact_failed_here(self, variant: Variant, players: int, reason: str) -> None:
-        """Remember that the exact solve of this game failed (rooms then play the approximation at once)."""
+    def _fall_back(self, room: Room, reason: str) -> None:
+        """Remember that the exact solve of the room's game failed: its rooms play the approximation from now on."""
+        log.warning("room %s: the exact solve failed, the approximation plays: %s", room.code, reason)
         while len(self._exact_failed) >= MAX_FAILED_SOLVES:
             self._exact_failed.pop(next(iter(self._exact_failed)))
-        self._exact_failed[exact_job_key(variant, players)] = f"the exact solve failed on this server ({reason})"
+        key = exact_job_key(room.variant, room.state.players)
+        self._exact_failed[key] = f"the exact solve failed on this server ({reason})"
 
     def _check_robot_room(self, goal: int) -> None:
         """Raise unless one more robots-only room fits (they are capped in number and goal, and expire)."""
@@ -424,19 +426,20 @@ class RoomManager:
         fails), then let its robots play."""
         variant, players = room.variant, room.state.players
         while True:
+            exact = self.exact_refusal(variant, players) is None
             try:
                 policy = handed(await self.pool.exact(*self.solve_for(variant, players)))
                 break
-            except WebError as exc:  # the pool is busy or broke: ask again later
+            except WebError as exc:
+                if exact and exc.code != "busy":  # the worker died in the exact solve (out of memory?)
+                    self._fall_back(room, "its solving process stopped")
+                    continue
                 log.warning("room %s: the perfect player is not ready: %s", room.code, exc)
-                await asyncio.sleep(BUSY_RETRY_SECONDS)
+                await asyncio.sleep(BUSY_RETRY_SECONDS)  # the pool is busy or broke: ask again later
             except Exception as exc:  # e.g. too little memory on this machine for the exact solve
-                if self.exact_refusal(variant, players) is not None:
+                if not exact:
                     raise  # the approximation failed: there is nothing else to play
-                log.warning("room %s: the exact solve failed, the approximation plays: %r", room.code, exc)
-                self._exact_failed_here(
-                    variant, players, str(exc) if isinstance(exc, PigdiceError) else "an internal error"
-                )
+                self._fall_back(room, str(exc) if isinstance(exc, PigdiceError) else "an internal error")
         for strategy in optimal_seats(room):
             strategy.use_policy(policy)
         room.preparing = False
