@@ -252,8 +252,11 @@ def _labelled(progress: Progress | None, prefix: str) -> Progress | None:
 
 def seat_chances(variant: Variant, ending: Ending, players: int, progress: Progress | None = None) -> SeatChances:
     """Return each seat's chance under optimal play with ``ending``, or why it is not solved exactly."""
-    game = ending.of(variant)
     own = ending.is_own(variant)
+    try:
+        game = ending.of(variant)
+    except BadParameterError as exc:  # an ending this variant cannot have (Swine Herd's is fixed)
+        return SeatChances(ending, players, variant.goal, None, str(exc), own)
     reason = exactness(game, players)
     if reason is not None:
         return SeatChances(ending, players, variant.goal, None, reason, own)
