@@ -26,11 +26,11 @@ EXACT = 1e-12
 # is not capped (cap_last_turn=False), as the solver plays it. Caps are large enough that no scores make
 # every player pass forever (at Pig goal 6 a cap of 16 does: a war of attrition the rules leave open).
 REFERENCE_CASES = [
-    ("pig", 6, "final-round", "first-to-reach", "turn", 24),
-    ("pig", 6, "final-round", "shared", "turn", 24),
+    ("pig", 5, "final-round", "first-to-reach", "turn", 20),
+    ("two-dice-pig", 4, "final-round", "shared", "turn", 20),
     ("pig", 5, "equal-turns", "shared", "turn", 20),
     ("pig", 5, "final-round", "first-to-reach", "roll", 20),
-    ("pig-dice", 5, "final-round", "first-to-reach", "turn", 20),
+    ("pig-dice", 4, "final-round", "first-to-reach", "roll", 12),
     ("hog", 6, "final-round", "shared", "turn", None),
 ]
 
@@ -47,8 +47,9 @@ def test_three_players_endings_equal_the_reference_everywhere(name, goal, endgam
         found = policy.win_vector(position)
         worst = max(worst, *(abs(a - b) for a, b in zip(game.values(position), found, strict=True)))
         assert policy.best(position) == game.best(position), position
-        for option, value in game.action_values(position).items():
-            assert policy.action_values(position)[option] == pytest.approx(value, abs=EXACT), (position, option)
+        expected, values = game.action_values(position), policy.action_values(position)
+        assert values.keys() == expected.keys(), position
+        worst = max(worst, *(abs(values[option] - value) for option, value in expected.items()))
     assert worst < EXACT
 
 

@@ -81,7 +81,7 @@ def finish(u, M, t, c, after, shared, L, out):  # pragma: no cover - numba
 
 @njit(cache=True)
 def row(  # pragma: no cover - numba
-    M, t, b, c, after, shared, single, L, pbust, cap,
+    M, t, b, c, after, shared, single, L, pbust, cap, min_top,
     kinds, amounts, keeps, probs, offsets, monotone, win, act, hold, rolls,
 ):  # fmt: skip
     """Solve Y's last turn (score b) against the lead M held by t players; return the totals swept.
@@ -90,7 +90,8 @@ def row(  # pragma: no cover - numba
     hold[k] and rolls[c, k] (Y's share if holding / rolling) for k < the returned top; at k >= top Y
     holds. ``single``: the last turn is one banked throw (a final roll, or Hog): k = 0 only, no hold.
     The arrays must have room for the top (M - b + the stop past M, see ``stop``). ``cap`` > 0: with Z
-    still to play, Y holds at totals >= cap (the tests' capped game).
+    still to play, Y holds at totals >= cap (the tests' capped game). The sweep covers at least
+    ``min_top`` totals (action values past the stop, for hints).
     """
     n_choices = offsets.shape[0] - 1
     out = np.empty(3)
@@ -123,6 +124,8 @@ def row(  # pragma: no cover - numba
     top = stop(M, b, c, after, L, pbust)
     if after and cap > 0 and cap - b < top:
         top = cap - b
+    if min_top > top:
+        top = min(min_top, win.shape[0])
     for k in range(top):
         for q in range(3):
             win[k, q] = 0.0
@@ -215,13 +218,13 @@ def banked_table(  # pragma: no cover - numba
         for b in range(goal):
             for c in range(goal):
                 rest = b * goal + c
-                row(M, 1, b, c, True, shared, single, L, pbust, cap,
+                row(M, 1, b, c, True, shared, single, L, pbust, cap, 0,
                     kinds, amounts, keeps, probs, offsets, monotone, win, act, hold, rolls)  # fmt: skip
                 FT[0, e, rest, 0] = win[0, 0]
                 FT[0, e, rest, 1] = win[0, 1]
                 FT[0, e, rest, 2] = win[0, 2]
                 if equal_turns:
-                    row(M, 1, b, c, False, shared, single, L, pbust, cap,
+                    row(M, 1, b, c, False, shared, single, L, pbust, cap, 0,
                         kinds, amounts, keeps, probs, offsets, monotone, win, act, hold, rolls)  # fmt: skip
                     FT[1, e, rest, 0] = win[0, 0]
                     FT[1, e, rest, 1] = win[0, 1]

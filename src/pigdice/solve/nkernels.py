@@ -115,7 +115,7 @@ def over_goal_top(FT, goal, rest, seat, a0, x, pbust, cap, bounds):  # pragma: n
 def _sweep(  # pragma: no cover - numba
     W, seat, seat_next, base, rest, a0, goal, n, x, xv,
     kinds, amounts, keeps, probs, offsets, monotone, one_throw,
-    C, d, act, rolls, bounds, opt_c, opt_d, acc, FT, pbust, cap,
+    C, d, act, rolls, bounds, opt_c, opt_d, acc, FT, pbust, cap, min_top,
 ):  # fmt: skip
     """Solve one turn of the mover (score a0, seat) given x, their own entry of the cycle's next state.
 
@@ -126,7 +126,8 @@ def _sweep(  # pragma: no cover - numba
     unless another option is better by more than INDIFFERENCE, options taken in order. ``bounds``
     receives the interval of x over which every one of these comparisons comes out the same. With a
     final round (FT not empty) the turn goes on past the goal up to the stop of ``over_goal_top``
-    (holding there banks FT's vector), and bounds[2], bounds[3] say how that stop was found. If
+    (holding there banks FT's vector), and bounds[2], bounds[3] say how that stop was found; the sweep
+    covers at least ``min_top`` totals (action values past the stop, for hints). If
     ``rolls`` has a row per choice, the mover's value of every roll choice is recorded there, at xv
     (the true x where the choices are made at another one, see ``turn_rows``).
     Returns the number of turn totals swept (top; the mover holds at every total from there).
@@ -138,7 +139,11 @@ def _sweep(  # pragma: no cover - numba
     turn's entry r); or banks a total >= goal (``banked_share``).
     """
     bounds[1] = np.inf
+    bounds[2] = 0.0
+    bounds[3] = 0.0
     top = 1 if one_throw else over_goal_top(FT, goal, rest, seat, a0, x, pbust, cap, bounds)
+    if min_top > top:
+        top = min(min_top, C.shape[0])
     stop_hi = bounds[1]
     n_choices = offsets.shape[0] - 1
     n_scan = n_choices if one_throw else n_choices + 1  # options: 0 holds (passes at k = 0); Hog has none
@@ -426,7 +431,7 @@ def _solve_cycle(  # pragma: no cover - numba
             swept += 1
             _sweep(W, (s0 + m) % seats, (s0 + m + 1) % seats, bases[m], bases[m] // goal, a[m], goal, n,
                    xs[m], xs[m], kinds, amounts, keeps, probs, offsets, monotone, one_throw,
-                   CW[a[m]], DW[a[m]], act, rolls, bounds, opt_c, opt_d, acc, FT, pbust, cap)  # fmt: skip
+                   CW[a[m]], DW[a[m]], act, rolls, bounds, opt_c, opt_d, acc, FT, pbust, cap, 0)  # fmt: skip
             truncation = max(truncation, bounds[2])
             at_end = max(at_end, bounds[3])
             for r in range(n):
@@ -617,7 +622,8 @@ def solve_levels(  # pragma: no cover - numba
 
 @njit(cache=True)
 def turn_rows(  # pragma: no cover - numba
-    W, seat, idx, a0, goal, n, decide, kinds, amounts, keeps, probs, offsets, monotone, one_throw, FT, pbust, cap
+    W, seat, idx, a0, goal, n, decide, kinds, amounts, keeps, probs, offsets, monotone, one_throw, FT, pbust, cap,
+    min_top,
 ):
     """Return the mover's turn at the state ``idx`` (mover score a0), every turn total before the mover
     holds for sure: k < goal - a0 first to the goal, up to the stop past the goal with a final round.
@@ -637,7 +643,7 @@ def turn_rows(  # pragma: no cover - numba
     x = W[seat_next, base + a0, n - 1]
     if np.isnan(decide):
         decide = x
-    size = goal + FT.shape[1] + 1 if FT.shape[0] > 0 else goal
+    size = max(goal + FT.shape[1] + 1 if FT.shape[0] > 0 else goal, min_top)
     C = np.zeros((size, n))
     d = np.zeros(size)
     act = np.zeros(size, dtype=np.int64)
@@ -648,7 +654,7 @@ def turn_rows(  # pragma: no cover - numba
     acc = np.empty(n)
     top = _sweep(W, seat, seat_next, base, rest, a0, goal, n, decide, x,
                  kinds, amounts, keeps, probs, offsets, monotone, one_throw,
-                 C, d, act, rolls, bounds, opt_c, opt_d, acc, FT, pbust, cap)  # fmt: skip
+                 C, d, act, rolls, bounds, opt_c, opt_d, acc, FT, pbust, cap, min_top)  # fmt: skip
     win = np.empty((top, n))
     hold = np.empty(top)
     for k in range(top):

@@ -428,9 +428,10 @@ class PlayersPolicy:
         """Return the position's entry of the seat axis (its seat under equal turns, else 0)."""
         return position.seat if self.seats > 1 else 0
 
-    def turn(self, scores: tuple[int, ...], seat: int = 0) -> PlayersTurn:
+    def turn(self, scores: tuple[int, ...], seat: int = 0, min_top: int = 0) -> PlayersTurn:
         """Return the mover's optimal turn at ``scores`` (mover first; ``seat`` under equal turns) for every
-        turn total up to the one from which they hold for sure (past the goal with a final round)."""
+        turn total up to the one from which they hold for sure (past the goal with a final round), or up to
+        ``min_top`` (at most ``row_limit``) if that is further: the action values of later totals."""
         position = Position(tuple(scores), 0, seat)
         self._check(position)
         if scores[0] >= self.goal:
@@ -438,18 +439,24 @@ class PlayersPolicy:
         seat = self._seat(position)
         key = (seat, *scores)
         row = self._rows.get(key)
-        if row is None:
+        min_top = min(min_top, self.row_limit)
+        if row is None or len(row.win) < min_top:
             t = self.table
             index = self._index(tuple(scores))
             decide = self.decisions.get(seat * self.goal**self.players + index, math.nan)
             win, action, hold, rolls = nkernels.turn_rows(
                 self.W, seat, index, scores[0], self.goal, self.players, decide,
                 t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets, t.monotone, self._one_throw,
-                self.banked, self.pbust, self.cap,
+                self.banked, self.pbust, self.cap, min_top,
             )  # fmt: skip
             size = win.nbytes + action.nbytes + hold.nbytes + rolls.nbytes
             row = self._rows.keep(key, PlayersTurn(win, action, hold, rolls), size)
         return row
+
+    @property
+    def row_limit(self) -> int:
+        """Return the most turn totals a row covers (past the proved stops only for hints' action values)."""
+        return self.goal + self.banked.shape[1] + 1 if self.ending else self.goal
 
     def _banked(self, position: Position) -> np.ndarray:
         """Return the win vector of the mover holding at ``position`` (at or past the goal)."""
@@ -478,15 +485,16 @@ class PlayersPolicy:
         c = scores[final[0]] if final else 0
         key = (-1, best, len(holders), scores[0], c, int(bool(final)))
         row = self._rows.get(key)
-        if row is None:
+        size = best - scores[0] + self.last.shape[1] + 2
+        min_top = min(position.turn_total + 1, size)
+        if row is None or len(row.win) < min_top:
             table = self.table
-            size = best - scores[0] + self.last.shape[1] + 2
             win = np.empty((size, 3))
             act = np.empty(size, dtype=np.int64)
             hold = np.empty(size)
             rolls = np.empty((len(self._names()), size))
             top = finalturns.row(best, len(holders), scores[0], c, bool(final), shared, single_last_throw(self.variant),
-                                 self.last, self.pbust, self.cap, table.kinds, table.amounts, table.keeps,
+                                 self.last, self.pbust, self.cap, min_top, table.kinds, table.amounts, table.keeps,
                                  table.probabilities, table.offsets, table.monotone, win, act, hold, rolls)  # fmt: skip
             parts = (win[:top].copy(), act[:top].copy(), hold[:top].copy(), rolls[:, :top].copy())
             row = self._rows.keep(key, PlayersTurn(*parts), sum(p.nbytes for p in parts))
@@ -518,7 +526,7 @@ class PlayersPolicy:
             return tuple(float(v) for v in self._banked(position))
         if k == 0:
             return tuple(float(v) for v in self.W[self._seat(position), self._index(scores)])
-        row = self.turn(scores, position.seat)
+        row = self.turn(scores, position.seat, position.turn_total + 1)
         if k >= len(row.win):
             return tuple(float(v) for v in self._banked(position))
         return tuple(float(v) for v in row.win[k])
@@ -536,7 +544,7 @@ class PlayersPolicy:
         elif self._past_goal(position) and not self.ending:
             return {"hold": 1.0} if self.variant.can_hold else dict.fromkeys(names, 1.0)
         else:
-            row = self.turn(scores, position.seat)
+            row = self.turn(scores, position.seat, position.turn_total + 1)
             if k >= row.hold.shape[0]:
                 return {"hold": float(self._banked(position)[0])}
             hold, rolls = row.hold, row.rolls
@@ -557,7 +565,7 @@ class PlayersPolicy:
         elif self._past_goal(position) and not self.ending:
             return "hold" if self.variant.can_hold else names[0]
         else:
-            action_row = self.turn(scores, position.seat).action
+            action_row = self.turn(scores, position.seat, position.turn_total + 1).action
         if k >= action_row.shape[0]:
             return "hold"
         action = int(action_row[k])
