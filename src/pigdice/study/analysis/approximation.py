@@ -333,7 +333,8 @@ def approximation_study(
     still = never = 0.0
     passes = 0
     for first in range(0, len(games), batch):
-        evaluation = evaluate_games(exact, games[first : first + batch], turns, progress)
+        part = labelled(f"games {first + 1}-{min(first + batch, len(games))} of {len(games)}, ")
+        evaluation = evaluate_games(exact, games[first : first + batch], turns, part)
         wins_rows.extend(evaluation.wins)
         still = max(still, evaluation.still_playing)
         never = max(never, evaluation.never_ends)
