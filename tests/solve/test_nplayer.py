@@ -347,7 +347,7 @@ def test_where_no_choices_are_consistent_the_regret_is_small_and_play_matches_th
             assert np.abs(policy.turn(member).win[0] - policy.values[member]).max() < EXACT
         # the mover's best reply at their true x gains them at most the regret
         table = (t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets, t.monotone, False)
-        ends = (nkernels.FIRST_TO_GOAL, 0.0, 0)
+        ends = (nkernels.FIRST_TO_GOAL, 0.0, 0, 0)  # first to the goal: no banked table, no cap, no min_top
         reply, *_ = nkernels.turn_rows(W, 0, index, scores[0], goal, 3, math.nan, *table, *ends)
         gain = float(reply[0, 0] - policy.values[scores][0])
         assert gain <= policy.regret + EXACT
