@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +14,7 @@ from pigdice.rules import find_variant
 from pigdice.solve.exact import exact_policy, exactness
 from pigdice.solve.nplayer import PlayersPolicy, solve_players
 from pigdice.solve.positions import INDIFFERENCE, Position
+from pigdice.study.evaluate import wilson_interval
 
 from .reference_games import reference_game
 
@@ -123,12 +123,9 @@ def test_exact_robots_play_their_values_through_the_engine(name, goal, endgame, 
             state, _ = apply(state, parse_action(policy.best(position_of(state))), rng)
         for seat in state.winners:
             wins[seat] += 1.0 / len(state.winners)
-    z = 3.2905  # 99.9% two-sided, Wilson score interval
     for seat, value in enumerate(policy.win_probability_by_seat()):
-        p = wins[seat] / games
-        centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-        half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-        assert centre - half <= value <= centre + half, f"seat {seat}: {wins[seat]} of {games} against {value:.4f}"
+        low, high = wilson_interval(wins[seat], games, z=3.2905)  # 99.9% two-sided
+        assert low <= value <= high, f"seat {seat}: {wins[seat]} of {games} against {value:.4f}"
 
 
 def test_best_is_a_best_reply_everywhere_it_settles():
