@@ -622,7 +622,23 @@ def solve_levels(  # pragma: no cover - numba
 
 @njit(cache=True)
 def turn_rows(  # pragma: no cover - numba
-    W, seat, idx, a0, goal, n, decide, kinds, amounts, keeps, probs, offsets, monotone, one_throw, FT, pbust, cap,
+    W,
+    seat,
+    idx,
+    a0,
+    goal,
+    n,
+    decide,
+    kinds,
+    amounts,
+    keeps,
+    probs,
+    offsets,
+    monotone,
+    one_throw,
+    FT,
+    pbust,
+    cap,
     min_top,
 ):
     """Return the mover's turn at the state ``idx`` (mover score a0), every turn total before the mover
