@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -53,6 +54,28 @@ def _check_game_ends(tails: list[float], names: tuple[str, str], goal: int) -> N
     else:
         why = f"{100 * left:.4g}% of games of {who} never end (nobody reaches the goal {goal})"
     raise BadStrategyError(f"{why}; pick strategies that hold with points")
+
+
+def _emitted(
+    to_json: Callable[..., dict[str, Any]],
+    text: Callable[[], str],
+    files: list[Path],
+    json_out: bool,
+    arrays: bool,
+    out: Path | None,
+    fmt: str | None,
+) -> bool:
+    """Print the answer as JSON (with the files written) or as report text if asked; return True if printed."""
+    if json_out:
+        data = to_json(arrays=arrays)
+        if files:
+            data["files"] = [str(path) for path in files]
+        emit_json(data)
+        return True
+    if out is None and fmt is not None:
+        typer.echo(text())
+        return True
+    return False
 
 
 def _strategy_list(text: str) -> list[str]:
@@ -146,14 +169,7 @@ def analyze_command(
         if out is not None:
             with writing(out):
                 files = write_report(analysis, out, report_format, progress=bar)
-    if json_out:
-        data = analysis.to_json(arrays=arrays)
-        if files:
-            data["files"] = [str(path) for path in files]
-        emit_json(data)
-        return
-    if out is None and fmt is not None:
-        typer.echo(report_text(analysis, report_format))
+    if _emitted(analysis.to_json, lambda: report_text(analysis, report_format), files, json_out, arrays, out, fmt):
         return
     console = stdout_console()
     v = analysis.variant
@@ -213,14 +229,7 @@ def _questions(
         if out is not None:
             with writing(out):
                 files = write_questions_report(answers, out, report_format, progress=bar)
-    if json_out:
-        data = answers.to_json(arrays=arrays)
-        if files:
-            data["files"] = [str(path) for path in files]
-        emit_json(data)
-        return
-    if out is None and fmt is not None:
-        typer.echo(questions_text(answers, report_format))
+    if _emitted(answers.to_json, lambda: questions_text(answers, report_format), files, json_out, arrays, out, fmt):
         return
     _print_questions(answers)
     console = stdout_console()

@@ -328,7 +328,7 @@ def _guess(W, seat, target, digits, m, n, goal, powers):  # pragma: no cover - n
 
 
 @njit(cache=True)
-def _first(a, s, n, goal, start):  # pragma: no cover - numba
+def first_tuple(a, s, n, goal, start):  # pragma: no cover - numba
     """Write the smallest (lexicographic) scores a[start:] in [0, goal) with sum s."""
     for q in range(start, n):
         room = (n - 1 - q) * (goal - 1)
@@ -340,13 +340,30 @@ def _first(a, s, n, goal, start):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _next(a, n, goal):  # pragma: no cover - numba
+def cycle_period(a, n, goal, top_power):  # pragma: no cover - numba
+    """Return the number of distinct rotations of the score tuple ``a`` if its flat index is the smallest
+    of them (it stands for its cycle), else 0. ``top_power`` is goal ** (n - 1)."""
+    idx = 0
+    for q in range(n):
+        idx = idx * goal + a[q]
+    rot = idx
+    for t in range(1, n):
+        rot = (rot - a[t - 1] * top_power) * goal + a[t - 1]
+        if rot < idx:
+            return 0
+        if rot == idx:
+            return t
+    return n
+
+
+@njit(cache=True)
+def next_tuple(a, n, goal):  # pragma: no cover - numba
     """Advance ``a`` to the next score tuple with the same sum (lexicographic); False after the last."""
     rest = a[n - 1]
     for q in range(n - 2, -1, -1):
         if a[q] + 1 < goal and rest >= 1:
             a[q] += 1
-            _first(a, rest - 1, n, goal, q + 1)
+            first_tuple(a, rest - 1, n, goal, q + 1)
             return True
         rest += a[q]
     return False
@@ -574,23 +591,11 @@ def solve_levels(  # pragma: no cover - numba
     for s in range(s_high, s_low - 1, -1):
         if s > n * (goal - 1):
             continue
-        _first(a, s, n, goal, 0)
+        first_tuple(a, s, n, goal, 0)
         while True:
             # a is solved with its cycle if its flat index is the smallest of its rotations
-            idx = 0
-            for q in range(n):
-                idx = idx * goal + a[q]
-            canonical = True
-            period = n
-            rot = idx
-            for t in range(1, n):
-                rot = (rot - a[t - 1] * top_power) * goal + a[t - 1]
-                if rot < idx:
-                    canonical = False
-                    break
-                if rot == idx:
-                    period = t
-                    break
+            period = cycle_period(a, n, goal, top_power)
+            canonical = period > 0
             # with a seat axis the rotations of a with seats s0, s0 + period, ... form one cycle
             for s0 in range(period if seats > 1 else 1):
                 if not canonical:
@@ -607,7 +612,7 @@ def solve_levels(  # pragma: no cover - numba
                 if res[2] > 0.0:
                     unsettled += 1
                     regret = max(regret, res[2])
-            if not _next(a, n, goal):
+            if not next_tuple(a, n, goal):
                 break
     out[0] = change
     out[1] = residual

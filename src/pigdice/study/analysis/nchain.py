@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pigdice.solve.nkernels import INNER_TOLERANCE
+from pigdice.solve.nkernels import INNER_TOLERANCE, cycle_period, first_tuple, next_tuple
 from pigdice.solve.positions import INDIFFERENCE
 from pigdice.solve.tables import KIND_ADD, KIND_BANK, KIND_BUST, KIND_DOUBLE, KIND_RESET, KIND_SET, KIND_SUBTRACT
 
@@ -246,36 +246,6 @@ def exact_choices(  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _first_tuple(a, s, n, goal):  # pragma: no cover - numba
-    """Write the smallest (lexicographic) score tuple below ``goal`` with sum s into ``a``."""
-    for q in range(n):
-        v = s - (n - 1 - q) * (goal - 1)
-        if v < 0:
-            v = 0
-        a[q] = v
-        s -= v
-
-
-@njit(cache=True)
-def _next_tuple(a, n, goal):  # pragma: no cover - numba
-    """Advance ``a`` to the next tuple with the same sum (lexicographic); return False after the last."""
-    rest = a[n - 1]
-    for q in range(n - 2, -1, -1):
-        if a[q] + 1 < goal and rest >= 1:
-            a[q] += 1
-            s = rest - 1
-            for u in range(q + 1, n):
-                v = s - (n - 1 - u) * (goal - 1)
-                if v < 0:
-                    v = 0
-                a[u] = v
-                s -= v
-            return True
-        rest += a[q]
-    return False
-
-
-@njit(cache=True)
 def _decide_at(dec_idx, dec_x, idx, x):  # pragma: no cover - numba
     """Return the x the solver made the mover's choices at in state ``idx`` (its override, else x)."""
     if dec_idx.shape[0] == 0:
@@ -335,23 +305,10 @@ def push_levels(  # pragma: no cover - numba
     for s in range(s_low, s_high + 1):
         if s > n * (goal - 1):
             break
-        _first_tuple(a, s, n, goal)
+        first_tuple(a, s, n, goal, 0)
         while True:
-            idx = 0
-            for q in range(n):
-                idx = idx * goal + a[q]
-            canonical = True
-            period = n
-            rot = idx
-            for t in range(1, n):
-                rot = (rot - a[t - 1] * top_power) * goal + a[t - 1]
-                if rot < idx:
-                    canonical = False
-                    break
-                if rot == idx:
-                    period = t
-                    break
-            if canonical:
+            period = cycle_period(a, n, goal, top_power)
+            if period > 0:
                 p = period
                 busy = False
                 for m in range(p):
@@ -458,7 +415,7 @@ def push_levels(  # pragma: no cover - numba
                                         M[dest + s2, nr, bb] += f
                                         if s2 < a0:
                                             pending += f
-            if not _next_tuple(a, n, goal):
+            if not next_tuple(a, n, goal):
                 break
     out[0] += pending
     out[1] += stuck
