@@ -171,5 +171,7 @@ def test_positions_the_policy_does_not_answer_are_refused_clearly():
         policy.best(Position((3, 12, 0)))
     with pytest.raises(BadParameterError, match="at or past the goal"):
         policy.best(Position((3, 5, 4), 0, 0, (1,)))  # nobody finished on the goal
+    with pytest.raises(BadParameterError, match="past the"):
+        policy.best(Position((3, 5, 4), 999_999))  # beyond the totals the solve follows: refused with the bound
     with pytest.raises(BadParameterError, match="owed a last turn"):
         policy.best(Position((3, 11, 12), 0, 0, (1,)))

@@ -395,6 +395,15 @@ class PlayersPolicy:
                 )
         if self._one_throw and position.turn_total:
             raise BadParameterError(f"{self.variant.name} has one throw per turn: the turn total must be 0")
+        total = position.scores[0] + position.turn_total
+        if self.ending and total >= self.goal + self.banked.shape[1]:
+            # past the banked table a value would be read off its end
+            top = self.goal + self.banked.shape[1] - 1
+            sure = float(self.banked[self._seat(position), -1, self._index(position.scores[1:]), 0])
+            raise BadParameterError(
+                f"a total of {total} is past the {top} this solve follows; "
+                f"holding there wins with probability at least {sure:.6f}"
+            )
         return position.scores
 
     def _check_final(self, position: Position) -> tuple[int, ...]:
