@@ -272,7 +272,7 @@ def test_hint_shows_the_best_action_and_win_probability(tmp_path, monkeypatch: p
     out = io.StringIO()
     show_hint(three, Console(file=out, color_system=None, width=200))
     assert "hint: roll" in out.getvalue() and "approximate" not in out.getvalue()
-    final = new_game(variant_from_options("pig", goal=30, endgame="final-round"), 3)  # no exact solver yet
+    final = new_game(variant_from_options("pig", goal=30, endgame="final-round"), 4)  # no exact solver yet
     out = io.StringIO()
     show_hint(final, Console(file=out, color_system=None, width=200))
     assert "approximate" in out.getvalue()
