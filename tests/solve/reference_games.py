@@ -49,7 +49,7 @@ last turn, ``cap_last_turn=False``, at small caps); ``refuse_endless=True`` rais
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from operator import mul
 from typing import NamedTuple
 
@@ -83,7 +83,12 @@ Compiled = tuple[Vector, tuple[float, ...], tuple[int, ...]]
 
 
 def reference_game(
-    variant: Variant, players: int, cap: int | None = None, cap_last_turn: bool = True, refuse_endless: bool = False
+    variant: Variant,
+    players: int,
+    cap: int | None = None,
+    cap_last_turn: bool = True,
+    refuse_endless: bool = False,
+    mixed: Callable[[Position], dict[str, float]] | None = None,
 ) -> ReferenceGame:
     """Solve ``variant`` for ``players`` players exactly by value iteration (small goals only).
 
@@ -92,8 +97,11 @@ def reference_game(
     ``cap_last_turn=False`` spares the game's very last turn (the last player stops anyway
     once ahead), as ``pigdice.solve.endgame.solve_endgame(cap=...)`` does. ``refuse_endless``:
     raise ``EndlessGameError`` if at some scores every player passes in turn (see ``endless``).
+    ``mixed``: where a solver's equilibrium mixes (3+ players), the chance of each option it
+    states (``PlayersPolicy.strategy``); at a decision where it names more than one option, the
+    reference plays that mixture instead of its own choice (everything else it still chooses).
     """
-    return ReferenceGame(variant, players, cap, cap_last_turn, refuse_endless)
+    return ReferenceGame(variant, players, cap, cap_last_turn, refuse_endless, mixed)
 
 
 class ReferenceGame:
@@ -106,6 +114,7 @@ class ReferenceGame:
         cap: int | None = None,
         cap_last_turn: bool = True,
         refuse_endless: bool = False,
+        mixed: Callable[[Position], dict[str, float]] | None = None,
     ) -> None:
         if variant.decision is Decision.SIMULTANEOUS:
             raise ValueError(f"{variant.name}: simultaneous play (Swine Herd) is not a turn-based game")
@@ -125,6 +134,8 @@ class ReferenceGame:
         self.cap = cap
         self.cap_last_turn = cap_last_turn
         self.refuse_endless = refuse_endless
+        self.mixed = mixed
+        self.mixtures: dict[int, dict[int, float]] = {}  # state number -> option -> chance, where ``mixed`` mixes
         self.game_overs: dict[tuple[tuple[int, ...], int], Vector] = {}
         self.per_turn = variant.decision is Decision.DICE_PER_TURN
         self.final_roll = variant.endgame is Endgame.FINAL_ROUND and variant.final_turn is FinalTurn.ROLL
@@ -135,6 +146,11 @@ class ReferenceGame:
         self.option_names: list[list[str]] = []
         self.compiled: list[list[Compiled]] = []
         self._explore()
+        if mixed is not None:
+            for i, state in enumerate(self.states):
+                stated = mixed(self.position(state)) if state.owed is None else {}
+                if len(stated) > 1:
+                    self.mixtures[i] = {self.option_names[i].index(name): p for name, p in stated.items()}
         self._solve()
 
     # -- the rules (as pigdice.engine.game plays them) -----------------------------------------
@@ -335,12 +351,13 @@ class ReferenceGame:
         return best
 
     def _update(self, i: int) -> float:
-        """Give state ``i`` the shares of the option its mover picks; return the largest change."""
+        """Give state ``i`` the shares of the option its mover picks (or the stated mixture); return the largest
+        change."""
         options = self.compiled[i]
-        option = options[self._choice(self.states[i].mover, options)]
+        mixture = self.mixtures.get(i) or {self._choice(self.states[i].mover, options): 1.0}
         change = 0.0
         for seat, shares in enumerate(self.shares):
-            new = self._share(option, seat)
+            new = sum(p * self._share(options[o], seat) for o, p in mixture.items())
             change = max(change, abs(new - shares[i]))
             shares[i] = new
         return change
@@ -426,8 +443,13 @@ class ReferenceGame:
         return tuple(self._share(option, (seat + r) % n) for r in range(n))
 
     def values(self, position: Position) -> tuple[float, ...]:
-        """Return the win shares under optimal play, mover first (position order)."""
+        """Return the win shares under optimal play (the stated mixture where there is one), mover first."""
         _, options = self._options_at(position)
+        i = self.number.get(self.state(position))
+        mixture = self.mixtures.get(i) if i is not None else None
+        if mixture:
+            parts = [(p, self._mover_first(options[o], position.seat)) for o, p in mixture.items()]
+            return tuple(sum(p * v[r] for p, v in parts) for r in range(self.players))
         return self._mover_first(options[self._choice(position.seat, options)], position.seat)
 
     def action_values(self, position: Position) -> dict[str, float]:

@@ -193,7 +193,7 @@ class Optimal:
         """Return the optimal action (exact where a solver exists, else the best approximate one)."""
         exact = self.exact(state.players)
         if exact is not None:
-            return _action(state.variant, exact.best(position_of(state)))
+            return _action(state.variant, exact.play(position_of(state), rng))
         variant = state.variant
         total = state.scores[state.current] + state.turn_total
         best_other = max(s for p, s in enumerate(state.scores) if p != state.current)

@@ -234,6 +234,10 @@ class EndgamePolicy:
             return self._last_turn(leader - score, position.turn_total)
         return self._turn(position)
 
+    def play(self, position: Position, rng: np.random.Generator | None) -> str:
+        """Return ``best`` (two players never need to mix)."""
+        return self.best(position)
+
     def best(self, position: Position) -> str:
         """Return the option the tie-break picks (``positions.py``) at ``position``."""
         values = self.action_values(position)

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+import numpy as np
+
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Endgame, Variant
 from pigdice.solve.policy import Policy
@@ -67,6 +69,10 @@ class ExactPolicy(Protocol):
 
     def best(self, position: Position) -> str:
         """Return the option the perfect player takes (the tie-break of ``positions.py``)."""
+
+    def play(self, position: Position, rng: np.random.Generator | None) -> str:
+        """Return the option the perfect player plays: ``best``, or one drawn from ``rng`` where the equilibrium
+        mixes (3+ players, ``pigdice.solve.mixing``)."""
 
     def win_vector(self, position: Position) -> tuple[float, ...]:
         """Return every player's win probability at ``position``, the mover first."""
@@ -143,6 +149,10 @@ class FirstToGoalPolicy:
         if choice == 0:
             return "hold"
         return f"roll:{variant.choices[choice - 1]}" if variant.chooses_dice else "roll"
+
+    def play(self, position: Position, rng: np.random.Generator | None) -> str:
+        """Return ``best`` (two players never need to mix)."""
+        return self.best(position)
 
     def win_vector(self, position: Position) -> tuple[float, ...]:
         """Return (the mover's, the other's) win probability."""

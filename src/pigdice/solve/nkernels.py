@@ -29,6 +29,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from pigdice.solve.mixing import (
+    D_COL, HI_COL, LO_COL, MAX_PLANS, PLAN_EXTRA, SINGLE_COL, X_FIRST_COL, X_LAST_COL, cycle_vectors, find_mixed,
+)  # fmt: skip
 from pigdice.solve.positions import INDIFFERENCE, TRUNCATION_ERROR
 from pigdice.solve.tables import KIND_ADD, KIND_BUST, KIND_DOUBLE, KIND_RESET, KIND_SET, KIND_SUBTRACT
 
@@ -44,6 +47,10 @@ SIMULTANEOUS_ROUNDS = 4
 # of two options that tie to within it moves no value by more than about as much.
 BOUNDS_SLACK = 1e-14
 STILL = 1e-15  # a cycle whose values move less than this between rounds is solved (options tied)
+# plans for a mixed equilibrium are built for x this far around the range policy iteration visited,
+# and if none is found there, this much further
+MIX_PADS = (1e-9, 0.02)
+OVERRIDE_COLUMNS = 4  # (seat * goal^n + flat index, x of the plan, x of the plan mixed in, its chance)
 
 
 FIRST_TO_GOAL = np.zeros((0, 1, 1, 1))  # the banked table of first to the goal: banking the goal wins
@@ -370,11 +377,67 @@ def next_tuple(a, n, goal):  # pragma: no cover - numba
 
 
 @njit(cache=True)
+def _mix_cycle(  # pragma: no cover - numba
+    W, a, L, s0, n, goal, bases, kinds, amounts, keeps, probs, offsets, monotone, one_throw,
+    CW, DW, act, rolls, bounds, opt_c, opt_d, acc, xmin, xmax, pad, PL, count, seg, q, C, D, ws, FT, pbust, cap,
+):  # fmt: skip
+    """Search the cycle for a mixed equilibrium (``pigdice.solve.mixing``); return its number of mixing
+    members, -1 if none is found.
+
+    Member m's plans are its turn sweeps for x in [xmin[m] - pad, xmax[m] + pad], from low x up, each
+    swept just past the breakpoint of the one before (up to MAX_PLANS; a plan whose choices are the
+    same as the one before, only its stop past the goal moved, extends it). Neighbours that differ
+    at one turn total may be mixed; PL, count, seg, q, C, D, ws receive what ``find_mixed`` writes.
+    """
+    seats = W.shape[0]
+    prev = np.zeros(act.shape[0], dtype=np.int64)
+    for m in range(L):
+        x = xmin[m] - pad
+        c = 0
+        prev_top = 0
+        while c < MAX_PLANS:
+            top = _sweep(W, (s0 + m) % seats, (s0 + m + 1) % seats, bases[m], bases[m] // goal, a[m], goal, n,
+                         x, x, kinds, amounts, keeps, probs, offsets, monotone, one_throw,
+                         CW[a[m]], DW[a[m]], act, rolls, bounds, opt_c, opt_d, acc, FT, pbust, cap, 0)  # fmt: skip
+            differ = 0
+            for k in range(max(top, prev_top)):
+                if (act[k] if k < top else 0) != (prev[k] if k < prev_top else 0):
+                    differ += 1
+            same = c > 0 and DW[a[m], 0] == PL[m, c - 1, n + D_COL]
+            for r in range(n):
+                same = same and CW[a[m], 0, r] == PL[m, c - 1, r]
+            if c > 0 and (differ == 0 or same):  # the same plan (its stop moved, or a total it never reaches)
+                PL[m, c - 1, n + HI_COL] = bounds[1]
+                PL[m, c - 1, n + X_LAST_COL] = x
+            else:
+                for r in range(n):
+                    PL[m, c, r] = CW[a[m], 0, r]
+                PL[m, c, n + D_COL] = DW[a[m], 0]
+                PL[m, c, n + LO_COL] = bounds[0]
+                PL[m, c, n + HI_COL] = bounds[1]
+                PL[m, c, n + X_FIRST_COL] = x
+                PL[m, c, n + X_LAST_COL] = x
+                PL[m, c, n + SINGLE_COL] = 0.0
+                if c > 0 and differ == 1:
+                    PL[m, c - 1, n + SINGLE_COL] = 1.0
+                c += 1
+            for k in range(top):
+                prev[k] = act[k]
+            prev_top = top
+            edge = bounds[1]
+            if not edge < xmax[m] + pad:
+                break
+            x = edge + max(1e-13, 1e-12 * abs(edge))
+        count[m] = c
+    return find_mixed(PL, count, L, n, seg, q, C, D, ws, acc)
+
+
+@njit(cache=True)
 def _solve_cycle(  # pragma: no cover - numba
     W, a, period, s0, n, goal, powers, fresh,
     kinds, amounts, keeps, probs, offsets, monotone, one_throw,
     CW, DW, act, rolls, bounds, opt_c, opt_d, acc,
-    idxs, bases, need, M, F, overrides, out, FT, pbust, cap,
+    idxs, bases, need, M, F, PL, count, seg, overrides, out, FT, pbust, cap,
 ):  # fmt: skip
     """Solve the cycle of the score tuple ``a`` (its ``period`` distinct rotations) by policy iteration.
 
@@ -382,28 +445,33 @@ def _solve_cycle(  # pragma: no cover - numba
     m + 1 (mod period). With a seat axis (equal turns, W.shape[0] = n) member m moves from seat
     s0 + m (mod n) and the cycle has n members (the seat comes back after n turns, the scores
     after ``period``). CW[s], DW[s] keep the last turn swept with mover score s (a warm start for
-    turns that sweep more than once). M (6, n, n) and F (12, n) are scratch.
+    turns that sweep more than once). M (6, n, n), F (15, n), PL, count and seg (``_mix_cycle``)
+    are scratch.
 
     Rounds: every member whose x left the interval of its choices re-chooses (sweeps its turn at
     the new x); then the cycle's equations are solved with everyone's choices. After
     SIMULTANEOUS_ROUNDS rounds only one member re-chooses per round (round robin). If no round
-    settles (with 3+ players some cycles have no consistent deterministic choices at all), the
-    evaluated profile of choices with the smallest regret (the most a mover could gain at the start
-    of their turn by re-choosing) is kept, and each member it leaves out of its interval is written
-    to ``overrides`` as (flat index, the x its choices were made at), so that play follows them.
+    settles (with 3+ players some cycles have no consistent deterministic choices at all), a mixed
+    equilibrium is searched for (``_mix_cycle``); if none is found, the evaluated profile of choices
+    with the smallest regret (the most a mover could gain at the start of their turn by re-choosing)
+    is kept. Every member whose play is not the sweep at its own x is written to ``overrides`` as
+    (seat * goal^n + flat index, x_a, x_b, q): the mover plays the sweep at x_b with chance q, else
+    the sweep at x_a.
 
     Writes the members' vectors into W; out[0] the largest change of a value, out[1] the largest
     residual of the cycle's equations, out[2] the regret (0 if settled), out[3] the overrides
     written, out[4] the largest truncation of a stop past the goal (``over_goal_top``), out[5] 1 if a
-    stop lay at the banked table's end; returns the number of turn sweeps it took.
+    stop lay at the banked table's end, out[6] 1 if the equilibrium mixes, out[7] then the most a
+    mover could gain by another plan (the tie-break's INDIFFERENCE, to rounding); returns the number
+    of turn sweeps it took.
     """
     seats = W.shape[0]
     last = n - 1
     top_power = powers[n - 1]
     L = n if seats > 1 else period
     memC, ws, old, bestC, bestW, newC = M[0], M[1], M[2], M[3], M[4], M[5]
-    memD, lo, hi, xs, xsw, bestD, bestX, bestlo, besthi, newD, newlo, newhi = (
-        F[0], F[1], F[2], F[3], F[4], F[5], F[6], F[7], F[8], F[9], F[10], F[11]
+    memD, lo, hi, xs, xsw, bestD, bestX, bestlo, besthi, newD, newlo, newhi, xmin, xmax, chances = (
+        F[0], F[1], F[2], F[3], F[4], F[5], F[6], F[7], F[8], F[9], F[10], F[11], F[12], F[13], F[14]
     )  # fmt: skip
     for m in range(L):
         idx = 0
@@ -419,6 +487,8 @@ def _solve_cycle(  # pragma: no cover - numba
             xs[m] = _guess(W, nseat, target, a, m, n, goal, powers)
         else:
             xs[m] = W[nseat, target, last]
+        xmin[m] = xs[m]
+        xmax[m] = xs[m]
         need[m] = True
         for r in range(n):
             old[m, r] = W[(s0 + m) % seats, idxs[m], r]
@@ -479,24 +549,7 @@ def _solve_cycle(  # pragma: no cover - numba
                 lo[m] = newlo[m]
                 hi[m] = newhi[m]
                 xsw[m] = xs[m]
-        # w_0 = sum_t (d_0 ... d_{t-1}) R^t C_t + (d_0 ... d_{n-1}) R^n w_0, and R^n = 1
-        coef = 1.0
-        for r in range(n):
-            acc[r] = 0.0
-        m = 0
-        for t in range(n):
-            for r in range(n):
-                acc[r] += coef * memC[m, r - t + n if r < t else r - t]
-            coef *= memD[m]
-            m = m + 1 if m + 1 < L else 0
-        den = 1.0 - coef
-        for r in range(n):
-            ws[0, r] = acc[r] / den if den > 1e-300 else acc[r] + coef * ws[0, r]
-        for m in range(L - 1, 0, -1):
-            nxt = m + 1 if m + 1 < L else 0
-            ws[m, 0] = memC[m, 0] + memD[m] * ws[nxt, last]
-            for r in range(1, n):
-                ws[m, r] = memC[m, r] + memD[m] * ws[nxt, r - 1]
+        cycle_vectors(memC, memD, L, n, ws, acc)
         stable = True
         moved = 0.0
         for m in range(L):
@@ -506,11 +559,43 @@ def _solve_cycle(  # pragma: no cover - numba
                 stable = False
             moved = max(moved, abs(xn - xs[m]))
             xs[m] = xn
+            xmin[m] = min(xmin[m], xn)
+            xmax[m] = max(xmax[m], xn)
         if stable or moved <= STILL:
             settled = True
             break
     written = 0
-    if not settled:  # keep the profile with the smallest regret; play follows its choices
+    mixing = -1
+    mix_regret = 0.0
+    if not settled and (monotone or one_throw):
+        for pad in MIX_PADS:
+            mixing = _mix_cycle(W, a, L, s0, n, goal, bases, kinds, amounts, keeps, probs, offsets, monotone,
+                                one_throw, CW, DW, act, rolls, bounds, opt_c, opt_d, acc, xmin, xmax, pad,
+                                PL, count, seg, chances, memC, memD, ws, FT, pbust, cap)  # fmt: skip
+            if mixing >= 0:
+                break
+    if mixing >= 0:  # memC, memD and ws hold the mixed profile
+        settled = True
+        for m in range(L):
+            x = ws[m + 1 if m + 1 < L else 0, last]
+            i = seg[m] // 2
+            mixes = seg[m] % 2 == 1
+            if mixes or not (PL[m, i, n + LO_COL] < x < PL[m, i, n + HI_COL]):
+                count_rows = int(out[3]) + written
+                if count_rows < overrides.shape[0]:
+                    overrides[count_rows, 0] = ((s0 + m) % seats) * powers[n] + idxs[m]
+                    overrides[count_rows, 1] = PL[m, i, n + X_LAST_COL]
+                    overrides[count_rows, 2] = PL[m, i + 1, n + X_FIRST_COL] if mixes else PL[m, i, n + X_LAST_COL]
+                    overrides[count_rows, 3] = chances[m] if mixes else 0.0
+                written += 1
+            # what another plan would gain the mover (the sweep at their x is a best one)
+            swept += 1
+            _sweep(W, (s0 + m) % seats, (s0 + m + 1) % seats, bases[m], bases[m] // goal, a[m], goal, n,
+                   x, x, kinds, amounts, keeps, probs, offsets, monotone, one_throw,
+                   CW[a[m]], DW[a[m]], act, rolls, bounds, opt_c, opt_d, acc, FT, pbust, cap, 0)  # fmt: skip
+            gain = CW[a[m], 0, 0] + DW[a[m], 0] * x - (memC[m, 0] + memD[m] * x)
+            mix_regret = max(mix_regret, gain)
+    elif not settled:  # keep the profile with the smallest regret; play follows its choices
         for m in range(L):
             for r in range(n):
                 memC[m, r] = bestC[m, r]
@@ -523,6 +608,8 @@ def _solve_cycle(  # pragma: no cover - numba
                 if count < overrides.shape[0]:
                     overrides[count, 0] = ((s0 + m) % seats) * powers[n] + idxs[m]
                     overrides[count, 1] = bestX[m]
+                    overrides[count, 2] = bestX[m]
+                    overrides[count, 3] = 0.0
                 written += 1
     change = 0.0
     residual = 0.0
@@ -539,6 +626,8 @@ def _solve_cycle(  # pragma: no cover - numba
     out[3] += written
     out[4] = truncation
     out[5] = at_end
+    out[6] = 1.0 if mixing >= 0 else 0.0
+    out[7] = mix_regret
     return swept
 
 
@@ -557,7 +646,8 @@ def solve_levels(  # pragma: no cover - numba
     largest regret of a cycle left unsettled to out[4] and the number of unsettled cycles to out[5].
     Overrides (see ``_solve_cycle``) are appended to ``overrides`` from row out[6] on, and out[6]
     counts them (beyond the array's rows they are counted, not written). out[7] receives the largest
-    truncation of a stop past the goal, out[8] 1 if a stop lay at the end of the banked table FT.
+    truncation of a stop past the goal, out[8] 1 if a stop lay at the end of the banked table FT,
+    out[9] the number of cycles whose equilibrium mixes and out[10] the most a mover of one could gain.
     """
     powers = np.empty(n + 1, dtype=np.int64)
     powers[0] = 1
@@ -575,8 +665,11 @@ def solve_levels(  # pragma: no cover - numba
     bases = np.empty(n, dtype=np.int64)
     need = np.empty(n, dtype=np.bool_)
     M = np.zeros((6, n, n))
-    F = np.zeros((12, n))
-    res = np.zeros(6)
+    F = np.zeros((15, n))
+    PL = np.zeros((n, MAX_PLANS, n + PLAN_EXTRA))
+    count = np.zeros(n, dtype=np.int64)
+    seg = np.zeros(n, dtype=np.int64)
+    res = np.zeros(8)
     res[3] = out[6]
     seats = W.shape[0]
     truncation = 0.0
@@ -586,6 +679,8 @@ def solve_levels(  # pragma: no cover - numba
     residual = 0.0
     regret = 0.0
     unsettled = 0
+    mixed = 0
+    mix_regret = 0.0
     cycles = 0
     swept = 0
     for s in range(s_high, s_low - 1, -1):
@@ -604,7 +699,7 @@ def solve_levels(  # pragma: no cover - numba
                 swept += _solve_cycle(W, a, period, s0, n, goal, powers, fresh,
                                       kinds, amounts, keeps, probs, offsets, monotone, one_throw,
                                       CW, DW, act, rolls, bounds, opt_c, opt_d, acc,
-                                      idxs, bases, need, M, F, overrides, res, FT, pbust, cap)  # fmt: skip
+                                      idxs, bases, need, M, F, PL, count, seg, overrides, res, FT, pbust, cap)  # fmt: skip
                 change = max(change, res[0])
                 residual = max(residual, res[1])
                 truncation = max(truncation, res[4])
@@ -612,6 +707,9 @@ def solve_levels(  # pragma: no cover - numba
                 if res[2] > 0.0:
                     unsettled += 1
                     regret = max(regret, res[2])
+                if res[6] > 0.0:
+                    mixed += 1
+                    mix_regret = max(mix_regret, res[7])
             if not next_tuple(a, n, goal):
                 break
     out[0] = change
@@ -623,6 +721,8 @@ def solve_levels(  # pragma: no cover - numba
     out[6] = res[3]
     out[7] = truncation
     out[8] = at_end
+    out[9] = mixed
+    out[10] = mix_regret
 
 
 @njit(cache=True)

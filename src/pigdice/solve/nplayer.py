@@ -59,7 +59,8 @@ NO_LAST = np.zeros((0, 0))
 MIN_OVERRIDES = 4096  # rows kept for decision points of unsettled cycles (at least; 1 per 1000 tuples)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
-FORMAT_VERSION = 2  # of the .npz files PlayersPolicy.save writes (apart from Policy's); 2 added the last turns
+# of the .npz files PlayersPolicy.save writes (apart from Policy's); 2 added the last turns, 3 mixed equilibria
+FORMAT_VERSION = 3
 KIND = "players"  # the file's kind, so a 2-player Policy file is never read as one of these
 SUM_SLACK = 1e-9  # a loaded state's win vector must sum to 1 this closely
 # progress is reported after about this many states (a level of 4-player Pig goal 100 is up to 1e6)
@@ -195,8 +196,8 @@ def _solve(
     top = n * (goal - 1)
     weights = _states_at_sums(goal, n)
     total = float(weights.sum())
-    out = np.zeros(9)
-    overrides = np.zeros((max(MIN_OVERRIDES, goal**n // 1000), 2))
+    out = np.zeros(11)
+    overrides = np.zeros((max(MIN_OVERRIDES, goal**n // 1000), nkernels.OVERRIDE_COLUMNS))
     kinds, amounts, keeps, probs, offsets = table.kinds, table.amounts, table.keeps, table.probabilities, table.offsets
 
     # A pass solves every cycle, high score sums first (Gauss-Seidel). Without resets every state a
@@ -228,6 +229,8 @@ def _solve(
             counts[3] += out[5]
             counts[4] = max(counts[4], out[7])
             counts[5] = max(counts[5], out[8])
+            counts[6] += out[9]
+            counts[7] = max(counts[7], out[10])
             done += chunk
             s = low - 1
             if progress is not None:
@@ -239,8 +242,9 @@ def _solve(
         moved = float(np.max(np.abs(values[..., 0, :] - reset_inputs)))
         return max(cycle_residual, moved)
 
-    # cycles, turn sweeps, the largest regret, unsettled cycles, truncation, a stop at the table's end (last pass)
-    counts = np.zeros(6)
+    # cycles, turn sweeps, the largest regret, unsettled cycles, truncation, a stop at the table's end, mixed
+    # cycles, what a mover of one could gain (last pass)
+    counts = np.zeros(8)
 
     passes, residual = fixed_point(
         one_pass,
@@ -255,9 +259,10 @@ def _solve(
             f"{variant.name} for {players} players: {int(counts[3])} cycles have no consistent choices, more than "
             f"the solver keeps ({written} decision points past {len(overrides)})"
         )
-    decisions = {int(state): float(x) for state, x in overrides[:written]}
+    decisions = {int(row[0]): Override(float(row[1]), float(row[2]), float(row[3])) for row in overrides[:written]}
     seconds = time.perf_counter() - started
-    stats = SolveStats(int(counts[0]), int(counts[1]), int(counts[3]), float(counts[2]), bool(counts[5]))
+    stats = SolveStats(int(counts[0]), int(counts[1]), int(counts[3]), float(counts[2]), bool(counts[5]),
+                       int(counts[6]), float(counts[7]))  # fmt: skip
     return PlayersPolicy(variant, players, values, passes, residual, seconds, regret=stats.regret,
                          decisions=decisions, stats=stats, banked=banked, last=last,
                          truncation=float(counts[4]), cap=cap)  # fmt: skip
@@ -271,6 +276,17 @@ class SolveStats(NamedTuple):
     unsettled: int
     regret: float
     at_end: bool = False  # a stop past the goal lay at the end of the banked table (a longer one may move it)
+    mixed: int = 0  # cycles whose equilibrium mixes (``pigdice.solve.mixing``)
+    mix_gain: float = 0.0  # the most a mover of those could gain by another plan (INDIFFERENCE, to rounding)
+
+
+class Override(NamedTuple):
+    """How the mover plays a turn start of a cycle that policy iteration left unsettled (``nkernels._solve_cycle``):
+    the choices of the turn sweep at ``x``, or with chance ``chance`` those of the sweep at ``x_mixed``."""
+
+    x: float
+    x_mixed: float
+    chance: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -281,6 +297,10 @@ class PlayersTurn:
     action: np.ndarray  # 0 = hold, c + 1 = roll with choice c
     hold: np.ndarray  # the mover's win probability if holding now (passing at k = 0; nan in Hog)
     rolls: np.ndarray  # (choices, k): the mover's win probability if rolling with each choice
+    # a mixed equilibrium (``pigdice.solve.mixing``): at the totals where ``mixed`` differs from ``action``
+    # the mover takes ``mixed`` with chance ``chance`` (both are best for the mover there)
+    mixed: np.ndarray | None = None
+    chance: float = 0.0
 
 
 @dataclass
@@ -296,9 +316,9 @@ class PlayersPolicy:
     from_cache: bool = False
     # the most any mover could gain at a turn start by choosing otherwise (0: every choice is a best reply)
     regret: float = 0.0
-    # flat state index -> the x the mover's choices are made at, where it is not their own entry of the
-    # state their turn falls back to (cycles without consistent choices; see the module docstring)
-    decisions: dict[int, float] = field(default_factory=dict)
+    # seat * goal^n + flat state index -> how the mover plays there, where it is not the sweep at their own
+    # entry of the state their turn falls back to (cycles without consistent choices; the module docstring)
+    decisions: dict[int, Override] = field(default_factory=dict)
     stats: SolveStats | None = None
     # with a final round or equal turns: the others' last turns (``pigdice.solve.finalturns``)
     banked: np.ndarray = field(default_factory=lambda: nkernels.FIRST_TO_GOAL)  # FT[class, T - goal, rest, r]
@@ -450,17 +470,41 @@ class PlayersPolicy:
         row = self._rows.get(key)
         min_top = min(min_top, self.row_limit)
         if row is None or len(row.win) < min_top:
-            t = self.table
             index = self._index(tuple(scores))
-            decide = self.decisions.get(seat * self.goal**self.players + index, math.nan)
-            win, action, hold, rolls = nkernels.turn_rows(
-                self.W, seat, index, scores[0], self.goal, self.players, decide,
-                t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets, t.monotone, self._one_throw,
-                self.banked, self.pbust, self.cap, min_top,
-            )  # fmt: skip
-            size = win.nbytes + action.nbytes + hold.nbytes + rolls.nbytes
-            row = self._rows.keep(key, PlayersTurn(win, action, hold, rolls), size)
+            override = self.decisions.get(seat * self.goal**self.players + index)
+            if override is None:
+                row = PlayersTurn(*self._rows_at(seat, index, scores[0], math.nan, min_top))
+            else:
+                row = self._mixed_turn(seat, index, scores[0], override, min_top)
+            size = row.win.nbytes + row.action.nbytes + row.hold.nbytes + row.rolls.nbytes
+            row = self._rows.keep(key, row, 2 * size if row.mixed is not None else size)
         return row
+
+    def _rows_at(
+        self, seat: int, index: int, a0: int, decide: float, min_top: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Return the turn sweep's rows (``nkernels.turn_rows``) with the choices made at ``decide``."""
+        t = self.table
+        return nkernels.turn_rows(  # type: ignore[no-any-return]
+            self.W, seat, index, a0, self.goal, self.players, decide,
+            t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets, t.monotone, self._one_throw,
+            self.banked, self.pbust, self.cap, min_top,
+        )  # fmt: skip
+
+    def _mixed_turn(self, seat: int, index: int, a0: int, override: Override, min_top: int) -> PlayersTurn:
+        """Return the turn at an override: the plan swept at its x, mixed with the one at x_mixed by its chance.
+
+        The rows are the mixture (1 - q) a + q b of the two plans' rows, which is what mixing the one
+        turn total where they differ gives (``pigdice.solve.mixing``)."""
+        plan = self._rows_at(seat, index, a0, override.x, min_top)
+        if override.chance == 0.0:
+            return PlayersTurn(*plan)
+        mixed = self._rows_at(seat, index, a0, override.x_mixed, max(min_top, len(plan[0])))
+        if len(mixed[0]) > len(plan[0]):  # the plans' stops past the goal differ: both rows to the later one
+            plan = self._rows_at(seat, index, a0, override.x, len(mixed[0]))
+        q = override.chance
+        win, hold, rolls = ((1.0 - q) * plan[i] + q * mixed[i] for i in (0, 2, 3))
+        return PlayersTurn(win, plan[1], hold, rolls, mixed[1], q)
 
     @property
     def row_limit(self) -> int:
@@ -566,19 +610,48 @@ class PlayersPolicy:
 
     def best(self, position: Position) -> str:
         """Return the option the tie-break picks at ``position`` (see ``pigdice.solve.positions``)."""
+        return next(iter(self.strategy(position)))
+
+    def strategy(self, position: Position) -> dict[str, float]:
+        """Return the chance of each option the perfect player takes at ``position``, the tie-break's first.
+
+        One option with chance 1, except at the few turn totals where the equilibrium mixes
+        (``pigdice.solve.mixing``): there the mover is indifferent and takes another option with
+        the chance that keeps the others' choices consistent."""
         scores = self._check(position)
         names = self._names()
         k = position.turn_total
+        mixed = None
         if position.is_final:
-            action_row = self._last_turn(position)[0].action
+            actions = self._last_turn(position)[0].action
         elif self._past_goal(position) and not self.ending:
-            return "hold" if self.variant.can_hold else names[0]
+            return {"hold" if self.variant.can_hold else names[0]: 1.0}
         else:
-            action_row = self.turn(scores, position.seat, position.turn_total + 1).action
-        if k >= action_row.shape[0]:
-            return "hold"
-        action = int(action_row[k])
-        return "hold" if action == 0 else names[action - 1]
+            row = self.turn(scores, position.seat, position.turn_total + 1)
+            actions, mixed = row.action, row.mixed
+        if k >= actions.shape[0]:
+            return {"hold": 1.0}
+        action = int(actions[k])
+        name = "hold" if action == 0 else names[action - 1]
+        if mixed is None or int(mixed[k]) == action:
+            return {name: 1.0}
+        other = int(mixed[k])
+        return {name: 1.0 - row.chance, "hold" if other == 0 else names[other - 1]: row.chance}
+
+    def play(self, position: Position, rng: np.random.Generator | None) -> str:
+        """Return the option the perfect player takes at ``position``: drawn from ``strategy`` with ``rng``
+        where the equilibrium mixes (the tie-break's, ``best``, without one)."""
+        options = self.strategy(position)
+        if len(options) == 1 or rng is None:
+            return next(iter(options))
+        names = list(options)
+        return names[1] if rng.random() < options[names[1]] else names[0]
+
+    def decision_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """Return the overrides as arrays: the sorted states (int64) and their rows (x, x_mixed, chance)."""
+        states = np.array(sorted(self.decisions), dtype=np.int64)
+        rows = np.array([self.decisions[int(state)] for state in states], dtype=np.float64).reshape(-1, 3)
+        return states, rows
 
     def win_probability_by_seat(self) -> list[float]:
         """Return each seat's win probability at the start of the game, seats in turn order."""
@@ -599,10 +672,10 @@ class PlayersPolicy:
             "residual": self.residual,
             "seconds": self.seconds,
             "regret": self.regret,
+            "stats": None if self.stats is None else self.stats._asdict(),
             "saved": time.time(),
         }
-        states = np.array(sorted(self.decisions), dtype=np.int64)
-        xs = np.array([self.decisions[int(state)] for state in states], dtype=np.float64)
+        states, xs = self.decision_arrays()
         save_npz(path, meta, values=self.values, decision_states=states, decision_x=xs, banked=self.banked,
                  last=self.last)  # fmt: skip
 
@@ -639,7 +712,7 @@ class PlayersPolicy:
         count = decided[0][0]
         if (
             len(count) != 1
-            or decided[1][0] != count
+            or decided[1][0] != (*count, 3)
             or count[0] > seats * goal**players
             or decided[0][1] != np.int64
             or decided[1][1] != np.float64
@@ -661,7 +734,7 @@ class PlayersPolicy:
         try:
             with np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
-                values = np.array(data["values"], dtype=np.float64)
+                values = np.asarray(data["values"], dtype=np.float64)  # a fresh array already: no copy
                 states = np.array(data["decision_states"], dtype=np.int64)
                 xs = np.array(data["decision_x"], dtype=np.float64)
                 banked = np.array(data["banked"], dtype=np.float64) if ending else nkernels.FIRST_TO_GOAL
@@ -671,6 +744,7 @@ class PlayersPolicy:
             iterations, residual, seconds = int(meta["iterations"]), float(meta["residual"]), float(meta["seconds"])
             regret = float(meta["regret"])
             truncation = float(meta.get("truncation", 0.0))
+            stats = None if meta.get("stats") is None else SolveStats(**meta["stats"])
         except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
             if isinstance(exc, BadParameterError):
                 raise
@@ -696,8 +770,10 @@ class PlayersPolicy:
             raise BadParameterError(f"{path}: decision points outside the game")
         if not (math.isfinite(regret) and 0.0 <= regret <= 1.0):
             raise BadParameterError(f"{path}: regret {regret} is not a probability")
-        decisions = {int(state): float(x) for state, x in zip(states, xs, strict=True)}
+        if len(xs) and not (xs[:, 2].min() >= 0.0 and xs[:, 2].max() <= 1.0):
+            raise BadParameterError(f"{path}: a mixed decision's chance is not a probability")
+        decisions = {int(state): Override(*(float(v) for v in x)) for state, x in zip(states, xs, strict=True)}
         if not (math.isfinite(truncation) and 0.0 <= truncation <= ACCEPTABLE_TRUNCATION):
             raise BadParameterError(f"{path}: truncation {truncation} past what the solver accepts")
-        return cls(variant, players, values, iterations, residual, seconds, True, regret, decisions,
+        return cls(variant, players, values, iterations, residual, seconds, True, regret, decisions, stats=stats,
                    banked=banked, last=last, truncation=truncation)  # fmt: skip

@@ -181,8 +181,7 @@ def evaluate_games(
     table = policy.table
     one_throw = policy.variant.decision is Decision.DICE_PER_TURN
     W = policy.values.reshape(-1, n)
-    states = np.array(sorted(policy.decisions), dtype=np.int64)
-    xs = np.array([policy.decisions[int(s)] for s in states], dtype=np.float64)
+    states, xs = policy.decision_arrays()
     if approximate is not None:
         ap_ind, ap_to, ap_pr = approximate.indptr, approximate.scores, approximate.probabilities
         ap_win = np.ascontiguousarray(approximate.win).ravel()

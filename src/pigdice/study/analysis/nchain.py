@@ -246,14 +246,14 @@ def exact_choices(  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _decide_at(dec_idx, dec_x, idx, x):  # pragma: no cover - numba
-    """Return the x the solver made the mover's choices at in state ``idx`` (its override, else x)."""
+def _override_row(dec_idx, idx):  # pragma: no cover - numba
+    """Return the row of the solver's override of state ``idx`` in ``dec_idx`` (sorted), or -1."""
     if dec_idx.shape[0] == 0:
-        return x
+        return -1
     q = np.searchsorted(dec_idx, idx)
     if q < dec_idx.shape[0] and dec_idx[q] == idx:
-        return dec_x[q]
-    return x
+        return q
+    return -1
 
 
 @njit(cache=True)
@@ -265,7 +265,8 @@ def push_levels(  # pragma: no cover - numba
 
     W (goal^n, n) are the exact policy's win vectors; ``ap_*`` the approximate choices' turn
     outcomes as CSR rows (mover's score i) * goal + (highest other score j), with ``ap_win[row]``
-    (empty when no game plays them). ``dec_idx`` (sorted) and ``dec_x``: the solver's overrides.
+    (empty when no game plays them). ``dec_idx`` (sorted) and ``dec_x`` (rows x, x_mixed, chance): the
+    solver's overrides (``pigdice.solve.nplayer.Override``); a mixed one's turn outcome is the mixture.
     ``wins[b, seat]`` accumulates each seat's wins. Adds to out[0] the mass sent back to lower
     sums (resets: the next pass), out[1] the mass that never ends, out[2] the turn sweeps.
     """
@@ -283,6 +284,7 @@ def push_levels(  # pragma: no cover - numba
     opt_c = np.empty(n_choices + 1)
     opt_d = np.empty(n_choices + 1)
     dist = np.zeros(goal)
+    dist_mixed = np.zeros(goal)
     resid = np.zeros(goal)
     ex_to = np.zeros((n, goal), dtype=np.int64)
     ex_pr = np.zeros((n, goal))
@@ -328,12 +330,26 @@ def push_levels(  # pragma: no cover - numba
                         a0 = a[m]
                         base = rests[m] * goal
                         x = W[base + a0, n - 1]
-                        decide = _decide_at(dec_idx, dec_x, idxs[m], x)
+                        row = _override_row(dec_idx, idxs[m])
+                        decide = x if row < 0 else dec_x[row, 0]
                         exact_choices(W, base, a0, goal, n, decide, kinds, amounts, keeps, probs, offsets,
                                       monotone, one_throw, C, d, act, opt_c, opt_d)  # fmt: skip
                         sweeps += 1
                         w, st, left = turn_outcome(a0, goal, act, kinds, amounts, keeps, probs, offsets,
                                                    one_throw, dist, resid)  # fmt: skip
+                        if row >= 0 and dec_x[row, 2] > 0.0:  # a mixed equilibrium: the plans' mixture
+                            q = dec_x[row, 2]
+                            exact_choices(W, base, a0, goal, n, dec_x[row, 1], kinds, amounts, keeps, probs,
+                                          offsets, monotone, one_throw, C, d, act, opt_c, opt_d)  # fmt: skip
+                            sweeps += 1
+                            w2, st2, left2 = turn_outcome(a0, goal, act, kinds, amounts, keeps, probs, offsets,
+                                                          one_throw, dist_mixed, resid)  # fmt: skip
+                            w = (1.0 - q) * w + q * w2
+                            st = (1.0 - q) * st + q * st2
+                            left = (1.0 - q) * left + q * left2
+                            for s2 in range(goal):
+                                dist[s2] = (1.0 - q) * dist[s2] + q * dist_mixed[s2]
+                                dist_mixed[s2] = 0.0
                         ex_win[m] = w
                         ex_stay[m] = st
                         ex_left[m] = left
