@@ -175,3 +175,34 @@ def test_positions_the_policy_does_not_answer_are_refused_clearly():
         policy.best(Position((3, 5, 4), 999_999))  # beyond the totals the solve follows: refused with the bound
     with pytest.raises(BadParameterError, match="owed a last turn"):
         policy.best(Position((3, 11, 12), 0, 0, (1,)))
+
+
+@pytest.mark.parametrize(
+    ("name", "goal", "endgame", "ties"),
+    [
+        ("pig-dice", 12, "final-round", "first-to-reach"),
+        ("pig", 10, "equal-turns", "shared"),
+        ("hog", 9, "final-round", "shared"),
+    ],
+)
+def test_the_banked_table_swept_once_per_difference_equals_the_table_swept_per_score(name, goal, endgame, ties):
+    # Y's last turn depends only on M - b and M - c: sweeping each pair once must give, bit for bit,
+    # what sweeping every (M, b, c) gives
+    from pigdice.solve.endgame import bust_chance, single_last_throw
+    from pigdice.solve.finalturns import banked_table, last_tables
+    from pigdice.solve.tables import effect_table
+
+    variant = find_variant(name, goal=goal, endgame=endgame, ties=ties)
+    table = effect_table(variant)
+    width = 40
+    L = last_tables(variant, table, 3, goal + width + 512)
+    args = (table.kinds, table.amounts, table.keeps, table.probabilities, table.offsets, table.monotone)
+    classes = 3 if endgame == "equal-turns" else 1
+    tables = []
+    for shifts in (True, False):
+        FT = np.full((classes, width, goal * goal, 3), np.nan)
+        banked_table(goal, classes == 3, ties == "shared", single_last_throw(variant), L, bust_chance(table), 0,
+                     *args, shifts, FT)  # fmt: skip
+        tables.append(FT)
+    assert not np.isnan(tables[0]).any()
+    assert np.array_equal(tables[0], tables[1])

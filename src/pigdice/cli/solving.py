@@ -68,9 +68,11 @@ def solve_summary(policy: ExactPolicy, seconds: float) -> dict[str, Any]:
         "ties": str(variant.ties),
         "final_turn": str(variant.final_turn),
         "players": policy.players,
-        # 3+ players: a few cycles may have no consistent pure choices; the least-regret ones are kept
+        # 3+ players: cycles with no consistent pure choices mix (pigdice.solve.mixing); where no mixed
+        # equilibrium is found (turn totals that can fall), the least-regret pure choices are kept
         "exact": float(getattr(policy, "regret", 0.0)) == 0.0,
         "regret": float(getattr(policy, "regret", 0.0)),
+        "mixed_cycles": getattr(getattr(policy, "stats", None), "mixed", 0),
         "win_probability_first_player": seats[0],
         "win_probability_by_seat": seats,
         "start_action": start_action(policy),

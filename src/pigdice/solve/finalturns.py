@@ -199,12 +199,16 @@ def stop(M, b, c, after, L, pbust):  # pragma: no cover - numba
 
 @njit(cache=True)
 def banked_table(  # pragma: no cover - numba
-    goal, equal_turns, shared, single, L, pbust, cap, kinds, amounts, keeps, probs, offsets, monotone, FT,
+    goal, equal_turns, shared, single, L, pbust, cap, kinds, amounts, keeps, probs, offsets, monotone, shifts, FT,
 ):  # fmt: skip
     """Fill FT[class, e, b * goal + c, r]: the win vector (X, Y, Z) of X banking goal + e, Y on b, Z on c.
 
     Final round: one class, Y and Z both play. Equal turns: class = X's seat; Y and Z play after
     seat 0, only Y after seat 1, nobody after seat 2 (X wins).
+
+    ``shifts``: Y's turn depends only on M - b and M - c (no reset sends a score to 0, no cap), so
+    each pair is swept once and written to every (M, b, c) that has it: (goal + width)^2 turns
+    instead of width * goal^2.
     """
     n_choices = offsets.shape[0] - 1
     width = FT.shape[1]
@@ -213,6 +217,37 @@ def banked_table(  # pragma: no cover - numba
     act = np.empty(size, dtype=np.int64)
     hold = np.empty(size)
     rolls = np.empty((n_choices, size))
+    if shifts:
+        for db in range(1, goal + width):
+            for dc in range(1, goal + width):
+                # every M in [goal, goal + width) with b = M - db and c = M - dc in [0, goal)
+                low = max(goal, db, dc)
+                high = min(goal + width, goal + db, goal + dc)
+                if low >= high:
+                    continue
+                row(low, 1, low - db, low - dc, True, shared, single, L, pbust, cap, 0,
+                    kinds, amounts, keeps, probs, offsets, monotone, win, act, hold, rolls)  # fmt: skip
+                for M in range(low, high):
+                    rest = (M - db) * goal + M - dc
+                    for r in range(3):
+                        FT[0, M - goal, rest, r] = win[0, r]
+            if equal_turns:  # Y alone after X: c plays no part
+                low = max(goal, db)
+                high = min(goal + width, goal + db)
+                if low >= high:
+                    continue
+                row(low, 1, low - db, 0, False, shared, single, L, pbust, cap, 0,
+                    kinds, amounts, keeps, probs, offsets, monotone, win, act, hold, rolls)  # fmt: skip
+                for M in range(low, high):
+                    for c in range(goal):
+                        rest = (M - db) * goal + c
+                        FT[1, M - goal, rest, 0] = win[0, 0]
+                        FT[1, M - goal, rest, 1] = win[0, 1]
+                        FT[1, M - goal, rest, 2] = 0.0
+                        FT[2, M - goal, rest, 0] = 1.0
+                        FT[2, M - goal, rest, 1] = 0.0
+                        FT[2, M - goal, rest, 2] = 0.0
+        return
     for e in range(width):
         M = goal + e
         for b in range(goal):
@@ -260,7 +295,8 @@ def banked_tables(variant: Variant, table: EffectTable, width: int, cap: int = 0
     FT = np.empty((3 if equal_turns else 1, width, goal * goal, 3))
     args = (table.kinds, table.amounts, table.keeps, table.probabilities, table.offsets, table.monotone)
     shared = variant.ties is TieRule.SHARED
-    banked_table(goal, equal_turns, shared, single_last_throw(variant), L, bust_chance(table), cap, *args, FT)
+    shifts = cap == 0 and not table.has_reset
+    banked_table(goal, equal_turns, shared, single_last_throw(variant), L, bust_chance(table), cap, *args, shifts, FT)
     return FT, L
 
 

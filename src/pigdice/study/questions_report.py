@@ -130,6 +130,10 @@ def approximation_note(study: Approximation) -> str:
         f"The exact {n}-player policy keeps least-regret pure choices in cycles without consistent ones "
         f"(regret {study.regret:.1e}). "
         if study.regret > 0
+        else f"In the {study.mixed} score cycles where no deterministic choices are consistent, the exact "
+        f"{n}-player policy mixes (a player who is indifferent at one turn total rolls with the chance that "
+        "keeps everyone's choices best replies). "
+        if study.mixed
         else ""
     )
     return (

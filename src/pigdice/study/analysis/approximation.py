@@ -253,6 +253,7 @@ class Approximation:
     check: float | None  # the largest |evaluated - solver| of each seat when everyone plays exactly
     regret: float  # the exact policy's regret (0: an equilibrium; see pigdice.solve.nplayer)
     unsettled: int | None  # cycles without consistent choices (None: the policy came from a cache)
+    mixed: int | None  # of those, the cycles whose equilibrium mixes (pigdice.solve.mixing)
     still_playing: float
     never_ends: float
     passes: int
@@ -276,6 +277,7 @@ class Approximation:
             "evaluation_check": self.check,
             "regret": self.regret,
             "unsettled_cycles": self.unsettled,
+            "mixed_cycles": self.mixed,
             "still_playing": self.still_playing,
             "never_ends": self.never_ends,
             "passes": self.passes,
@@ -355,6 +357,7 @@ def approximation_study(
         check=check,
         regret=exact.regret,
         unsettled=stats.unsettled if stats is not None else None,
+        mixed=stats.mixed if stats is not None else None,
         still_playing=still,
         never_ends=never,
         passes=passes,
