@@ -30,7 +30,16 @@ import numpy as np
 from numba import njit
 
 from pigdice.solve.mixing import (
-    D_COL, HI_COL, LO_COL, MAX_PLANS, PLAN_EXTRA, SINGLE_COL, X_FIRST_COL, X_LAST_COL, cycle_vectors, find_mixed,
+    D_COL,
+    HI_COL,
+    LO_COL,
+    MAX_PLANS,
+    PLAN_EXTRA,
+    SINGLE_COL,
+    X_FIRST_COL,
+    X_LAST_COL,
+    cycle_vectors,
+    find_mixed,
 )  # fmt: skip
 from pigdice.solve.positions import INDIFFERENCE, TRUNCATION_ERROR
 from pigdice.solve.tables import KIND_ADD, KIND_BUST, KIND_DOUBLE, KIND_RESET, KIND_SET, KIND_SUBTRACT
@@ -698,8 +707,8 @@ def solve_levels(  # pragma: no cover - numba
                 cycles += 1
                 swept += _solve_cycle(W, a, period, s0, n, goal, powers, fresh,
                                       kinds, amounts, keeps, probs, offsets, monotone, one_throw,
-                                      CW, DW, act, rolls, bounds, opt_c, opt_d, acc,
-                                      idxs, bases, need, M, F, PL, count, seg, overrides, res, FT, pbust, cap)  # fmt: skip
+                                      CW, DW, act, rolls, bounds, opt_c, opt_d, acc, idxs, bases, need,
+                                      M, F, PL, count, seg, overrides, res, FT, pbust, cap)  # fmt: skip
                 change = max(change, res[0])
                 residual = max(residual, res[1])
                 truncation = max(truncation, res[4])

@@ -48,10 +48,13 @@ from pigdice.solve.policy import MAX_META_BYTES, VALUE_SLACK, _entry_header
 from pigdice.solve.positions import TRUNCATION_ERROR, Position
 from pigdice.solve.solver import TOLERANCE, Progress, fixed_point
 from pigdice.solve.storage import RowCache, save_npz
-from pigdice.solve.tables import EffectTable, effect_table
+from pigdice.solve.tables import KIND_DOUBLE, EffectTable, effect_table
 
 ENDING_PLAYERS = 3  # the final round and equal turns are solved for this many players (2: pigdice.solve.endgame)
 FIRST_WIDTH = 64  # totals past the goal the banked table covers at first; it doubles while too short
+# ... where the turn total can double, stops lie far past the goal (Pig Dice: 150 to 250 past it at
+# goals 20 to 100), so the table starts there rather than solving twice more
+FIRST_WIDTH_DOUBLING = 256
 MAX_WIDTH = 1 << 12
 MAX_BANKED_BYTES = 4 << 30  # ... and while it stays below this
 ACCEPTABLE_TRUNCATION = 1e-9  # a solve whose values may be off by more is refused
@@ -139,7 +142,8 @@ def solve_players(
     equal_turns = variant.endgame is Endgame.EQUAL_TURNS
     if cap and cap <= variant.goal:
         raise BadParameterError(f"the cap must lie past the goal {variant.goal}, got {cap}")
-    width = max(FIRST_WIDTH, 2 * cap - variant.goal + int(table.amounts.max()) + 1) if cap else FIRST_WIDTH
+    first = FIRST_WIDTH_DOUBLING if bool(np.any(table.kinds == KIND_DOUBLE)) else FIRST_WIDTH
+    width = max(first, 2 * cap - variant.goal + int(table.amounts.max()) + 1) if cap else first
     while True:
         need = memory_need(players, table.has_reset, width, equal_turns)
         check_memory(f"solving {variant.name} ({variant.endgame}) for {players} players", variant.goal, need)
