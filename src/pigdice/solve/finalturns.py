@@ -291,7 +291,10 @@ def banked_tables(variant: Variant, table: EffectTable, width: int, cap: int = 0
 
     goal = variant.goal
     equal_turns = variant.endgame is Endgame.EQUAL_TURNS
-    L = last_tables(variant, table, 3, goal + width + LAST_SLACK)
+    # Y's throws from totals below their stop (M + at most LAST_SLACK) stay inside L; a doubling throw
+    # goes twice as far
+    stretch = 2 if bool(np.any(table.kinds == KIND_DOUBLE)) else 1
+    L = last_tables(variant, table, 3, stretch * (goal + width + LAST_SLACK) + int(table.amounts.max()) + 1)
     FT = np.empty((3 if equal_turns else 1, width, goal * goal, 3))
     args = (table.kinds, table.amounts, table.keeps, table.probabilities, table.offsets, table.monotone)
     shared = variant.ties is TieRule.SHARED

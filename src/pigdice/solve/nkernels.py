@@ -127,6 +127,18 @@ def over_goal_top(FT, goal, rest, seat, a0, x, pbust, cap, bounds):  # pragma: n
     return goal - a0 + e
 
 
+@njit(cache=True, inline="always")
+def _reach(kinds, amounts, total):  # pragma: no cover - numba
+    """Return the largest total one throw can take a mover standing on ``total`` to."""
+    far = total
+    for e in range(kinds.shape[0]):
+        if kinds[e] == KIND_DOUBLE:
+            far = max(far, 2 * total)
+        else:
+            far = max(far, total + amounts[e])
+    return far
+
+
 @njit(cache=True)
 def _sweep(  # pragma: no cover - numba
     W, seat, seat_next, base, rest, a0, goal, n, x, xv,
@@ -158,6 +170,8 @@ def _sweep(  # pragma: no cover - numba
     bounds[2] = 0.0
     bounds[3] = 0.0
     top = 1 if one_throw else over_goal_top(FT, goal, rest, seat, a0, x, pbust, cap, bounds)
+    if FT.shape[0] > 0 and _reach(kinds, amounts, a0 + top - 1) >= goal + FT.shape[1]:
+        bounds[3] = 1.0  # a throw from the turn could land past the banked table: a longer one is needed
     if min_top > top:
         top = min(min_top, C.shape[0])
     stop_hi = bounds[1]
@@ -470,9 +484,9 @@ def _solve_cycle(  # pragma: no cover - numba
     Writes the members' vectors into W; out[0] the largest change of a value, out[1] the largest
     residual of the cycle's equations, out[2] the regret (0 if settled), out[3] the overrides
     written, out[4] the largest truncation of a stop past the goal (``over_goal_top``), out[5] 1 if a
-    stop lay at the banked table's end, out[6] 1 if the equilibrium mixes, out[7] then the most a
-    mover could gain by another plan (the tie-break's INDIFFERENCE, to rounding); returns the number
-    of turn sweeps it took.
+    stop, or a throw from below it, reached the banked table's end, out[6] 1 if the equilibrium
+    mixes, out[7] then the most a mover could gain by another plan (the tie-break's INDIFFERENCE, to
+    rounding); returns the number of turn sweeps it took.
     """
     seats = W.shape[0]
     last = n - 1
@@ -655,7 +669,8 @@ def solve_levels(  # pragma: no cover - numba
     largest regret of a cycle left unsettled to out[4] and the number of unsettled cycles to out[5].
     Overrides (see ``_solve_cycle``) are appended to ``overrides`` from row out[6] on, and out[6]
     counts them (beyond the array's rows they are counted, not written). out[7] receives the largest
-    truncation of a stop past the goal, out[8] 1 if a stop lay at the end of the banked table FT,
+    truncation of a stop past the goal, out[8] 1 if a stop, or a throw from below it, reached the end of
+    the banked table FT,
     out[9] the number of cycles whose equilibrium mixes and out[10] the most a mover of one could gain.
     """
     powers = np.empty(n + 1, dtype=np.int64)
