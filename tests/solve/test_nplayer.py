@@ -401,12 +401,18 @@ def test_policy_plays_its_values_through_the_engine(goal, players, games):
     policy = solve_players(variant, players)
     rng = np.random.default_rng(goal * 10 + players)
     wins = [0] * players
+    draws: dict[int, float] = {}
     for _ in range(games):
         state = new_game(variant, players)
+        draws.clear()
         while state.winners is None:
             me = state.current
             scores = tuple(state.scores[(me + r) % players] for r in range(players))
-            state, _ = apply(state, parse_action(policy.play(Position(scores, state.turn_total, me), rng)), rng)
+            if state.turn not in draws:  # a mixed equilibrium draws its plan once per turn
+                draws.clear()
+                draws[state.turn] = rng.random()
+            choice = policy.play(Position(scores, state.turn_total, me), lambda: draws[state.turn])  # noqa: B023
+            state, _ = apply(state, parse_action(choice), rng)
         wins[state.winners[0]] += 1
     z = 3.2905  # 99.9% two-sided, Wilson score interval
     for seat, value in enumerate(policy.win_probability_by_seat()):

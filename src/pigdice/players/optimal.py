@@ -123,6 +123,7 @@ class Optimal:
     _policy: Policy | None = field(default=None, repr=False)
     _exact: dict[int, ExactPolicy] = field(default_factory=dict, repr=False)
     _supplied: bool = field(default=False, repr=False)
+    _draw: tuple[tuple[int, int], float] | None = field(default=None, repr=False)  # (turn, seat), the turn's draw
 
     @property
     def policy(self) -> Policy:
@@ -193,7 +194,7 @@ class Optimal:
         """Return the optimal action (exact where a solver exists, else the best approximate one)."""
         exact = self.exact(state.players)
         if exact is not None:
-            return _action(state.variant, exact.play(position_of(state), rng))
+            return _action(state.variant, exact.play(position_of(state), lambda: self._turn_draw(state, rng)))
         variant = state.variant
         total = state.scores[state.current] + state.turn_total
         best_other = max(s for p, s in enumerate(state.scores) if p != state.current)
@@ -206,6 +207,13 @@ class Optimal:
         if choice == 0:
             return Hold() if state.turn_total > 0 else self._roll(1)
         return self._roll(choice)
+
+    def _turn_draw(self, state: GameState, rng: np.random.Generator) -> float:
+        """Return this turn's draw for a mixed equilibrium: made from ``rng`` the first time the turn asks."""
+        key = (state.turn, state.current)
+        if self._draw is None or self._draw[0] != key:
+            self._draw = (key, float(rng.random()))
+        return self._draw[1]
 
     def _roll(self, choice: int) -> Roll:
         return Roll(self.variant.choices[choice - 1]) if self.variant.chooses_dice else Roll()

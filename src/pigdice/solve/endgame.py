@@ -234,7 +234,7 @@ class EndgamePolicy:
             return self._last_turn(leader - score, position.turn_total)
         return self._turn(position)
 
-    def play(self, position: Position, rng: np.random.Generator | None) -> str:
+    def play(self, position: Position, draw: Callable[[], float] | None) -> str:
         """Return ``best`` (two players never need to mix)."""
         return self.best(position)
 

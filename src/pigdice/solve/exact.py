@@ -14,11 +14,10 @@ Every policy answers at a ``Position`` (``pigdice.solve.positions``) through the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
-
-import numpy as np
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Endgame, Variant
@@ -70,9 +69,9 @@ class ExactPolicy(Protocol):
     def best(self, position: Position) -> str:
         """Return the option the perfect player takes (the tie-break of ``positions.py``)."""
 
-    def play(self, position: Position, rng: np.random.Generator | None) -> str:
-        """Return the option the perfect player plays: ``best``, or one drawn from ``rng`` where the equilibrium
-        mixes (3+ players, ``pigdice.solve.mixing``)."""
+    def play(self, position: Position, draw: Callable[[], float] | None) -> str:
+        """Return the option the perfect player plays: ``best``, or where the equilibrium mixes two plans (3+
+        players, ``pigdice.solve.mixing``) the one ``draw()`` picks (uniform in [0, 1), one per turn)."""
 
     def win_vector(self, position: Position) -> tuple[float, ...]:
         """Return every player's win probability at ``position``, the mover first."""
@@ -150,7 +149,7 @@ class FirstToGoalPolicy:
             return "hold"
         return f"roll:{variant.choices[choice - 1]}" if variant.chooses_dice else "roll"
 
-    def play(self, position: Position, rng: np.random.Generator | None) -> str:
+    def play(self, position: Position, draw: Callable[[], float] | None) -> str:
         """Return ``best`` (two players never need to mix)."""
         return self.best(position)
 

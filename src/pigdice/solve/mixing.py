@@ -10,9 +10,12 @@ In a few cycles every deterministic profile leaves some mover better off with an
 (policy iteration flips for ever). There the equilibrium mixes: a member at a breakpoint plays
 pi_{i+1} with probability q and pi_i otherwise, which costs it nothing (both are best replies at
 e_i), and q is what makes the others' choices put x_m exactly at e_i. The mixture's turn start is
-((1 - q) C_i + q C_{i+1}, (1 - q) d_i + q d_{i+1}); where the two plans differ at one turn total
-of a turn whose total only grows, it is the same as taking pi_{i+1}'s option there with
-probability q (the chance to reach that total and everything after it are the same in both).
+((1 - q) C_i + q C_{i+1}, (1 - q) d_i + q d_{i+1}): the mover draws once, at the start of the turn,
+which plan to follow. Where the two plans differ at one turn total of a turn whose total only
+grows, that is the same as taking pi_{i+1}'s option there with probability q (the chance to reach
+that total and everything after it are the same in both), so those are the neighbours mixed in
+such games; where the turn total can fall (Pig Dice), any neighbours are, and the draw is kept for
+the whole turn.
 
 ``find_mixed`` searches the profiles built from each member's plans (one plan, or a mix of two
 neighbours) for one where every member's choice is a best reply, profiles with fewer mixing

@@ -410,7 +410,9 @@ def _mix_cycle(  # pragma: no cover - numba
     Member m's plans are its turn sweeps for x in [xmin[m] - pad, xmax[m] + pad], from low x up, each
     swept just past the breakpoint of the one before (up to MAX_PLANS; a plan whose choices are the
     same as the one before, only its stop past the goal moved, extends it). Neighbours that differ
-    at one turn total may be mixed; PL, count, seg, q, C, D, ws receive what ``find_mixed`` writes.
+    at one turn total may be mixed (any neighbours where the turn total can fall: the mixture is then
+    drawn once per turn, see ``pigdice.solve.mixing``); PL, count, seg, q, C, D, ws receive what
+    ``find_mixed`` writes.
     """
     seats = W.shape[0]
     prev = np.zeros(act.shape[0], dtype=np.int64)
@@ -441,7 +443,7 @@ def _mix_cycle(  # pragma: no cover - numba
                 PL[m, c, n + X_FIRST_COL] = x
                 PL[m, c, n + X_LAST_COL] = x
                 PL[m, c, n + SINGLE_COL] = 0.0
-                if c > 0 and differ == 1:
+                if c > 0 and (differ == 1 or not (monotone or one_throw)):
                     PL[m, c - 1, n + SINGLE_COL] = 1.0
                 c += 1
             for k in range(top):
@@ -590,7 +592,7 @@ def _solve_cycle(  # pragma: no cover - numba
     written = 0
     mixing = -1
     mix_regret = 0.0
-    if not settled and (monotone or one_throw):
+    if not settled:
         for pad in MIX_PADS:
             mixing = _mix_cycle(W, a, L, s0, n, goal, bases, kinds, amounts, keeps, probs, offsets, monotone,
                                 one_throw, CW, DW, act, rolls, bounds, opt_c, opt_d, acc, xmin, xmax, pad,

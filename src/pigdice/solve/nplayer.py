@@ -642,14 +642,15 @@ class PlayersPolicy:
         other = int(mixed[k])
         return {name: 1.0 - row.chance, "hold" if other == 0 else names[other - 1]: row.chance}
 
-    def play(self, position: Position, rng: np.random.Generator | None) -> str:
-        """Return the option the perfect player takes at ``position``: drawn from ``strategy`` with ``rng``
-        where the equilibrium mixes (the tie-break's, ``best``, without one)."""
+    def play(self, position: Position, draw: Callable[[], float] | None) -> str:
+        """Return the option the perfect player takes at ``position``: the tie-break's (``best``), except in a
+        turn where the equilibrium mixes two plans; there ``draw()`` (uniform in [0, 1), the same for the
+        whole turn) picks the plan: the mixed-in one if it falls below its chance."""
         options = self.strategy(position)
-        if len(options) == 1 or rng is None:
+        if len(options) == 1 or draw is None:
             return next(iter(options))
         names = list(options)
-        return names[1] if rng.random() < options[names[1]] else names[0]
+        return names[1] if draw() < options[names[1]] else names[0]
 
     def decision_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """Return the overrides as arrays: the sorted states (int64) and their rows (x, x_mixed, chance)."""
