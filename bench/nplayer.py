@@ -1,10 +1,12 @@
 """n-player solver benchmark: the numba cycle solver against plain-numpy value iteration, same process.
 
-Run: python bench/nplayer.py [--players 3] [--goal 100] [--games N] [--seed S]
+Run: python bench/nplayer.py [--players 3] [--variant pig] [--endgame E] [--goal 100] [--games N] [--seed S]
 Without --goal: 3-player Pig at goals 25, 50 and 100 (warm, best of a few; thread CPU time and
 wall time), then a plain-numpy Jacobi value iteration of the same game at a small goal and the
-ratio to the solver there. With --goal: one solve of that size (e.g. --players 4 --goal 100, the
-long run), reporting time, turn sweeps per state and the peak memory of the process. --games N
+ratio to the solver there. With --endgame (final-round, equal-turns): the same goals under that
+ending, each with the ratio to the first-to-goal solve of the same game in this run. With --goal:
+one solve of that size (e.g. --players 4 --goal 100, the long run), reporting time, turn sweeps
+per state and the peak memory of the process. --games N
 also plays N games of the solved policy through the engine and prints each seat's wins with a 99.9%
 Wilson interval around the exact probability (the cross-check of the values pinned in the tests).
 """
@@ -21,9 +23,10 @@ from functools import partial
 import numpy as np
 
 from pigdice.engine.game import Action, apply, new_game, parse_action
+from pigdice.players.optimal import position_of
 from pigdice.rules import find_variant
 from pigdice.solve.nplayer import PlayersPolicy, solve_players
-from pigdice.solve.positions import INDIFFERENCE, Position
+from pigdice.solve.positions import INDIFFERENCE
 
 TOLERANCE = 1e-12
 BASELINE_GOAL = 20
@@ -99,7 +102,8 @@ def describe(policy: PlayersPolicy) -> str:
     tuples = policy.values.size // policy.players
     return (
         f"{stats.cycles:,} cycles, {stats.sweeps / tuples:.3f} turn sweeps per score tuple, "
-        f"{stats.unsettled} cycles without consistent choices (largest regret {stats.regret:.1e})"
+        f"{stats.mixed} cycles with a mixed equilibrium (largest gain of another plan {stats.mix_gain:.1e}), "
+        f"{stats.unsettled} without one (largest regret {stats.regret:.1e})"
     )
 
 
@@ -118,12 +122,18 @@ def play(policy: PlayersPolicy, games: int, seed: int) -> list[int]:
     n = policy.players
     wins = [0] * n
     actions: dict[str, Action] = {}
+    draw = [-1, 0.0]  # the turn it was made for, the draw (a mixed equilibrium draws its plan once per turn)
+
+    def turn_draw() -> float:
+        if draw[0] != state.turn:
+            draw[0], draw[1] = state.turn, float(rng.random())
+        return float(draw[1])
+
     for _ in range(games):
         state = new_game(policy.variant, n)
+        draw[0] = -1
         while state.winners is None:
-            me = state.current
-            scores = tuple(state.scores[(me + r) % n] for r in range(n))
-            choice = policy.best(Position(scores, state.turn_total, me))
+            choice = policy.play(position_of(state), turn_draw)
             action = actions.get(choice)
             if action is None:
                 action = actions[choice] = parse_action(choice)
@@ -151,17 +161,19 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--goal", type=int, default=None)
     parser.add_argument("--variant", default="pig")
+    parser.add_argument("--endgame", default=None, help="final-round or equal-turns (default: the variant's)")
     parser.add_argument("--games", type=int, default=0)
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args()
     n = args.players
 
+    ending = {"endgame": args.endgame} if args.endgame else {}
     started = time.perf_counter()
-    solve_players(find_variant(args.variant, goal=8), n)
+    solve_players(find_variant(args.variant, goal=8, **ending), n)
     print(f"first call (numba compile or cache load): {time.perf_counter() - started:.2f} s")
 
     if args.goal is not None:
-        variant = find_variant(args.variant, goal=args.goal)
+        variant = find_variant(args.variant, goal=args.goal, **ending)
         last = [0.0]
 
         def progress(fraction: float, label: str) -> None:
@@ -180,6 +192,19 @@ def main() -> None:
         print(f"  {describe(policy)}")
         if args.games:
             cross_check(policy, args.games, args.seed)
+        return
+
+    if args.endgame:
+        for goal in (25, 50, 100):
+            plain = find_variant(args.variant, goal=goal, endgame="first-to-goal")
+            _, _, base = timed(partial(solve_players, plain, n), 1)
+            policy, wall, cpu = timed(partial(solve_players, find_variant(args.variant, goal=goal, **ending), n), 1)
+            seats = ", ".join(f"{p:.6f}" for p in policy.win_probability_by_seat())
+            print(
+                f"{args.variant} {n} players goal {goal} {args.endgame}: {cpu:.2f} s CPU ({wall:.2f} s wall), "
+                f"{cpu / base:.1f} x first to the goal ({base:.2f} s), peak memory {peak_rss()}, seats {seats}"
+            )
+            print(f"  {describe(policy)}")
         return
 
     timings = {}

@@ -173,6 +173,17 @@ def test_games_with_resets_have_the_smaller_bound(tmp_path: Path) -> None:
         assert manager.exact_refusal(reset, 2) is None  # 144 score pairs
 
 
+def test_last_rounds_whose_totals_double_have_the_smallest_bound(tmp_path: Path) -> None:
+    with TestClient(create_app(make_settings(tmp_path))) as client:
+        manager = client.app.state.manager
+        dice = find_variant("pig-dice", goal=21)  # final round; head and tail double the turn total
+        assert "can double or fall exactly up to goal 20" in manager.exact_refusal(dice, 3)
+        assert manager.exact_refusal(find_variant("pig-dice", goal=20), 3) is None
+        assert manager.exact_refusal(find_variant("pig-dice", goal=21, endgame="first-to-goal"), 3) is None
+        assert manager.exact_refusal(dice, 2) is None  # 2 players: the 2-player endgame solver
+        assert manager.exact_refusal(find_variant("pig", goal=50, endgame="final-round"), 3) is None
+
+
 @pytest.mark.parametrize(
     ("error", "reason"),
     [

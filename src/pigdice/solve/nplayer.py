@@ -14,15 +14,15 @@ With 3 or more players "each player maximises their own win probability" does no
 answer. The players of a cycle (one score tuple's rotations, linked by busts) each choose given the
 others' choices, and in a few cycles several choices are consistent (two players on 7 with the
 third on 0 at goal 50: either one of them holds early and the other rolls on), or none is: every
-deterministic choice leaves some player better off choosing otherwise. In 3-player Pig to 100, 37
-of the 333,400 cycles do not settle; a search of every combination of choices found no consistent
-one in 36 of them (and one that policy iteration does not reach in the last). The solver takes the
-consistent choices policy iteration reaches (re-choosing one player at a time once choosing all at
-once flips), and otherwise the profile of choices it met with the smallest regret (the most a mover
-could gain at the start of a turn by choosing otherwise), evaluated exactly: the values are then the
-win probabilities of the play ``best`` gives, and ``regret`` says how far that play is from an
-equilibrium (an exact one would need some players to randomise). ``decisions`` keeps the x (see
-``nkernels``) at which those players' choices were made.
+deterministic choice leaves some player better off choosing otherwise (37 of the 333,400 cycles of
+3-player Pig to 100). The solver takes the consistent choices policy iteration reaches (re-choosing
+one player at a time once choosing all at once flips), and otherwise a mixed equilibrium
+(``pigdice.solve.mixing``): players indifferent between two plans draw one, once per turn, with
+the chance that keeps everyone's choices best replies. ``decisions`` keeps, for those turn starts,
+the x (see ``nkernels``) at which each plan's choices are made and the chance of the second. Only
+if no mixed equilibrium is found among the plans searched does the solver keep the profile of
+choices with the smallest regret (the most a mover could gain at the start of a turn by choosing
+otherwise), evaluated exactly, and ``regret`` says how far that is from an equilibrium.
 """
 
 from __future__ import annotations

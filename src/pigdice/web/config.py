@@ -63,9 +63,12 @@ class Settings:
     # ~6 minutes). Where a roll can reset a score the solve repeats its passes until the reset values settle, ever
     # more of them as the goal grows (3-player Two-Dice Pig: ~8 s to 50, over 5 minutes to 100), so those games
     # have the smaller bound. Past a bound the room's perfect player and hints use the 2-player first-to-goal
-    # policy (approximate, and the hint says so).
+    # policy (approximate, and the hint says so). With 3 players and a final round or equal turns, a turn total
+    # that can double or fall (Pig Dice) makes the last turns run far past the goal and every turn sweep repeat
+    # (3 players to 20: ~1 minute; the time grows as the cube of the goal), so those have the smallest bound.
     max_exact_states: int = 1_000_000
     max_exact_reset_states: int = 125_000
+    max_exact_far_states: int = 8_000
     max_rooms_in_memory: int = 10_000
     resume_on_start: bool = True
     max_body_bytes: int = 64 * 1024  # request bodies (the largest valid one is a few KB)

@@ -67,6 +67,14 @@ def has_reset(variant: Variant) -> bool:
     return effect_table(variant).has_reset
 
 
+def tables_reach_far(variant: Variant) -> bool:
+    """Return True if the exact solve of ``variant`` follows long totals past the goal: an ending (final round,
+    equal turns) where the turn total can double or fall (Pig Dice), so the sweeps there are long and repeated."""
+    from pigdice.rules.variant import Endgame
+
+    return variant.endgame is not Endgame.FIRST_TO_GOAL and not effect_table(variant).monotone
+
+
 def largest_exact_goal(max_states: int, players: int) -> int:
     """Return the largest goal whose exact solve for ``players`` players has at most ``max_states`` score tuples."""
     goal = round(max_states ** (1 / players))
@@ -324,6 +332,12 @@ class RoomManager:
         if states > settings.max_exact_reset_states and has_reset(variant):
             limit = largest_exact_goal(settings.max_exact_reset_states, players)
             return f"this server solves {players}-player games whose rolls can reset a score exactly up to goal {limit}"
+        if players > 2 and states > settings.max_exact_far_states and tables_reach_far(variant):
+            limit = largest_exact_goal(settings.max_exact_far_states, players)
+            return (
+                f"this server solves {players}-player games with a last round whose turn totals can double or fall "
+                f"exactly up to goal {limit}"
+            )
         return self._exact_failed.get(exact_job_key(variant, players))
 
     def solve_for(self, variant: Variant, players: int) -> tuple[Variant, int]:
