@@ -489,7 +489,7 @@ class PlayersPolicy:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Return the turn sweep's rows (``nkernels.turn_rows``) with the choices made at ``decide``."""
         t = self.table
-        return nkernels.turn_rows(  # type: ignore[no-any-return]
+        return nkernels.turn_rows(
             self.W, seat, index, a0, self.goal, self.players, decide,
             t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets, t.monotone, self._one_throw,
             self.banked, self.pbust, self.cap, min_top,
