@@ -618,6 +618,8 @@ def _solve_cycle(  # pragma: no cover - numba
             _sweep(W, (s0 + m) % seats, (s0 + m + 1) % seats, bases[m], bases[m] // goal, a[m], goal, n,
                    x, x, kinds, amounts, keeps, probs, offsets, monotone, one_throw,
                    CW[a[m]], DW[a[m]], act, rolls, bounds, opt_c, opt_d, acc, FT, pbust, cap, 0)  # fmt: skip
+            truncation = max(truncation, bounds[2])
+            at_end = max(at_end, bounds[3])
             gain = CW[a[m], 0, 0] + DW[a[m], 0] * x - (memC[m, 0] + memD[m] * x)
             mix_regret = max(mix_regret, gain)
     elif not settled:  # keep the profile with the smallest regret; play follows its choices
