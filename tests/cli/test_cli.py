@@ -256,6 +256,23 @@ def test_terminal_game_quits_and_survives_eof() -> None:
     assert code == 0 and "abandoned (end of input)" in text
 
 
+def test_hint_where_the_equilibrium_mixes_says_how_often_each_choice_is_played(tmp_path, monkeypatch) -> None:
+    # 3-player Pig to 100 at 0 against 61 and 62, turn total 28: a cycle without consistent pure choices;
+    # the mover is indifferent and holds with the chance that keeps the others' plans best replies
+    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
+    args = ("hint", "pig", "--players", "3", "--score", "0", "--opponent", "61,62", "--turn-total", "28")
+    data = run_json(*args, "--json")
+    assert set(data["play"]) == {"hold", "roll"} and sum(data["play"].values()) == pytest.approx(1.0)
+    assert 0.0 < data["play"]["hold"] < 1.0
+    assert data["values"]["hold"] == pytest.approx(data["values"]["roll"], abs=1e-11)
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0 and "Both are worth the same to you here" in result.stdout
+    assert "the perfect player holds 5% of the time and rolls 95% of the time" in " ".join(result.stdout.split())
+    assert run_json("hint", "pig", "--players", "3", "--score", "0", "--opponent", "61,62", "--json")["play"] == {
+        "roll": 1.0
+    }
+
+
 def test_hint_shows_the_best_action_and_win_probability(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     from rich.console import Console
 

@@ -28,6 +28,7 @@ from pigdice.errors import BadParameterError
 from pigdice.rules.variant import MAX_GOAL, Decision, Endgame, Variant
 from pigdice.solve import Policy, solvable, solve
 from pigdice.solve.exact import ExactPolicy, exact_policy, start_action
+from pigdice.solve.nplayer import PlayersPolicy
 from pigdice.solve.positions import Position
 
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Solve again even if a cached policy exists.")]
@@ -302,6 +303,8 @@ def hint_command(
     values = policy.action_values(position)
     best = policy.best(position)
     chances = policy.win_vector(position)
+    # 3+ players: where the equilibrium mixes, the perfect player takes each option with a chance
+    strategy = policy.strategy(position) if isinstance(policy, PlayersPolicy) else {best: 1.0}
     if json_out:
         emit_json(
             {
@@ -318,6 +321,7 @@ def hint_command(
                 "values": values,
                 "win_probability": values[best],
                 "win_probability_by_player": list(chances),
+                "play": strategy,
                 "exact": True,
                 "approximate": None,
             }
@@ -332,3 +336,9 @@ def hint_command(
         marker = "  ← best" if name == best else ""
         table.add_row(name, f"{100 * value:.2f}%{marker}")
     stdout_console().print(table)
+    if len(strategy) > 1:
+        mixed = " and ".join(f"{name}s {100 * p:.0f}% of the time" for name, p in strategy.items())
+        stdout_console().print(
+            f"Both are worth the same to you here. So that the others' plans stay their best, the perfect player "
+            f"{mixed} (it picks its plan at the start of the turn)."
+        )
