@@ -46,6 +46,9 @@ SCAN = 16  # the outer unknown of two mixing members is scanned at this many ste
 NEWTON_STARTS = (0.2, 0.5, 0.8)  # three or more mixing members: Newton from every combination of these
 NEWTON_STEPS = 60
 NEWTON_H = 1e-7  # the step of the Jacobian's differences
+# profiles of three or more mixing members tried per search (each a Newton solve from 27 or more starts):
+# bounds the time a cycle of 4+ players with many plans can take; the search then reports failure
+MAX_NEWTON_PROFILES = 256
 
 
 @njit(cache=True)
@@ -303,6 +306,7 @@ def find_mixed(PL, count, L, n, seg, q, C, D, ws, acc):  # pragma: no cover - nu
     total = 1
     for m in range(L):
         total *= 2 * count[m] - 1
+    newton_left = MAX_NEWTON_PROFILES
     for mixing in range(min(MAX_MIXING, L) + 1):
         for code in range(total):
             rest = code
@@ -319,6 +323,10 @@ def find_mixed(PL, count, L, n, seg, q, C, D, ws, acc):  # pragma: no cover - nu
                 q[m] = 0.0
             if not ok or mixed != mixing:
                 continue
+            if mixing > 2:
+                if newton_left == 0:
+                    return -1
+                newton_left -= 1
             if _solve_profile(PL, seg, q, L, n, C, D, ws, acc, mixing):
                 return mixing
     return -1
