@@ -16,8 +16,17 @@ with warnings.catch_warnings():
 
 from webhelpers import make_settings
 
+from pigdice.solve import exact, solver
 from pigdice.web.app import create_app
 from pigdice.web.config import Settings
+
+
+@pytest.fixture
+def fresh_policies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Solve into empty policy caches of the test's own: on disk and in this process's memory."""
+    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path / "policies"))
+    monkeypatch.setattr(solver, "_MEMORY", solver.PolicyCache())
+    monkeypatch.setattr(exact, "_MEMORY", solver.PolicyCache())
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from pigdice.engine.game import apply, new_game, parse_action
 from pigdice.errors import ResourceLimitError
 from pigdice.players.optimal import Optimal, position_of
 from pigdice.rules.registry import find_variant
-from pigdice.solve import exact, solver
+from pigdice.solve import exact
 from pigdice.solve.endgame import EndgamePolicy
 from pigdice.solve.exact import FirstToGoalPolicy, exact_policy, exactness
 from pigdice.solve.nplayer import PlayersPolicy
@@ -32,12 +32,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 
-@pytest.fixture(autouse=True)
-def fresh_policies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test solves into its own empty policy caches: on disk and in this process's memory."""
-    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path / "policies"))
-    monkeypatch.setattr(solver, "_MEMORY", solver.PolicyCache())
-    monkeypatch.setattr(exact, "_MEMORY", solver.PolicyCache())
+pytestmark = pytest.mark.usefixtures("fresh_policies")  # every test solves into its own empty caches
 
 
 def _room(client: Any, code: str) -> Room:

@@ -14,7 +14,6 @@ import pytest
 from webhelpers import create_game, error_of, free_port, make_settings, receive_until, start_server, wait_until
 
 from pigdice.rules.registry import find_variant
-from pigdice.solve import solver
 from pigdice.web.app import create_app
 from pigdice.web.errors import WebError
 from pigdice.web.explorer import Explorer
@@ -25,11 +24,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 
-@pytest.fixture(autouse=True)
-def fresh_policies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test solves into its own empty policy caches: on disk and in this process's memory."""
-    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path / "policies"))
-    monkeypatch.setattr(solver, "_MEMORY", solver.PolicyCache())
+pytestmark = pytest.mark.usefixtures("fresh_policies")  # every test solves into its own empty caches
 
 
 def test_a_room_with_the_perfect_player_prepares_then_plays(tmp_path: Path) -> None:

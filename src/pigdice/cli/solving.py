@@ -28,7 +28,6 @@ from pigdice.errors import BadParameterError
 from pigdice.rules.variant import MAX_GOAL, Decision, Endgame, Variant
 from pigdice.solve import Policy, solvable, solve
 from pigdice.solve.exact import ExactPolicy, exact_policy, start_action
-from pigdice.solve.nplayer import PlayersPolicy
 from pigdice.solve.positions import Position
 
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Solve again even if a cached policy exists.")]
@@ -304,7 +303,7 @@ def hint_command(
     best = policy.best(position)
     chances = policy.win_vector(position)
     # 3+ players: where the equilibrium mixes, the perfect player takes each option with a chance
-    strategy = policy.strategy(position) if isinstance(policy, PlayersPolicy) else {best: 1.0}
+    strategy = policy.strategy(position)
     if json_out:
         emit_json(
             {

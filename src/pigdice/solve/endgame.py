@@ -234,6 +234,10 @@ class EndgamePolicy:
             return self._last_turn(leader - score, position.turn_total)
         return self._turn(position)
 
+    def strategy(self, position: Position) -> dict[str, float]:
+        """Return ``best`` with chance 1 (two players never need to mix)."""
+        return {self.best(position): 1.0}
+
     def play(self, position: Position, draw: Callable[[], float] | None) -> str:
         """Return ``best`` (two players never need to mix)."""
         return self.best(position)

@@ -69,6 +69,10 @@ class ExactPolicy(Protocol):
     def best(self, position: Position) -> str:
         """Return the option the perfect player takes (the tie-break of ``positions.py``)."""
 
+    def strategy(self, position: Position) -> dict[str, float]:
+        """Return the chance of each option the perfect player takes: ``best`` alone, except where the
+        equilibrium mixes (3+ players, ``pigdice.solve.mixing``)."""
+
     def play(self, position: Position, draw: Callable[[], float] | None) -> str:
         """Return the option the perfect player plays: ``best``, or where the equilibrium mixes two plans (3+
         players, ``pigdice.solve.mixing``) the one ``draw()`` picks (uniform in [0, 1), one per turn)."""
@@ -148,6 +152,10 @@ class FirstToGoalPolicy:
         if choice == 0:
             return "hold"
         return f"roll:{variant.choices[choice - 1]}" if variant.chooses_dice else "roll"
+
+    def strategy(self, position: Position) -> dict[str, float]:
+        """Return ``best`` with chance 1 (two players never need to mix)."""
+        return {self.best(position): 1.0}
 
     def play(self, position: Position, draw: Callable[[], float] | None) -> str:
         """Return ``best`` (two players never need to mix)."""

@@ -480,8 +480,8 @@ class PlayersPolicy:
                 row = PlayersTurn(*self._rows_at(seat, index, scores[0], math.nan, min_top))
             else:
                 row = self._mixed_turn(seat, index, scores[0], override, min_top)
-            size = row.win.nbytes + row.action.nbytes + row.hold.nbytes + row.rolls.nbytes
-            row = self._rows.keep(key, row, 2 * size if row.mixed is not None else size)
+            parts = (row.win, row.action, row.hold, row.rolls, row.mixed)
+            row = self._rows.keep(key, row, sum(p.nbytes for p in parts if p is not None))
         return row
 
     def _rows_at(

@@ -10,11 +10,10 @@ from pathlib import Path
 
 import numpy as np
 
-from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Endgame
 from pigdice.study.analysis.approximation import Approximation
 from pigdice.study.analysis.questions import ENDINGS, SEED_ENDING, PlayersAnswer, Questions
-from pigdice.study.report import _REPORT_STYLE, _e, _html_head, _html_table_body, _md_table
+from pigdice.study.report import _REPORT_STYLE, _e, _html_head, _html_table_body, _md_table, report_folder
 
 ENDING_HEADER = ["ending", "P(first player wins)", "first-player advantage", "note"]
 MARGIN_HEADER = ["ending", "largest margin", "stops at the goal while the other has", "mean margin"]
@@ -303,9 +302,7 @@ def write_questions_report(
     questions: Questions, path: Path, fmt: str, progress: Callable[[float, str], None] | None = None
 ) -> list[Path]:
     """Write the report and its figures (next to it); return every file written, the report first."""
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.exists():
-        raise BadParameterError(f"folder {str(folder)!r} does not exist")
+    folder = report_folder(path)
     if progress is not None:
         progress(0.0, "figures")
     figures = make_question_figures(questions, folder, path.stem)

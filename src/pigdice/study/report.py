@@ -334,6 +334,14 @@ def _html(report: _Report) -> str:
     return "\n".join(parts)
 
 
+def report_folder(path: Path) -> Path:
+    """Return the folder a report at ``path`` goes to (its figures beside it); raise if it does not exist."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.exists():
+        raise BadParameterError(f"folder {str(folder)!r} does not exist")
+    return folder
+
+
 def write_report(
     analysis: Analysis,
     path: Path,
@@ -341,9 +349,7 @@ def write_report(
     progress: Callable[[float, str], None] | None = None,
 ) -> list[Path]:
     """Write the report and its figures (next to it); return every file written, the report first."""
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.exists():
-        raise BadParameterError(f"folder {str(folder)!r} does not exist")
+    folder = report_folder(path)
     if progress is not None:
         progress(0.0, "figures")
     figures = make_figures(analysis, folder, path.stem, interactive=fmt == "html")
