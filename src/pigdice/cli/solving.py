@@ -73,6 +73,10 @@ def solve_summary(policy: ExactPolicy, seconds: float) -> dict[str, Any]:
         "exact": float(getattr(policy, "regret", 0.0)) == 0.0,
         "regret": float(getattr(policy, "regret", 0.0)),
         "mixed_cycles": getattr(getattr(policy, "stats", None), "mixed", 0),
+        # with resets a cycle whose mover sits at a breakpoint may keep its choices across passes
+        # (pigdice.solve.nkernels.KEEP_GAIN); the most any mover of a mixed or kept cycle could gain
+        "kept_cycles": getattr(getattr(policy, "stats", None), "kept", 0),
+        "equilibrium_gain": getattr(getattr(policy, "stats", None), "mix_gain", 0.0),
         "win_probability_first_player": seats[0],
         "win_probability_by_seat": seats,
         "start_action": start_action(policy),

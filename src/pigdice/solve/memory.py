@@ -193,7 +193,9 @@ def players_values_bytes(goal: int, players: int) -> int:
 
 def players_solver_bytes(goal: int, players: int, resets: bool = False) -> int:
     """Return the n-player solver's peak (nplayer.solve_players): W, the warm turn rows (goal, goal, n) and
-    (goal, goal), and with resets ``ANDERSON_COPIES`` copies of the reset values W[..., 0, :]."""
+    (goal, goal), and with resets ``ANDERSON_COPIES`` copies of the reset values W[..., 0, :] and two anchor
+    numbers per turn start (float64: where its pure choices stood last pass, and how often they flipped)."""
     rows = 8 * goal * goal * (players + 1)
     anderson = ANDERSON_COPIES * players_values_bytes(goal, players) // goal if resets else 0
-    return players_values_bytes(goal, players) + rows + anderson
+    anchors = 2 * players_values_bytes(goal, players) // players if resets else 0
+    return players_values_bytes(goal, players) + rows + anderson + anchors

@@ -56,6 +56,20 @@ SIMULTANEOUS_ROUNDS = 4
 # of two options that tie to within it moves no value by more than about as much.
 BOUNDS_SLACK = 1e-14
 STILL = 1e-15  # a cycle whose values move less than this between rounds is solved (options tied)
+# With resets, passes repeat, and a cycle whose mover sits at a breakpoint may flip between two pure
+# equilibria from one pass to the next as the reset values move by 1e-8 (3-player Piggy Six to 100:
+# the other players' chances then jump by 4e-4 and the passes never settle). So a later pass first
+# sweeps each member at an anchor inside the interval of the choices it settled on last pass, and once
+# the cycle has left them FLIPS_TO_KEEP times for a gain between INDIFFERENCE (ties flip harmlessly)
+# and KEEP_GAIN, keeps them while no mover of the cycle gains more than KEEP_GAIN by re-choosing. The
+# gain is measured exactly, reported, and the kept choices are written as overrides: an equilibrium
+# to within that gain.
+KEEP_GAIN = 1e-9
+FLIPS_TO_KEEP = 2
+# ... counting flips only once the passes move the reset values less than this (before, choices change
+# because the values are still far from settled, not because a mover sits at a breakpoint)
+KEEP_AFTER = 1e-5
+NO_ANCHORS = np.zeros((0, 0, 0))  # solves without resets (one pass) keep no anchors
 # plans for a mixed equilibrium are built for x this far around the range policy iteration visited,
 # and if none is found there, this much further
 MIX_PADS = (1e-9, 0.02)
@@ -462,7 +476,7 @@ def _solve_cycle(  # pragma: no cover - numba
     W, a, period, s0, n, goal, powers, fresh,
     kinds, amounts, keeps, probs, offsets, monotone, one_throw,
     CW, DW, act, rolls, bounds, opt_c, opt_d, acc,
-    idxs, bases, need, M, F, PL, count, seg, overrides, out, FT, pbust, cap,
+    idxs, bases, need, M, F, PL, count, seg, overrides, out, FT, pbust, cap, anchors, keep,
 ):  # fmt: skip
     """Solve the cycle of the score tuple ``a`` (its ``period`` distinct rotations) by policy iteration.
 
@@ -483,21 +497,31 @@ def _solve_cycle(  # pragma: no cover - numba
     (seat * goal^n + flat index, x_a, x_b, q): the mover plays the sweep at x_b with chance q, else
     the sweep at x_a.
 
+    ``anchors`` (2, seats, goal^n), empty without resets: [0] where a member's last pass settled on pure
+    choices, an x inside their interval (else nan); [1] how often the member left them for a gain below
+    KEEP_GAIN (counted where ``keep``: the passes have nearly settled). A pass that is not ``fresh`` sweeps
+    such a member there first, and if the cycle's x then
+    leaves some member's interval, but a member has left them FLIPS_TO_KEEP times before and re-choosing
+    gains no mover more than KEEP_GAIN, the choices are kept (an override at the anchor).
+
     Writes the members' vectors into W; out[0] the largest change of a value, out[1] the largest
     residual of the cycle's equations, out[2] the regret (0 if settled), out[3] the overrides
     written, out[4] the largest truncation of a stop past the goal (``over_goal_top``), out[5] 1 if a
     stop, or a throw from below it, reached the banked table's end, out[6] 1 if the equilibrium
-    mixes, out[7] then the most a mover could gain by another plan (the tie-break's INDIFFERENCE, to
-    rounding); returns the number of turn sweeps it took.
+    mixes, out[7] the most a mover could gain by another plan where the equilibrium mixes (the
+    tie-break's INDIFFERENCE, to rounding) or choices were kept (at most KEEP_GAIN); returns the number
+    of turn sweeps it took.
     """
     seats = W.shape[0]
     last = n - 1
     top_power = powers[n - 1]
     L = n if seats > 1 else period
     memC, ws, old, bestC, bestW, newC = M[0], M[1], M[2], M[3], M[4], M[5]
-    memD, lo, hi, xs, xsw, bestD, bestX, bestlo, besthi, newD, newlo, newhi, xmin, xmax, chances = (
-        F[0], F[1], F[2], F[3], F[4], F[5], F[6], F[7], F[8], F[9], F[10], F[11], F[12], F[13], F[14]
+    memD, lo, hi, xs, xsw, bestD, bestX, bestlo, besthi, newD, newlo, newhi, xmin, xmax, chances, first = (
+        F[0], F[1], F[2], F[3], F[4], F[5], F[6], F[7], F[8], F[9], F[10], F[11], F[12], F[13], F[14], F[15]
     )  # fmt: skip
+    anchored = anchors.shape[0] > 0 and not fresh
+    keep_limit = -1.0  # re-choose as usual, unless the cycle has flipped (below)
     for m in range(L):
         idx = 0
         for q in range(n):
@@ -514,6 +538,11 @@ def _solve_cycle(  # pragma: no cover - numba
             xs[m] = W[nseat, target, last]
         xmin[m] = xs[m]
         xmax[m] = xs[m]
+        first[m] = xs[m]
+        if anchored and not np.isnan(anchors[0, (s0 + m) % seats, idxs[m]]):
+            first[m] = anchors[0, (s0 + m) % seats, idxs[m]]
+            if keep and anchors[1, (s0 + m) % seats, idxs[m]] >= FLIPS_TO_KEEP:
+                keep_limit = KEEP_GAIN
         need[m] = True
         for r in range(n):
             old[m, r] = W[(s0 + m) % seats, idxs[m], r]
@@ -523,6 +552,7 @@ def _solve_cycle(  # pragma: no cover - numba
     turn = 0  # in sequential rounds, the member whose turn it is to re-choose first
     best_regret = np.inf
     settled = False
+    kept = False
     for rounds in range(MAX_CYCLE_ROUNDS + 1):
         sequential = rounds >= SIMULTANEOUS_ROUNDS
         chosen = -1
@@ -541,8 +571,9 @@ def _solve_cycle(  # pragma: no cover - numba
             if not need[m]:
                 continue
             swept += 1
+            at = first[m] if rounds == 0 else xs[m]
             _sweep(W, (s0 + m) % seats, (s0 + m + 1) % seats, bases[m], bases[m] // goal, a[m], goal, n,
-                   xs[m], xs[m], kinds, amounts, keeps, probs, offsets, monotone, one_throw,
+                   at, at, kinds, amounts, keeps, probs, offsets, monotone, one_throw,
                    CW[a[m]], DW[a[m]], act, rolls, bounds, opt_c, opt_d, acc, FT, pbust, cap, 0)  # fmt: skip
             truncation = max(truncation, bounds[2])
             at_end = max(at_end, bounds[3])
@@ -564,6 +595,16 @@ def _solve_cycle(  # pragma: no cover - numba
                 bestX[m] = xsw[m]
                 bestlo[m] = lo[m]
                 besthi[m] = hi[m]
+        if anchored and rounds == 1:  # are last pass's choices still (nearly) best?
+            if regret <= keep_limit:
+                settled = True
+                kept = True
+                break
+            # left for a small gain (above the tie-break's): a flip, if it comes back next pass
+            if keep and INDIFFERENCE < regret <= KEEP_GAIN:
+                for m in range(L):
+                    if need[m]:
+                        anchors[1, (s0 + m) % seats, idxs[m]] += 1.0
         if rounds == MAX_CYCLE_ROUNDS:
             break
         for m in range(L):
@@ -573,7 +614,7 @@ def _solve_cycle(  # pragma: no cover - numba
                 memD[m] = newD[m]
                 lo[m] = newlo[m]
                 hi[m] = newhi[m]
-                xsw[m] = xs[m]
+                xsw[m] = first[m] if rounds == 0 else xs[m]
         cycle_vectors(memC, memD, L, n, ws, acc)
         stable = True
         moved = 0.0
@@ -638,6 +679,26 @@ def _solve_cycle(  # pragma: no cover - numba
                     overrides[count, 2] = bestX[m]
                     overrides[count, 3] = 0.0
                 written += 1
+    if kept:  # last pass's choices stand; a member whose x left their interval plays them by override
+        mix_regret = max(regret, 0.0)
+        for m in range(L):
+            x = ws[m + 1 if m + 1 < L else 0, last]
+            if not (lo[m] - BOUNDS_SLACK <= x <= hi[m] + BOUNDS_SLACK):
+                count_rows = int(out[3]) + written
+                if count_rows < overrides.shape[0]:
+                    overrides[count_rows, 0] = ((s0 + m) % seats) * powers[n] + idxs[m]
+                    overrides[count_rows, 1] = xsw[m]
+                    overrides[count_rows, 2] = xsw[m]
+                    overrides[count_rows, 3] = 0.0
+                written += 1
+    if anchors.shape[0] > 0:  # where next pass sweeps first: inside the interval of pure choices
+        for m in range(L):
+            anchor = np.nan
+            if settled and mixing < 0:
+                low = max(lo[m], 0.0)
+                high = min(hi[m], 1.0)
+                anchor = 0.5 * (low + high) if low <= high else xsw[m]
+            anchors[0, (s0 + m) % seats, idxs[m]] = anchor
     change = 0.0
     residual = 0.0
     for m in range(L):
@@ -655,13 +716,14 @@ def _solve_cycle(  # pragma: no cover - numba
     out[5] = at_end
     out[6] = 1.0 if mixing >= 0 else 0.0
     out[7] = mix_regret
+    out[8] = 1.0 if kept else 0.0
     return swept
 
 
 @njit(cache=True)
 def solve_levels(  # pragma: no cover - numba
     W, goal, n, s_high, s_low, kinds, amounts, keeps, probs, offsets, monotone, one_throw, fresh, CW, DW,
-    overrides, out, FT, pbust, cap,
+    overrides, out, FT, pbust, cap, anchors, keep,
 ):  # fmt: skip
     """Solve every cycle whose score sum lies in [s_low, s_high], high sums first.
 
@@ -675,7 +737,9 @@ def solve_levels(  # pragma: no cover - numba
     counts them (beyond the array's rows they are counted, not written). out[7] receives the largest
     truncation of a stop past the goal, out[8] 1 if a stop, or a throw from below it, reached the end of
     the banked table FT,
-    out[9] the number of cycles whose equilibrium mixes and out[10] the most a mover of one could gain.
+    out[9] the number of cycles whose equilibrium mixes, out[10] the most a mover of one, or of a cycle
+    whose choices were kept from the pass before (``anchors``, see ``_solve_cycle``), could gain by another
+    plan, and out[11] the number of cycles whose choices were kept.
     """
     powers = np.empty(n + 1, dtype=np.int64)
     powers[0] = 1
@@ -693,11 +757,11 @@ def solve_levels(  # pragma: no cover - numba
     bases = np.empty(n, dtype=np.int64)
     need = np.empty(n, dtype=np.bool_)
     M = np.zeros((6, n, n))
-    F = np.zeros((15, n))
+    F = np.zeros((16, n))
     PL = np.zeros((n, MAX_PLANS, n + PLAN_EXTRA))
     count = np.zeros(n, dtype=np.int64)
     seg = np.zeros(n, dtype=np.int64)
-    res = np.zeros(8)
+    res = np.zeros(9)
     res[3] = out[6]
     seats = W.shape[0]
     truncation = 0.0
@@ -709,6 +773,7 @@ def solve_levels(  # pragma: no cover - numba
     unsettled = 0
     mixed = 0
     mix_regret = 0.0
+    kept = 0
     cycles = 0
     swept = 0
     for s in range(s_high, s_low - 1, -1):
@@ -727,7 +792,8 @@ def solve_levels(  # pragma: no cover - numba
                 swept += _solve_cycle(W, a, period, s0, n, goal, powers, fresh,
                                       kinds, amounts, keeps, probs, offsets, monotone, one_throw,
                                       CW, DW, act, rolls, bounds, opt_c, opt_d, acc, idxs, bases, need,
-                                      M, F, PL, count, seg, overrides, res, FT, pbust, cap)  # fmt: skip
+                                      M, F, PL, count, seg, overrides, res, FT, pbust, cap, anchors,
+                                      keep)  # fmt: skip
                 change = max(change, res[0])
                 residual = max(residual, res[1])
                 truncation = max(truncation, res[4])
@@ -737,7 +803,8 @@ def solve_levels(  # pragma: no cover - numba
                     regret = max(regret, res[2])
                 if res[6] > 0.0:
                     mixed += 1
-                    mix_regret = max(mix_regret, res[7])
+                kept += int(res[8])
+                mix_regret = max(mix_regret, res[7])
             if not next_tuple(a, n, goal):
                 break
     out[0] = change
@@ -751,6 +818,7 @@ def solve_levels(  # pragma: no cover - numba
     out[8] = at_end
     out[9] = mixed
     out[10] = mix_regret
+    out[11] = kept
 
 
 @njit(cache=True)

@@ -200,7 +200,11 @@ def _solve(
     top = n * (goal - 1)
     weights = _states_at_sums(goal, n)
     total = float(weights.sum())
-    out = np.zeros(11)
+    out = np.zeros(12)
+    # with resets, where each cycle member's pure choices stood last pass (``nkernels._solve_cycle``)
+    anchors = np.full((2, seats, goal**n), np.nan) if table.has_reset else nkernels.NO_ANCHORS
+    if table.has_reset:
+        anchors[1] = 0.0
     overrides = np.zeros((max(MIN_OVERRIDES, goal**n // 1000), nkernels.OVERRIDE_COLUMNS))
     kinds, amounts, keeps, probs, offsets = table.kinds, table.amounts, table.keeps, table.probabilities, table.offsets
 
@@ -224,7 +228,7 @@ def _solve(
                 chunk += weights[low]
             nkernels.solve_levels(W, goal, n, s, low, kinds, amounts, keeps, probs, offsets,
                                   table.monotone, one_throw, passes == 1, CW, DW, overrides, out,
-                                  banked, pbust, cap)  # fmt: skip
+                                  banked, pbust, cap, anchors, passes > 1 and settling[0] < nkernels.KEEP_AFTER)  # fmt: skip
             change = max(change, float(out[0]))
             cycle_residual = max(cycle_residual, float(out[1]))
             counts[0] += out[2]
@@ -235,6 +239,7 @@ def _solve(
             counts[5] = max(counts[5], out[8])
             counts[6] += out[9]
             counts[7] = max(counts[7], out[10])
+            counts[8] += out[11]
             done += chunk
             s = low - 1
             if progress is not None:
@@ -244,11 +249,14 @@ def _solve(
         # given the reset values the pass started from, every other value is solved exactly: the
         # Bellman residual is at most how far the pass moved them (resets have probability <= 1)
         moved = float(np.max(np.abs(values[..., 0, :] - reset_inputs)))
+        settling[0] = moved
         return max(cycle_residual, moved)
 
+    settling = [np.inf]  # how far the last pass moved the reset values
+
     # cycles, turn sweeps, the largest regret, unsettled cycles, truncation, a stop at the table's end, mixed
-    # cycles, what a mover of one could gain (last pass)
-    counts = np.zeros(8)
+    # cycles, what a mover of a mixed or kept one could gain, cycles whose choices were kept (last pass)
+    counts = np.zeros(9)
 
     passes, residual = fixed_point(
         one_pass,
@@ -266,7 +274,7 @@ def _solve(
     decisions = {int(row[0]): Override(float(row[1]), float(row[2]), float(row[3])) for row in overrides[:written]}
     seconds = time.perf_counter() - started
     stats = SolveStats(int(counts[0]), int(counts[1]), int(counts[3]), float(counts[2]), bool(counts[5]),
-                       int(counts[6]), float(counts[7]))  # fmt: skip
+                       int(counts[6]), float(counts[7]), int(counts[8]))  # fmt: skip
     return PlayersPolicy(variant, players, values, passes, residual, seconds, regret=stats.regret,
                          decisions=decisions, stats=stats, banked=banked, last=last,
                          truncation=float(counts[4]), cap=cap)  # fmt: skip
@@ -281,7 +289,11 @@ class SolveStats(NamedTuple):
     regret: float
     at_end: bool = False  # a stop past the goal lay at the end of the banked table (a longer one may move it)
     mixed: int = 0  # cycles whose equilibrium mixes (``pigdice.solve.mixing``)
-    mix_gain: float = 0.0  # the most a mover of those could gain by another plan (INDIFFERENCE, to rounding)
+    # the most a mover of those, or of a kept cycle, could gain by another plan (INDIFFERENCE, to rounding;
+    # at most nkernels.KEEP_GAIN where choices were kept)
+    mix_gain: float = 0.0
+    # cycles (with resets) whose choices of the pass before were kept: re-choosing gains at most KEEP_GAIN
+    kept: int = 0
 
 
 class Override(NamedTuple):
