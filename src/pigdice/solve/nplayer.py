@@ -226,9 +226,10 @@ def _solve(
             while low > 0 and chunk + weights[low - 1] <= PROGRESS_STATES:
                 low -= 1
                 chunk += weights[low]
+            keep = passes > 1 and settling[0] < nkernels.KEEP_AFTER
             nkernels.solve_levels(W, goal, n, s, low, kinds, amounts, keeps, probs, offsets,
                                   table.monotone, one_throw, passes == 1, CW, DW, overrides, out,
-                                  banked, pbust, cap, anchors, passes > 1 and settling[0] < nkernels.KEEP_AFTER)  # fmt: skip
+                                  banked, pbust, cap, anchors, keep)  # fmt: skip
             change = max(change, float(out[0]))
             cycle_residual = max(cycle_residual, float(out[1]))
             counts[0] += out[2]
