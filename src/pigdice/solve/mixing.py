@@ -39,6 +39,9 @@ from numba import njit
 D_COL, LO_COL, HI_COL, X_FIRST_COL, X_LAST_COL, SINGLE_COL = 0, 1, 2, 3, 4, 5
 PLAN_EXTRA = 6
 MAX_PLANS = 8  # plans kept per member
+# ... and where no equilibrium is found among those, the plans of a wider search (the x a member visits may
+# hold more breakpoints than MAX_PLANS: 4-player Pig to 100 at 7-61-7-61), fewer the more members mix
+WIDE_PLANS = (32, 32, 32, 16, 10)  # by the cycle's members (the last for 4 or more)
 MAX_MIXING = 4  # members that may mix in one profile
 SLACK = 1e-14  # a plan counts as best this far outside its interval (see nkernels.BOUNDS_SLACK)
 BISECTIONS = 64  # halvings of [0, 1]: below the spacing of doubles near the root

@@ -34,6 +34,7 @@ from pigdice.solve.mixing import (
     HI_COL,
     LO_COL,
     MAX_PLANS,
+    WIDE_PLANS,
     PLAN_EXTRA,
     SINGLE_COL,
     X_FIRST_COL,
@@ -417,12 +418,13 @@ def next_tuple(a, n, goal):  # pragma: no cover - numba
 def _mix_cycle(  # pragma: no cover - numba
     W, a, L, s0, n, goal, bases, kinds, amounts, keeps, probs, offsets, monotone, one_throw,
     CW, DW, act, rolls, bounds, opt_c, opt_d, acc, xmin, xmax, pad, PL, count, seg, q, C, D, ws, FT, pbust, cap,
+    max_plans,
 ):  # fmt: skip
     """Search the cycle for a mixed equilibrium (``pigdice.solve.mixing``); return its number of mixing
     members, -1 if none is found.
 
     Member m's plans are its turn sweeps for x in [xmin[m] - pad, xmax[m] + pad], from low x up, each
-    swept just past the breakpoint of the one before (up to MAX_PLANS; a plan whose choices are the
+    swept just past the breakpoint of the one before (up to ``max_plans``; a plan whose choices are the
     same as the one before, only its stop past the goal moved, extends it). Neighbours that differ
     at one turn total may be mixed (any neighbours where the turn total can fall: the mixture is then
     drawn once per turn, see ``pigdice.solve.mixing``); PL, count, seg, q, C, D, ws receive what
@@ -434,7 +436,7 @@ def _mix_cycle(  # pragma: no cover - numba
         x = xmin[m] - pad
         c = 0
         prev_top = 0
-        while c < MAX_PLANS:
+        while c < max_plans:
             top = _sweep(W, (s0 + m) % seats, (s0 + m + 1) % seats, bases[m], bases[m] // goal, a[m], goal, n,
                          x, x, kinds, amounts, keeps, probs, offsets, monotone, one_throw,
                          CW[a[m]], DW[a[m]], act, rolls, bounds, opt_c, opt_d, acc, FT, pbust, cap, 0)  # fmt: skip
@@ -637,9 +639,14 @@ def _solve_cycle(  # pragma: no cover - numba
         for pad in MIX_PADS:
             mixing = _mix_cycle(W, a, L, s0, n, goal, bases, kinds, amounts, keeps, probs, offsets, monotone,
                                 one_throw, CW, DW, act, rolls, bounds, opt_c, opt_d, acc, xmin, xmax, pad,
-                                PL, count, seg, chances, memC, memD, ws, FT, pbust, cap)  # fmt: skip
+                                PL, count, seg, chances, memC, memD, ws, FT, pbust, cap, MAX_PLANS)  # fmt: skip
             if mixing >= 0:
                 break
+        if mixing < 0:
+            mixing = _mix_cycle(W, a, L, s0, n, goal, bases, kinds, amounts, keeps, probs, offsets, monotone,
+                                one_throw, CW, DW, act, rolls, bounds, opt_c, opt_d, acc, xmin, xmax, MIX_PADS[0],
+                                PL, count, seg, chances, memC, memD, ws, FT, pbust, cap,
+                                WIDE_PLANS[min(L, len(WIDE_PLANS) - 1)])  # fmt: skip
     if mixing >= 0:  # memC, memD and ws hold the mixed profile
         settled = True
         for m in range(L):
@@ -758,7 +765,7 @@ def solve_levels(  # pragma: no cover - numba
     need = np.empty(n, dtype=np.bool_)
     M = np.zeros((6, n, n))
     F = np.zeros((16, n))
-    PL = np.zeros((n, MAX_PLANS, n + PLAN_EXTRA))
+    PL = np.zeros((n, max(WIDE_PLANS), n + PLAN_EXTRA))
     count = np.zeros(n, dtype=np.int64)
     seg = np.zeros(n, dtype=np.int64)
     res = np.zeros(9)
