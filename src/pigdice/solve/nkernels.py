@@ -474,6 +474,24 @@ def _mix_cycle(  # pragma: no cover - numba
 
 
 @njit(cache=True)
+def _pure_overrides(overrides, row, ws, L, n, lo, hi, xat, s0, seats, powers, idxs):  # pragma: no cover - numba
+    """Write from ``row`` on an override for each member whose x (from the cycle's vectors ``ws``) lies outside
+    the interval [lo, hi] of the pure choices it plays, made at ``xat``; return how many (beyond the array's
+    rows they are counted, not written)."""
+    written = 0
+    for m in range(L):
+        x = ws[m + 1 if m + 1 < L else 0, n - 1]
+        if not (lo[m] - BOUNDS_SLACK <= x <= hi[m] + BOUNDS_SLACK):
+            if row + written < overrides.shape[0]:
+                overrides[row + written, 0] = ((s0 + m) % seats) * powers[n] + idxs[m]
+                overrides[row + written, 1] = xat[m]
+                overrides[row + written, 2] = xat[m]
+                overrides[row + written, 3] = 0.0
+            written += 1
+    return written
+
+
+@njit(cache=True)
 def _solve_cycle(  # pragma: no cover - numba
     W, a, period, s0, n, goal, powers, fresh,
     kinds, amounts, keeps, probs, offsets, monotone, one_throw,
@@ -676,28 +694,11 @@ def _solve_cycle(  # pragma: no cover - numba
                 memC[m, r] = bestC[m, r]
                 ws[m, r] = bestW[m, r]
             memD[m] = bestD[m]
-        for m in range(L):
-            x = ws[m + 1 if m + 1 < L else 0, last]
-            if not (bestlo[m] - BOUNDS_SLACK <= x <= besthi[m] + BOUNDS_SLACK):
-                count = int(out[3]) + written
-                if count < overrides.shape[0]:
-                    overrides[count, 0] = ((s0 + m) % seats) * powers[n] + idxs[m]
-                    overrides[count, 1] = bestX[m]
-                    overrides[count, 2] = bestX[m]
-                    overrides[count, 3] = 0.0
-                written += 1
+        written += _pure_overrides(overrides, int(out[3]) + written, ws, L, n, bestlo, besthi, bestX, s0, seats,
+                                   powers, idxs)  # fmt: skip
     if kept:  # last pass's choices stand; a member whose x left their interval plays them by override
         mix_regret = max(regret, 0.0)
-        for m in range(L):
-            x = ws[m + 1 if m + 1 < L else 0, last]
-            if not (lo[m] - BOUNDS_SLACK <= x <= hi[m] + BOUNDS_SLACK):
-                count_rows = int(out[3]) + written
-                if count_rows < overrides.shape[0]:
-                    overrides[count_rows, 0] = ((s0 + m) % seats) * powers[n] + idxs[m]
-                    overrides[count_rows, 1] = xsw[m]
-                    overrides[count_rows, 2] = xsw[m]
-                    overrides[count_rows, 3] = 0.0
-                written += 1
+        written += _pure_overrides(overrides, int(out[3]) + written, ws, L, n, lo, hi, xsw, s0, seats, powers, idxs)
     if anchors.shape[0] > 0:  # where next pass sweeps first: inside the interval of pure choices
         for m in range(L):
             anchor = np.nan

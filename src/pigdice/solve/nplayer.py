@@ -54,7 +54,7 @@ ENDING_PLAYERS = 3  # the final round and equal turns are solved for this many p
 FIRST_WIDTH = 64  # totals past the goal the banked table covers at first; it doubles while too short
 # ... where the turn total can double, stops lie far past the goal (Pig Dice: 150 to 250 past it at
 # goals 20 to 100), so the table starts there rather than solving twice more
-FIRST_WIDTH_DOUBLING = 256
+FIRST_WIDTH_DOUBLING = 512
 MAX_WIDTH = 1 << 12
 MAX_BANKED_BYTES = 4 << 30  # ... and while it stays below this
 ACCEPTABLE_TRUNCATION = 1e-9  # a solve whose values may be off by more is refused
