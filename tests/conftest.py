@@ -28,10 +28,11 @@ def play_script(
 
 @pytest.fixture(autouse=True, scope="session")
 def _policy_cache_outside_the_user_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Keep solved policies of the test run in a temporary folder, never in the user's cache."""
+    """Keep solved policies and saved games of the test run in temporary folders, never in the user's folders."""
     import os
 
     os.environ.setdefault("PIGDICE_CACHE_DIR", str(tmp_path_factory.mktemp("policies")))
+    os.environ.setdefault("PIGDICE_GAMES_DIR", str(tmp_path_factory.mktemp("games")))
 
 
 @pytest.fixture

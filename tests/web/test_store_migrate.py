@@ -137,18 +137,19 @@ def _shape(url: str) -> dict[str, Any]:
 def _check_upgrade(url: str, fresh_url: str) -> None:
     """Upgrade the schema-1 database at ``url``; check its rows, its shape (that of ``fresh_url``) and a move."""
     store = Store(url)
-    assert store.migrate() == SCHEMA_VERSION == 2
+    assert store.migrate() == SCHEMA_VERSION == 3
     assert store.migrate() == SCHEMA_VERSION  # idempotent
     over, live = store.load_game("OVER"), store.load_game("LIVE")
     assert over is not None and live is not None
     assert (over.status, over.to_move, over.creator, over.closed_reason) == ("finished", None, None, None)
+    assert over.salt is None and live.salt is None  # games from before schema 3 made no dice commitment
     assert (live.status, live.to_move, live.seed, live.moves[0].action) == ("active", None, 2**61, "roll")
     assert store.robot_turn_codes() == ["LIVE"]  # its seat to move is unknown: resumed once
     store.record_moves([MoveWrite(live.id, 2, 0, "hold", [], to_move=1)])
     assert store.robot_turn_codes() == ["LIVE"]  # now known: the robot's turn, the human seated
     with store.engine.connect() as conn:
         versions = [row[0] for row in conn.execute(select(schema_table.c.version).order_by(schema_table.c.id))]
-    assert versions == [1, 2]
+    assert versions == [1, SCHEMA_VERSION]
     store.close()
     fresh = Store(fresh_url)
     fresh.migrate()
@@ -204,7 +205,7 @@ def test_two_servers_starting_at_once_upgrade_once(tmp_path: Path) -> None:
         thread.join()
     assert results == [SCHEMA_VERSION, SCHEMA_VERSION]
     with Store(url).engine.connect() as conn:
-        assert [row[0] for row in conn.execute(select(schema_table.c.version))] == [1, 2]
+        assert [row[0] for row in conn.execute(select(schema_table.c.version))] == [1, SCHEMA_VERSION]
 
 
 @pytest.mark.e2e

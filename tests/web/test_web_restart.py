@@ -57,7 +57,7 @@ def _state_if(client: Any, code: str, test: Callable[[dict[str, Any]], bool]) ->
 def _events_match_replay(game: dict[str, Any], actions: list[str]) -> None:
     state = game["state"]
     variant = find_variant(state["variant"], goal=state["goal"])
-    _, events = replay(variant, state["players"], state["seed"], [parse_action(a) for a in actions])
+    _, events = replay(variant, state["players"], int(state["seed"]), [parse_action(a) for a in actions])
     stored = [{k: v for k, v in e.items() if k not in ("step", "line")} for e in game["events"]]
     assert stored == [event_to_json(e) for e in events]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -29,6 +30,15 @@ def play_command(
         ),
     ] = "you,hold:20",
     seed: SeedOpt = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            "--save",
+            metavar="FILE",
+            dir_okay=False,
+            help="Save the game record here (default: a new file in the pigdice games folder).",
+        ),
+    ] = None,
     options: VariantOptions = NO_OPTIONS,
 ) -> None:
     """Play a game in the terminal against robots or friends (hot-seat)."""
@@ -36,6 +46,6 @@ def play_command(
 
     variant = options.variant(variant_name)
     strategies = players_from_option(players, variant)
-    code = run_game(variant, strategies, resolve_seed(seed))
+    code = run_game(variant, strategies, resolve_seed(seed), save=save)
     if code:
         raise typer.Exit(code)

@@ -12,6 +12,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -189,11 +190,14 @@ class TerminalGame:
         console: Console | None = None,
         read: Reader | None = None,
         pause: float | None = None,
+        names: Sequence[str] | None = None,
+        script: Sequence[Action] | None = None,
     ) -> None:
         self.variant = variant
         self.strategies = list(strategies)
         self.seed = seed
-        self.names = seat_names(self.strategies)
+        self.names = list(names) if names is not None else seat_names(self.strategies)
+        self.script = None if script is None else list(reversed(script))  # a replay: the moves, last first
         self.console = console or Console(highlight=False)
         self.read = read or self._read
         self.pause = robot_pause() if pause is None else pause
@@ -488,6 +492,10 @@ class TerminalGame:
         """Return the current seat's action (None: quit) and whether a person chose it."""
         state = self.state
         strategy = self.strategies[state.current]
+        if self.script is not None:  # a replay: every seat's moves come from the record
+            if self.pause:
+                time.sleep(self.pause)
+            return (self.script.pop() if self.script else None), False
         if is_human(strategy):
             if self.variant.is_simultaneous and legal_actions(state) == [Roll()]:
                 return Roll(), True  # nothing to bank yet: the rules have everyone stand for the first roll
@@ -517,6 +525,9 @@ class TerminalGame:
             if self.state.scores != scores:
                 robot_moves, scores = 0, self.state.scores
             action, human = self.next_action()
+            if action is None and self.script is not None:
+                self.say("  The record ends here: the game was not finished.", style="bold yellow")
+                return 0
             if action is None:
                 self.say("  Game abandoned.", style="bold yellow")
                 self.say(f"  seed {self.seed}", style="dim")
@@ -554,6 +565,18 @@ class TerminalGame:
             return EXIT_INTERRUPTED
 
 
-def run_game(variant: Variant, strategies: Sequence[Strategy], seed: int, console: Console | None = None) -> int:
-    """Play one terminal game of ``variant`` with ``seed`` and return the process exit code."""
-    return TerminalGame(variant, strategies, seed, console=console).run()
+def run_game(
+    variant: Variant,
+    strategies: Sequence[Strategy],
+    seed: int,
+    console: Console | None = None,
+    save: Path | None = None,
+) -> int:
+    """Play one terminal game of ``variant`` with ``seed``, save its record (to ``save``, or the games folder)
+    and review the people's decisions; return the process exit code."""
+    from pigdice.terminal.records import finish_game
+
+    game = TerminalGame(variant, strategies, seed, console=console)
+    code = game.run()
+    finish_game(game, save)
+    return code

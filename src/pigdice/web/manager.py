@@ -25,7 +25,7 @@ import numpy as np
 from pigdice.engine.events import Event, event_to_json
 from pigdice.engine.game import apply, new_game, parse_action
 from pigdice.errors import PigdiceError, UnknownVariantError
-from pigdice.players.optimal import Optimal, position_of
+from pigdice.players.optimal import Optimal, approximation_note, position_of
 from pigdice.rules.registry import find_variant
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.exact import ExactPolicy, FirstToGoalPolicy, exactness
@@ -275,6 +275,7 @@ class RoomManager:
             "params": dict(params),
         }
         seed = secrets.randbelow(2**62)
+        salt = secrets.token_hex(16)  # the dice commitment's secret salt, revealed with the seed at the end
         record = GameRecord(
             code=new_code(),
             variant=variant.name,
@@ -288,6 +289,7 @@ class RoomManager:
             seats=[SeatRecord(s.index, s.kind, s.spec, s.name, s.token_hash) for s in seats],
             to_move=0,
             creator=hash_token(client)[:16],
+            salt=salt,
         )
         game_id = await self.db(self.store.create_game, record)
         self.client_rooms.add(client)
@@ -297,6 +299,7 @@ class RoomManager:
             variant=variant,
             request=request,
             seed=seed,
+            salt=salt,
             seats=seats,
             state=new_game(variant, len(seats)),
             rng=np.random.default_rng(seed),
@@ -559,6 +562,7 @@ class RoomManager:
             variant=variant,
             request=request,
             seed=record.seed,
+            salt=record.salt,
             seats=seats,
             state=state,
             rng=rng,
@@ -625,17 +629,13 @@ class RoomManager:
         self._executor.shutdown(wait=True)
 
     # -- hints --------------------------------------------------------------------------------
-    async def hint(self, room: Room, seat_index: int) -> dict[str, Any]:
-        """Return the perfect player's hint and the win chance of ``seat_index`` in the room's current state.
+    async def _advisor(self, room: Room) -> Optimal:
+        """Return a perfect player holding the room's policy, asking the solve pool for it if needed.
 
-        A policy not yet solved is asked of the solve pool; if it is not ready within ``hint_wait_seconds``
-        the answer is 503 ``preparing`` and the room is told (``ready``) when it is.
+        If the policy is not ready within ``hint_wait_seconds`` the answer is 503 ``preparing`` and the room is
+        told (``ready``) when it is.
         """
-        from pigdice.players.optimal import approximation_note
-
         variant = room.variant
-        if room.state.is_terminal():
-            raise WebError("game_over", "the game is over", 409)
         problem = self.unsolvable(variant)
         if problem:
             raise WebError("no_hint", f"no hints for this game: {problem}", 409)
@@ -655,6 +655,38 @@ class RoomManager:
             raise WebError("solve_failed", "the perfect player's policy is not in memory; try again", 503)
         advisor = Optimal(variant)
         advisor.use_policy(policy)
+        return advisor
+
+    async def review(self, room: Room) -> dict[str, Any]:
+        """Return the review of the room's game so far (every decision against the perfect player), as JSON.
+
+        The policy comes as for a hint; the review itself runs in a worker thread, off the event loop.
+        """
+        from pigdice.study.review import review_game
+
+        advisor = await self._advisor(room)
+        actions = [parse_action(a) for a in list(room.actions)]
+        names = room.names
+        humans = [s.kind == "human" for s in room.seats]
+        review = await asyncio.to_thread(review_game, room.variant, names, humans, room.seed, actions, advisor)
+        data = review.to_json()
+        note = approximation_note(room.variant, room.state.players)
+        data["approximate"] = review.approximate or note
+        data["exact"] = data["approximate"] is None
+        data["finished"] = room.state.is_terminal() and len(actions) == room.state.step
+        data["step"] = len(actions)
+        return data
+
+    async def hint(self, room: Room, seat_index: int) -> dict[str, Any]:
+        """Return the perfect player's hint and the win chance of ``seat_index`` in the room's current state.
+
+        A policy not yet solved is asked of the solve pool; if it is not ready within ``hint_wait_seconds``
+        the answer is 503 ``preparing`` and the room is told (``ready``) when it is.
+        """
+        variant = room.variant
+        if room.state.is_terminal():
+            raise WebError("game_over", "the game is over", 409)
+        advisor = await self._advisor(room)
         state = room.state  # read after the wait: the game may have moved on
         if state.is_terminal():
             raise WebError("game_over", "the game is over", 409)

@@ -76,6 +76,7 @@ class GameRecord:
     closed_at: float | None = None
     to_move: int | None = 0  # the seat whose move it is; None when finished or unknown (a game of schema 1)
     creator: str | None = None  # a hash of the creating client
+    salt: str | None = None  # the dice commitment's secret salt (hex); None for games from before schema 3
 
 
 def _text(row: Mapping[Any, Any], name: str) -> str:
@@ -173,7 +174,18 @@ def decode_game(row: Mapping[Any, Any], seat_rows: Sequence[Mapping[Any, Any]], 
         closed_at=_optional_real(row, "closed_at"),
         to_move=to_move,
         creator=_optional_text(row, "creator"),
+        salt=_salt(row),
     )
+
+
+def _salt(row: Mapping[Any, Any]) -> str | None:
+    """Return the stored salt: lower-case hex of at most 64 digits, or None."""
+    salt = row.get("salt")
+    if salt is not None and not isinstance(salt, str):
+        raise BadRow(f"salt is {type(salt).__name__}, not text")
+    if salt is not None and (not 0 < len(salt) <= 64 or any(ch not in "0123456789abcdef" for ch in salt)):
+        raise BadRow(f"salt is {salt[:70]!r}, not lower-case hexadecimal")
+    return salt
 
 
 def _span(steps: list[int]) -> str:

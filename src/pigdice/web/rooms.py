@@ -21,6 +21,7 @@ import numpy as np
 
 from pigdice.engine.events import Event, describe_event, event_to_json
 from pigdice.engine.game import GameState, apply, parse_action
+from pigdice.engine.record import Commitment, GameRecord, SeatEntry, commitment_digest, record_game
 from pigdice.errors import IllegalActionError
 from pigdice.players.optimal import Optimal
 from pigdice.rules.variant import Variant
@@ -71,6 +72,7 @@ class Room:
     robot_rng: np.random.Generator | None = None  # robots' own generator (their moves are logged as actions)
     preparing: bool = False  # the perfect player is being solved (its robots wait; shown to players)
     closed: str | None = None  # why the room takes no more moves (expired), or None while it is open
+    salt: str | None = None  # the dice commitment's secret salt (None: a game from before commitments)
 
     # -- views ---------------------------------------------------------------------------
     @property
@@ -123,12 +125,33 @@ class Room:
                 "started": self.started,
                 "finished": state.is_terminal(),
                 "waiting_for": [s.index for s in self.seats if not s.is_taken],
-                "seed": self.seed if state.is_terminal() else None,
+                # the seed as text: JavaScript numbers lose integers above 2^53
+                "seed": str(self.seed) if state.is_terminal() else None,
+                "commitment": None if self.salt is None else commitment_digest(self.seed, self.salt),
+                "salt": self.salt if state.is_terminal() else None,
                 "preparing": self.preparing,
                 "closed": self.closed,
             }
         )
         return data
+
+    def game_record(self) -> GameRecord:
+        """Return the room's game as a record: the seed and salt only once the game is over."""
+        seats = [SeatEntry(s.name, s.spec, s.kind) for s in self.seats]
+        finished = self.state.is_terminal()
+        commitment = None
+        if self.salt is not None:  # the salt stays secret, like the seed, until the end
+            commitment = Commitment(self.salt if finished else None, commitment_digest(self.seed, self.salt))
+        return record_game(
+            self.variant,
+            seats,
+            self.seed,
+            self.actions,
+            commitment=commitment,
+            reveal_seed=finished,
+            origin="web",
+            room=self.code,
+        )
 
     def welcome(self) -> dict[str, Any]:
         """Return the first message of a connection: full state and the full event history."""

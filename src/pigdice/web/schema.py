@@ -28,7 +28,7 @@ from sqlalchemy import (
     update,
 )
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 ACTIVE = "active"
 FINISHED = "finished"
@@ -72,6 +72,7 @@ games_table = Table(
     Column("closed_at", Float, nullable=True),
     Column("to_move", Integer, nullable=True),  # the seat whose move it is; NULL when finished or unknown
     Column("creator", String(64), nullable=True),  # a hash of the creating client
+    Column("salt", String(64), nullable=True),  # the dice commitment's secret salt (hex); NULL before schema 3
     # not updated_at: an index on it would be rewritten by every move
     Index("ix_games_status", "status"),
     Index("ix_games_creator", "creator", "status"),
@@ -123,8 +124,13 @@ def _upgrade_1_to_2(conn: Connection) -> None:
         index.create(conn)
 
 
+def _upgrade_2_to_3(conn: Connection) -> None:
+    """Games get the salt of their dice commitment (older games have none: they made no commitment)."""
+    _add_column(conn, "games", Column("salt", String(64)))
+
+
 # UPGRADES[v] takes a database from version v to v + 1
-UPGRADES: dict[int, Callable[[Connection], None]] = {1: _upgrade_1_to_2}
+UPGRADES: dict[int, Callable[[Connection], None]] = {1: _upgrade_1_to_2, 2: _upgrade_2_to_3}
 
 
 def found_version(conn: Connection) -> int | None:
@@ -137,4 +143,5 @@ def found_version(conn: Connection) -> int | None:
     if not tables.has_table(games_table.name):
         return None
     # tables without a version row (a first start killed between the two): tell the versions by their columns
-    return 2 if "status" in {c["name"] for c in tables.get_columns(games_table.name)} else 1
+    columns = {c["name"] for c in tables.get_columns(games_table.name)}
+    return 3 if "salt" in columns else 2 if "status" in columns else 1

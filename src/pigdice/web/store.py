@@ -370,6 +370,7 @@ class Store:
                     status=ACTIVE,
                     to_move=record.to_move,
                     creator=record.creator,
+                    salt=record.salt,
                 )
             )
             key = result.inserted_primary_key

@@ -1,11 +1,16 @@
-"""The JSON API: variants, robot specs, games (create, read, join, act, hint, play again) and explorer data."""
+"""The JSON API: variants, robot specs, games (create, read, join, act, hint, play again, record, verify,
+review) and explorer data."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Response
+from fastapi.responses import JSONResponse
 
+from pigdice.engine.fairness import record_dice_statistics, verify_record
+from pigdice.engine.record import GameRecord
 from pigdice.rules.registry import all_variants, find_variant
 from pigdice.web.errors import WebError
 from pigdice.web.protocol import ActionRequest, AgainRequest, CreateGame, HintRequest, JoinSeat
@@ -86,6 +91,40 @@ async def api_again(code: str, body: AgainRequest, manager: Manager, client: Cli
     room = await manager.get(code)
     new_room, tokens = await manager.play_again(room, body.tokens, client)
     return room_link(new_room.code, tokens)
+
+
+@router.get("/games/{code}/record")
+async def api_record(code: str, manager: Manager, download: bool = False) -> JSONResponse:
+    """The room's game as a record (format pigdice-game 1): the seed and salt only once the game is over."""
+    room = await manager.get(code)
+    record = await asyncio.to_thread(room.game_record)
+    headers = {"Content-Disposition": f'attachment; filename="pigdice-{room.code}.json"'} if download else None
+    return JSONResponse(record.to_json(), headers=headers)
+
+
+@router.get("/games/{code}/verify")
+async def api_verify(code: str, manager: Manager) -> dict[str, Any]:
+    """Check the room's dice: the commitment against the revealed seed, every throw, and the faces seen."""
+    room = await manager.get(code)
+    return await asyncio.to_thread(verification, room.game_record())
+
+
+def verification(record: GameRecord) -> dict[str, Any]:
+    """Return a record's verification and its dice statistics as JSON-ready data."""
+    checked = verify_record(record)
+    statistics = record_dice_statistics([record])
+    return {**checked.to_json(), "dice": statistics.to_json(), "commitment_digest": _digest(record)}
+
+
+def _digest(record: GameRecord) -> str | None:
+    return None if record.commitment is None else record.commitment.digest
+
+
+@router.get("/games/{code}/review")
+async def api_review(code: str, manager: Manager) -> dict[str, Any]:
+    """Every decision of the room's game so far against the perfect player: the chance each one gave away."""
+    room = await manager.get(code)
+    return await manager.review(room)
 
 
 @router.get("/explore/{name}")

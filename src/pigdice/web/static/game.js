@@ -172,6 +172,7 @@
     renderControls();
     renderSeats();
     renderOver();
+    renderCommitment();
     if (hintStep !== state.step) {  // advice is for one position: forget it when the game moves on
       hintStep = state.step;
       hintShown = false;
@@ -336,6 +337,14 @@
     log.scrollTop = log.scrollHeight;
   }
 
+  function renderCommitment() {
+    const line = $("commitment-line");
+    if (!state.commitment) { line.hidden = true; return; }
+    line.textContent = "Dice fingerprint, published before the first roll: SHA-256 " + state.commitment
+      + (state.salt ? " (secret revealed: " + state.salt + ")" : " (its secret is revealed when the game ends)");
+    line.hidden = false;
+  }
+
   function renderOver() {
     const over = $("game-over");
     if (!state.finished) { over.hidden = true; return; }
@@ -354,7 +363,8 @@
     if (mine.size === 1 && state.winners.includes([...mine][0])) title = "You win!";
     else if (mine.size === 1 && state.seats.length === 2) title = "You lose — " + title;
     $("over-title").textContent = title;
-    $("seed-line").textContent = "Dice seed " + state.seed + " · " + state.step + " moves, all kept in the room's log.";
+    $("seed-line").textContent = "Dice seed " + state.seed + " · " + state.step + " moves, all kept in the room's log."
+      + (state.salt ? " The dice can be checked against the fingerprint published at the start: see the review." : "");
     $("again-btn").hidden = mine.size === 0;
     over.hidden = overDismissed;
   }

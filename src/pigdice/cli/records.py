@@ -1,0 +1,127 @@
+"""The game-record commands: ``replay``, ``review`` and ``verify`` a saved game (``play --save FILE``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from pigdice.cli.output import emit_json, stdout_console
+
+RecordArg = Annotated[
+    Path,
+    typer.Argument(
+        metavar="FILE",
+        help="A game record: saved by `pigdice play` (see --save) or downloaded from the web app.",
+        dir_okay=False,
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+
+
+def replay_command(
+    record_file: RecordArg,
+    pause: Annotated[
+        float, typer.Option("--pause", metavar="SECONDS", min=0, max=10, help="Seconds between moves (0 to 10).")
+    ] = 0.0,
+) -> None:
+    """Show a saved game move by move, exactly as it was played."""
+    from pigdice.engine.record import load_record
+    from pigdice.terminal.records import replay_record_in_terminal
+
+    code = replay_record_in_terminal(load_record(record_file), pause=pause)
+    if code:
+        raise typer.Exit(code)
+
+
+def review_command(record_file: RecordArg, as_json: JsonOpt = False) -> None:
+    """Review every decision of a saved game against the perfect player: the chance each one gave away."""
+    from pigdice.cli.progress import progress_bar
+    from pigdice.engine.record import load_record
+    from pigdice.players.optimal import Optimal
+    from pigdice.study.review import MARKS, describe_decision, review_record, summary_line
+
+    record = load_record(record_file)
+    with progress_bar(enabled=not as_json) as bar:
+        perfect = Optimal(record.build_variant(), progress=bar)
+        review = review_record(record, perfect, progress=lambda fraction: bar(fraction, "reviewing the decisions"))
+    if as_json:
+        emit_json(review.to_json())
+        return
+    console = stdout_console()
+    marks = ", ".join(f"{name} {100 * least:.0f}+ points" for name, least in reversed(MARKS))
+    console.print(Text(f"Every decision, the mover's chance to win after each option ({marks} given away):"))
+    table = Table(box=None, padding=(0, 1), header_style="bold")
+    for column in ("move", "player", "scores", "turn", "chose", "best", "given away", ""):
+        table.add_column(column, justify="right" if column in ("move", "turn", "given away") else "left")
+    for decision in review.decisions:
+        style = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow"}.get(decision.mark or "", "")
+        best = decision.values[decision.best]
+        lost = "" if decision.loss is None else f"{100 * decision.loss:.2f}%"
+        table.add_row(
+            str(decision.move),
+            review.names[decision.seat],
+            "-".join(map(str, decision.scores)),
+            str(decision.turn_total),
+            decision.taken,
+            f"{decision.best} {100 * best:.1f}%",
+            lost,
+            decision.mark or "",
+            style=style,
+        )
+    console.print(table)
+    for summary in review.seats:
+        console.print(Text(summary_line(summary, review.names)))
+    worst = [d for d in review.decisions if d.mark == "blunder"][:3]
+    for decision in worst:
+        console.print(Text(f"  blunder: {describe_decision(decision, review.names)}", style="red"))
+    if review.approximate:
+        console.print(Text(f"approximate: {review.approximate}", style="dim"))
+
+
+def verify_command(record_file: RecordArg, as_json: JsonOpt = False) -> None:
+    """Check that a saved game's dice are fair: the commitment, every throw from the seed, and the faces seen."""
+    from pigdice.engine.fairness import record_dice_statistics, verify_record
+    from pigdice.engine.record import load_record
+
+    record = load_record(record_file)
+    verification = verify_record(record)
+    statistics = record_dice_statistics([record]) if verification.ok else None
+    if as_json:
+        emit_json({**verification.to_json(), "dice": None if statistics is None else statistics.to_json()})
+    else:
+        console = stdout_console()
+        promise = {
+            "matches": "the revealed seed is the one promised before the game (SHA-256 commitment matches)",
+            "does not match": "the revealed seed is NOT the one promised before the game",
+            "none": "no commitment was made before this game (a terminal game shows its seed at the start)",
+            "secret": "the seed is still secret: the game has not ended",
+        }[verification.commitment]
+        console.print(Text(f"commitment: {promise}"))
+        console.print(
+            Text(f"replayed {verification.moves_checked} moves, {verification.throws_checked} throws from the seed")
+        )
+        for problem in verification.problems:
+            console.print(Text(f"problem: {problem}", style="red"))
+        if statistics is not None:
+            table = Table(box=None, padding=(0, 1), header_style="bold")
+            for column in ("die", "face", "seen", "expected"):
+                table.add_column(column, justify="left" if column in ("die", "face") else "right")
+            for row in statistics.faces:
+                table.add_row(row.die, row.face, str(row.seen), f"{row.expected:.1f}")
+            console.print(table)
+            p_value = "not enough throws to test" if statistics.p_value is None else f"p = {statistics.p_value:.3f}"
+            console.print(
+                Text(
+                    f"chi-square {statistics.chi_square:.2f} on {statistics.degrees_of_freedom} degrees of freedom, "
+                    f"{p_value} (the chance that fair dice look at least this uneven)"
+                )
+            )
+            for note in statistics.notes:
+                console.print(Text(note, style="dim"))
+        console.print(Text("verified: the dice are the seed's" if verification.ok else "NOT verified", style="bold"))
+    if not verification.ok:
+        raise typer.Exit(1)

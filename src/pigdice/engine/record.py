@@ -1,0 +1,426 @@
+"""A game as a document: the versioned JSON record that save, download, replay, review and verify read.
+
+A record holds what rebuilds the game (variant, goal, endings, parameters, seats, seed, actions) and what
+happened (the events of every move), plus the dice commitment of a game whose seed was kept secret while it
+ran (see ``pigdice.engine.fairness``). Nothing read from a file is trusted: ``GameRecord.from_json`` checks
+every field and raises ``RecordError`` naming the first bad one; every number and list has a stated bound.
+
+Format ``pigdice-game`` version 1 (the keys, in order)::
+
+    {"format": "pigdice-game", "version": 1, "origin": "terminal" | "web", "room": code or null,
+     "played_at": ISO 8601 time or null,
+     "variant": name, "goal": int, "endgame": ..., "ties": ..., "final_turn": ..., "params": {name: value},
+     "seats": [{"name": ..., "spec": ..., "kind": "human" | "robot"}, ...],
+     "seed": decimal string, or null while the game runs (the dice are secret until it ends),
+     "commitment": {"method": "sha256(salt:seed)", "salt": hex (null until the end), "digest": hex} or null,
+     "moves": [{"seat": int, "action": "roll" | "hold" | "roll:N", "events": [event, ...]}, ...],
+     "result": {"winners": [seat, ...], "scores": [int, ...]} or null}
+
+The seed is a string because JavaScript numbers lose integers above 2^53.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pigdice.engine.events import Event, event_to_json
+from pigdice.engine.game import Action, GameState, apply, dice_rng, new_game, parse_action
+from pigdice.errors import PigdiceError
+from pigdice.rules.parameters import shown
+from pigdice.rules.variant import Variant
+
+RECORD_FORMAT = "pigdice-game"
+RECORD_VERSION = 1
+MAX_RECORD_BYTES = 32 * 2**20  # a file larger than this is refused before it is read
+MAX_MOVES = 100_000  # a game longer than this is refused (the web bounds its games far below)
+MAX_SEATS = 10
+MAX_TEXT = 200  # names, specs and variant names
+MAX_SEED = 2**63 - 1
+COMMITMENT_METHOD = "sha256(salt:seed)"
+Kind = Literal["human", "robot"]
+
+
+class RecordError(PigdiceError):
+    """A game record that cannot be read: not JSON, the wrong format, or a field out of bounds."""
+
+
+@dataclass(frozen=True)
+class SeatEntry:
+    """One seat of a recorded game: its display name, its player spec and whether a person played it."""
+
+    name: str
+    spec: str
+    kind: Kind
+
+
+@dataclass(frozen=True)
+class Commitment:
+    """A promise about the dice made before the game: the SHA-256 of a secret salt and the seed.
+
+    ``salt`` is None while the game runs (it is revealed with the seed when the game ends).
+    """
+
+    salt: str | None
+    digest: str
+
+    @classmethod
+    def make(cls, seed: int, salt: str | None = None) -> Commitment:
+        """Return the commitment to ``seed`` with ``salt`` (a fresh random 128-bit salt when None)."""
+        salt = secrets.token_hex(16) if salt is None else salt
+        return cls(salt, commitment_digest(seed, salt))
+
+    def matches(self, seed: int) -> bool:
+        """Return True if ``seed`` is the seed this commitment was made to (False while the salt is secret)."""
+        return self.salt is not None and secrets.compare_digest(commitment_digest(seed, self.salt), self.digest)
+
+    def to_json(self) -> dict[str, str | None]:
+        """Return the commitment as JSON-ready data."""
+        return {"method": COMMITMENT_METHOD, "salt": self.salt, "digest": self.digest}
+
+
+def commitment_digest(seed: int, salt: str) -> str:
+    """Return the hex SHA-256 of ``salt:seed`` (the seed in decimal): what a commitment publishes."""
+    return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class MoveEntry:
+    """One recorded move: who acted, the action, and the events it produced (as JSON data)."""
+
+    seat: int
+    action: str
+    events: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A whole game as a document (see the module docstring for the file format)."""
+
+    variant: str
+    goal: int
+    endgame: str
+    ties: str
+    final_turn: str
+    params: Mapping[str, Any]
+    seats: tuple[SeatEntry, ...]
+    seed: int | None
+    moves: tuple[MoveEntry, ...]
+    commitment: Commitment | None = None
+    winners: tuple[int, ...] | None = None
+    scores: tuple[int, ...] = ()
+    origin: str = "terminal"
+    room: str | None = None
+    played_at: str | None = None
+    _variant: list[Variant] = field(default_factory=list, repr=False, compare=False)  # built once
+
+    @property
+    def players(self) -> int:
+        """Return the number of seats."""
+        return len(self.seats)
+
+    @property
+    def finished(self) -> bool:
+        """Return True if the game has ended."""
+        return self.winners is not None
+
+    def build_variant(self) -> Variant:
+        """Return the variant the game was played with (raise RecordError if it cannot be rebuilt)."""
+        if not self._variant:
+            from pigdice.rules.registry import find_variant
+
+            try:
+                variant = find_variant(
+                    self.variant,
+                    goal=self.goal,
+                    endgame=self.endgame,
+                    ties=self.ties,
+                    final_turn=self.final_turn,
+                    **dict(self.params),
+                )
+                variant.check_players(self.players)
+            except PigdiceError as exc:
+                raise RecordError(f"the record's game cannot be rebuilt: {exc}") from None
+            self._variant.append(variant)
+        return self._variant[0]
+
+    def actions(self) -> list[Action]:
+        """Return the recorded actions as engine actions (raise RecordError on one that cannot be read)."""
+        actions = []
+        for number, move in enumerate(self.moves, start=1):
+            try:
+                actions.append(parse_action(move.action))
+            except PigdiceError as exc:
+                raise RecordError(f"move {number}: {exc}") from None
+        return actions
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the record as JSON-ready data (format ``pigdice-game`` version 1)."""
+        result = None
+        if self.winners is not None:
+            result = {"winners": list(self.winners), "scores": list(self.scores)}
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "origin": self.origin,
+            "room": self.room,
+            "played_at": self.played_at,
+            "variant": self.variant,
+            "goal": self.goal,
+            "endgame": self.endgame,
+            "ties": self.ties,
+            "final_turn": self.final_turn,
+            "params": dict(self.params),
+            "seats": [{"name": s.name, "spec": s.spec, "kind": s.kind} for s in self.seats],
+            "seed": None if self.seed is None else str(self.seed),
+            "commitment": None if self.commitment is None else self.commitment.to_json(),
+            "moves": [{"seat": m.seat, "action": m.action, "events": list(m.events)} for m in self.moves],
+            "result": result,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        """Return the record in ``data`` (parsed JSON), checking every field; raise RecordError naming a bad one."""
+        return _decode(data)
+
+
+def record_game(
+    variant: Variant,
+    seats: Sequence[SeatEntry],
+    seed: int,
+    actions: Iterable[Action | str],
+    *,
+    commitment: Commitment | None = None,
+    reveal_seed: bool = True,
+    origin: str = "terminal",
+    room: str | None = None,
+    played_at: str | None = None,
+) -> GameRecord:
+    """Return the record of a game, its events rebuilt by replaying ``actions`` with the seed's dice.
+
+    ``reveal_seed=False`` leaves the seed out (a running web game: the dice stay secret until the end).
+    """
+    state = new_game(variant, len(seats))
+    rng = dice_rng(seed)
+    moves = []
+    for item in actions:
+        action = parse_action(item) if isinstance(item, str) else item
+        seat = state.current
+        state, events = apply(state, action, rng)
+        moves.append(MoveEntry(seat, str(action), tuple(event_to_json(e) for e in events)))
+    return GameRecord(
+        variant=variant.name,
+        goal=variant.goal,
+        endgame=str(variant.endgame),
+        ties=str(variant.ties),
+        final_turn=str(variant.final_turn),
+        params=dict(variant.parameters),
+        seats=tuple(seats),
+        seed=seed if reveal_seed else None,
+        moves=tuple(moves),
+        commitment=commitment,
+        winners=state.winners,
+        scores=state.scores,
+        origin=origin,
+        room=room,
+        played_at=played_at,
+    )
+
+
+def replay_record(record: GameRecord) -> tuple[GameState, list[list[Event]]]:
+    """Replay a record from its seed; return the final state and each move's events.
+
+    Raise RecordError if the seed is hidden or a recorded action is not legal where it stands.
+    """
+    if record.seed is None:
+        raise RecordError("the record has no seed yet: the dice stay secret until the game ends")
+    variant = record.build_variant()
+    state = new_game(variant, record.players)
+    rng = dice_rng(record.seed)
+    per_move = []
+    for number, (move, action) in enumerate(zip(record.moves, record.actions(), strict=True), start=1):
+        if move.seat != state.current:
+            raise RecordError(f"move {number} is by seat {move.seat}, but it was seat {state.current}'s move")
+        try:
+            state, events = apply(state, action, rng)
+        except PigdiceError as exc:
+            raise RecordError(f"move {number}: {exc}") from None
+        per_move.append(events)
+    return state, per_move
+
+
+def save_record(record: GameRecord, path: Path) -> None:
+    """Write ``record`` to ``path`` as indented JSON, atomically (a crash never leaves half a file)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(record.to_json(), indent=1)
+    handle, temporary = tempfile.mkstemp(prefix=".pigdice-", suffix=".json", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text + "\n")
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def load_record(path: Path) -> GameRecord:
+    """Read a record from ``path`` (raise RecordError if it is missing, too large or not a game record)."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_RECORD_BYTES:
+            raise RecordError(f"{path.name} is {size:,} bytes; a game record is at most {MAX_RECORD_BYTES:,}")
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_RECORD_BYTES + 1)
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return parse_record(raw, path.name)
+
+
+def parse_record(raw: bytes | str, where: str = "the record") -> GameRecord:
+    """Return the record in ``raw`` JSON text (raise RecordError naming what is wrong)."""
+    if len(raw) > MAX_RECORD_BYTES:
+        raise RecordError(f"{where} is larger than {MAX_RECORD_BYTES:,} bytes; a game record is smaller")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        raise RecordError(f"{where} is not JSON ({exc})") from None
+    return GameRecord.from_json(data)
+
+
+# -- decoding --------------------------------------------------------------------------------------
+def _field(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...], where: str = "") -> Any:
+    if name not in data:
+        raise RecordError(f"{where}{name} is missing")
+    value = data[name]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise RecordError(f"{where}{name} is {shown(value)}, not {_kind_name(kind)}")
+    return value
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names = {str: "text", int: "a whole number", list: "a list", dict: "an object", type(None): "null"}
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def _text(data: Mapping[str, Any], name: str, where: str = "") -> str:
+    value: str = _field(data, name, str, where)
+    if len(value) > MAX_TEXT:
+        raise RecordError(f"{where}{name} is {len(value)} characters long; at most {MAX_TEXT}")
+    return value
+
+
+def _optional_text(data: Mapping[str, Any], name: str) -> str | None:
+    return None if data.get(name) is None else _text(data, name)
+
+
+def _seed(value: Any, name: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        seed = value
+    elif isinstance(value, str) and value.isdecimal() and len(value) <= 20:
+        seed = int(value)
+    else:
+        raise RecordError(f"{name} is {shown(value)}, not a whole number in decimal")
+    if not 0 <= seed <= MAX_SEED:
+        raise RecordError(f"{name} {seed} is outside 0..{MAX_SEED}")
+    return seed
+
+
+def _hex(data: Mapping[str, Any], name: str, where: str, length: int | None = None) -> str:
+    value = _text(data, name, where)
+    if not value or any(ch not in "0123456789abcdef" for ch in value) or (length and len(value) != length):
+        size = f"{length} " if length else ""
+        raise RecordError(f"{where}{name} is {shown(value)}, not {size}lower-case hexadecimal digits")
+    return value
+
+
+def _decode(data: Any) -> GameRecord:
+    if not isinstance(data, dict):
+        raise RecordError(f"a game record is a JSON object, not {type(data).__name__}")
+    if data.get("format") != RECORD_FORMAT:
+        raise RecordError(f"this is not a pigdice game record (format is {shown(data.get('format'))})")
+    version = _field(data, "version", int)
+    if version != RECORD_VERSION:
+        raise RecordError(f"record version {version} is not one this pigdice reads (it reads {RECORD_VERSION})")
+    params = _field(data, "params", dict)
+    if len(params) > 20 or not all(isinstance(k, str) and len(k) <= MAX_TEXT for k in params):
+        raise RecordError("params must be at most 20 named settings")
+    if not all(isinstance(v, str | int | float | bool) for v in params.values()):
+        raise RecordError("params values must be text, numbers or true/false")
+    seat_rows = _field(data, "seats", list)
+    if not 1 <= len(seat_rows) <= MAX_SEATS:
+        raise RecordError(f"the record has {len(seat_rows)} seats; a game has 1 to {MAX_SEATS}")
+    seats = []
+    for index, row in enumerate(seat_rows):
+        where = f"seat {index}: "
+        if not isinstance(row, dict):
+            raise RecordError(f"{where}not an object")
+        kind = _text(row, "kind", where)
+        if kind not in ("human", "robot"):
+            raise RecordError(f"{where}kind {shown(kind)} is neither human nor robot")
+        seats.append(SeatEntry(_text(row, "name", where), _text(row, "spec", where), kind))  # type: ignore[arg-type]
+    commitment = None
+    if data.get("commitment") is not None:
+        promise = _field(data, "commitment", dict)
+        method = promise.get("method")
+        if method != COMMITMENT_METHOD:
+            raise RecordError(f"commitment method {shown(method)} is not {COMMITMENT_METHOD}")
+        salt = None if promise.get("salt") is None else _hex(promise, "salt", "commitment ")
+        commitment = Commitment(salt, _hex(promise, "digest", "commitment ", 64))
+    move_rows = _field(data, "moves", list)
+    if len(move_rows) > MAX_MOVES:
+        raise RecordError(f"the record has {len(move_rows):,} moves; at most {MAX_MOVES:,} are read")
+    moves = []
+    for number, row in enumerate(move_rows, start=1):
+        where = f"move {number}: "
+        if not isinstance(row, dict):
+            raise RecordError(f"{where}not an object")
+        seat = _field(row, "seat", int, where)
+        if not 0 <= seat < len(seats):
+            raise RecordError(f"{where}seat {seat} is not one of the {len(seats)}")
+        events = _field(row, "events", list, where)
+        if len(events) > 1000 or not all(isinstance(e, dict) for e in events):
+            raise RecordError(f"{where}events must be a list of at most 1000 objects")
+        moves.append(MoveEntry(seat, _text(row, "action", where), tuple(events)))
+    winners: tuple[int, ...] | None = None
+    scores: tuple[int, ...] = ()
+    if data.get("result") is not None:
+        result = _field(data, "result", dict)
+        won = _field(result, "winners", list, "result ")
+        score_list = _field(result, "scores", list, "result ")
+        if not all(isinstance(w, int) and not isinstance(w, bool) and 0 <= w < len(seats) for w in won) or not won:
+            raise RecordError(f"result winners {shown(won)} are not seats of this game")
+        if len(score_list) != len(seats) or not all(isinstance(s, int) and not isinstance(s, bool) for s in score_list):
+            raise RecordError(f"result scores {shown(score_list)} are not one whole number per seat")
+        winners, scores = tuple(won), tuple(score_list)
+    origin = _text(data, "origin")
+    if origin not in ("terminal", "web"):
+        raise RecordError(f"origin {shown(origin)} is neither terminal nor web")
+    return GameRecord(
+        variant=_text(data, "variant"),
+        goal=_field(data, "goal", int),
+        endgame=_text(data, "endgame"),
+        ties=_text(data, "ties"),
+        final_turn=_text(data, "final_turn"),
+        params=params,
+        seats=tuple(seats),
+        seed=_seed(data.get("seed"), "seed"),
+        moves=tuple(moves),
+        commitment=commitment,
+        winners=winners,
+        scores=scores,
+        origin=origin,
+        room=_optional_text(data, "room"),
+        played_at=_optional_text(data, "played_at"),
+    )

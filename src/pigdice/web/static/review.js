@@ -1,0 +1,190 @@
+// Game review: every decision against the perfect player, the chance-to-win chart and the dice check.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const code = document.body.dataset.code;
+  const COLORS = ["#d6336c", "#1c7ed6", "#2b8a3e", "#e67700", "#7048e8", "#0c8599", "#c2255c", "#5c940d", "#862e9c", "#495057"];
+  const WORDS = { hold: "hold", roll: "roll", sit: "sit down", stand: "stay standing" };
+  let review = null;
+
+  const pct = (x, digits) => (100 * x).toFixed(digits === undefined ? 1 : digits) + "%";
+  function option(name) {
+    if (name.startsWith("roll:")) {
+      const n = name.slice(5);
+      return "roll " + n + (n === "1" ? " die" : " dice");
+    }
+    return WORDS[name] || name;
+  }
+  function el(tag, cls, text) {
+    const node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  async function getJSON(url) {
+    const res = await fetch(url);
+    const body = await res.json();
+    if (!res.ok) {
+      const error = new Error((body.error && body.error.message) || "could not load " + url);
+      error.status = res.status;
+      throw error;
+    }
+    return body;
+  }
+
+  async function loadReview() {
+    try {
+      review = await getJSON("/api/games/" + encodeURIComponent(code) + "/review");
+    } catch (err) {
+      $("review-status").textContent = err.message;
+      if (err.status === 503) setTimeout(loadReview, 3000);
+      return;
+    }
+    $("review-status").hidden = true;
+    drawSummary();
+    drawChart();
+    drawDecisions();
+  }
+
+  function drawSummary() {
+    const list = $("review-summary");
+    list.replaceChildren();
+    for (const seat of review.seats) {
+      const item = el("li");
+      const name = el("strong", "", seat.name);
+      item.append(name);
+      const marks = Object.entries(seat.marks).filter(([, n]) => n > 0).map(([m, n]) => n + " " + (n === 1 ? m : m === "inaccuracy" ? "inaccuracies" : m + "s"));
+      let text = ": " + seat.decisions + " decisions, " + pct(seat.given_away, 1) + " of winning chance given away in all";
+      text += marks.length ? " (" + marks.join(", ") + ")." : ", no marked decision.";
+      item.append(document.createTextNode(text));
+      if (seat.worst_move !== null) {
+        const link = el("a", "", " Worst: move " + seat.worst_move);
+        link.href = "#move-" + seat.worst_move;
+        link.addEventListener("click", (e) => { e.preventDefault(); select(seat.worst_move); });
+        item.append(link);
+      }
+      list.append(item);
+    }
+    $("review-note").textContent = review.exact
+      ? "Exact: the perfect player's chances are computed, not estimated." + (review.finished ? "" : " The game is still running: this is the review so far.")
+      : "Approximate: " + review.approximate + ".";
+    $("summary-card").hidden = false;
+  }
+
+  function drawChart() {
+    const points = review.decisions.filter((d) => d.win_by_seat !== null);
+    if (!points.length || typeof Plotly === "undefined") return;
+    const x = points.map((d) => d.move);
+    const traces = review.names.map((name, seat) => ({
+      x, y: points.map((d) => d.win_by_seat[seat]), name, mode: "lines", line: { shape: "hv", color: COLORS[seat % COLORS.length] },
+      hovertemplate: name + " %{y:.1%}<extra>move %{x}</extra>",
+    }));
+    const marked = points.filter((d) => d.mark);
+    traces.push({
+      x: marked.map((d) => d.move), y: marked.map((d) => d.win_by_seat[d.seat]), name: "marked decisions", mode: "markers",
+      marker: { size: 10, symbol: "x", color: marked.map((d) => (d.mark === "blunder" ? "#c92a2a" : d.mark === "mistake" ? "#e8590c" : "#f59f00")) },
+      text: marked.map((d) => review.names[d.seat] + ": " + d.mark), hovertemplate: "%{text}<extra>move %{x}</extra>",
+    });
+    const starts = [];
+    let last = null;
+    for (const d of points) { if (last !== null && d.seat !== last.seat) starts.push(d.move); last = d; }
+    const shapes = starts.map((m) => ({ type: "line", x0: m - 0.5, x1: m - 0.5, y0: 0, y1: 1, line: { color: "#dee2e6", width: 1 } }));
+    $("chart-card").hidden = false;  // shown before drawing, so the chart takes the card's width
+    Plotly.newPlot("advantage-chart", traces, {
+      margin: { t: 10, r: 10, b: 40, l: 50 }, yaxis: { range: [0, 1], tickformat: ".0%", title: "chance to win" },
+      xaxis: { title: "move (grey lines: a new turn)" }, shapes, legend: { orientation: "h" },
+    }, { displaylogo: false, responsive: true });
+    $("advantage-chart").on("plotly_click", (event) => { if (event.points.length) select(event.points[0].x); });
+  }
+
+  function describe(d) {
+    const others = d.scores.map((s, p) => (p === d.seat ? null : review.names[p] + " " + s)).filter((t) => t !== null).join(", ");
+    return review.names[d.seat] + " at " + d.scores[d.seat] + " (" + others + "), turn total " + d.turn_total + ": " + option(d.taken);
+  }
+
+  function drawDecisions() {
+    const list = $("decisions");
+    list.replaceChildren();
+    for (const d of review.decisions) {
+      const item = el("li", "decision" + (d.mark ? " mark-" + d.mark : ""));
+      item.id = "move-" + d.move;
+      item.tabIndex = 0;
+      item.append(el("span", "muted", "move " + d.move + " · "));
+      item.append(document.createTextNode(describe(d)));
+      if (d.loss !== null && d.loss >= 0.0005) item.append(el("span", "loss", " −" + pct(d.loss, 1)));
+      if (d.mark) item.append(el("span", "mark mark-" + d.mark, d.mark));
+      item.addEventListener("click", () => select(d.move));
+      item.addEventListener("keydown", (e) => { if (e.key === "Enter") select(d.move); });
+      list.append(item);
+    }
+    if (!review.decisions.length) list.append(el("li", "muted", "No decisions yet."));
+  }
+
+  function select(move) {
+    const d = review.decisions.find((x) => x.move === move);
+    if (!d) return;
+    for (const node of document.querySelectorAll(".decision.selected")) node.classList.remove("selected");
+    const item = $("move-" + move);
+    if (item) { item.classList.add("selected"); item.scrollIntoView({ block: "nearest" }); }
+    $("decision-title").textContent = "Move " + d.move + (d.final_round ? " (last turn)" : "");
+    const detail = $("decision-detail");
+    detail.replaceChildren();
+    detail.append(el("p", "", describe(d) + "."));
+    const table = el("table", "options-table");
+    const head = el("tr");
+    for (const h of ["choice", "chance to win", ""]) head.append(el("th", "", h));
+    table.append(head);
+    const entries = Object.entries(d.values).sort((a, b) => b[1] - a[1]);
+    for (const [name, value] of entries.slice(0, 12)) {
+      const row = el("tr", name === d.taken ? "taken" : "");
+      row.append(el("td", "", option(name)));
+      row.append(el("td", "", pct(value, 2)));
+      row.append(el("td", "muted", (name === d.best ? "best" : "") + (name === d.taken ? (name === d.best ? ", chosen" : "chosen") : "")));
+      table.append(row);
+    }
+    detail.append(table);
+    if (d.loss !== null) {
+      detail.append(el("p", d.mark ? "mark-text mark-" + d.mark : "muted", d.loss < 0.00005 ? "The best choice (or as good as it)." : "Gave away " + pct(d.loss, 2) + " of winning chance" + (d.mark ? ": " + d.mark + "." : ".")));
+    }
+    $("decision-card").hidden = false;
+  }
+
+  async function loadDice() {
+    let body;
+    try {
+      body = await getJSON("/api/games/" + encodeURIComponent(code) + "/verify");
+    } catch (err) {
+      $("dice-verdict").textContent = err.message;
+      return;
+    }
+    const digest = body.commitment_digest;
+    $("dice-commitment").textContent = digest
+      ? "Before the first roll the server published this fingerprint of the dice: SHA-256 " + digest + "."
+      : "This game was started before the server published dice fingerprints.";
+    const verdicts = {
+      matches: "The game is over and the server revealed its secret: it matches the fingerprint, and every die in the game is what that secret rolls.",
+      secret: "The secret behind the fingerprint is revealed when the game ends; then every die can be checked.",
+      none: "Every die in the game is what the revealed seed rolls.",
+      "does not match": "The revealed secret does NOT match the fingerprint.",
+    };
+    let verdict = verdicts[body.commitment] || "";
+    if (body.commitment !== "secret" && body.problems.length) verdict = "Problems: " + body.problems.join("; ");
+    $("dice-verdict").textContent = verdict;
+    const dice = body.dice;
+    const tbody = $("dice-table").querySelector("tbody");
+    tbody.replaceChildren();
+    for (const f of dice.faces) {
+      const row = el("tr");
+      for (const text of [f.die, f.face, String(f.seen), f.expected.toFixed(1)]) row.append(el("td", "", text));
+      tbody.append(row);
+    }
+    $("dice-table").hidden = !dice.faces.length;
+    $("dice-test").textContent = dice.p_value === null
+      ? "Not enough throws yet for a test of fairness."
+      : dice.throws + " throws. Chi-square test: p = " + dice.p_value.toFixed(3) + " (the chance that fair dice look at least this uneven; only a value below 0.001 is worth a second look)." + (dice.notes.length ? " " + dice.notes.join("; ") + "." : "");
+  }
+
+  loadReview();
+  loadDice();
+})();
