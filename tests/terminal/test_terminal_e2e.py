@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -117,3 +119,40 @@ def test_hot_seat_swine_herd_asks_every_standing_person() -> None:
     child.expect("Bob sits down and banks")
     child.sendline("q")
     assert finish(child) == 0
+
+
+def test_a_saved_game_is_reviewed_verified_and_replayed(tmp_path: Path) -> None:
+    saved = tmp_path / "my game.json"
+    child = spawn("play", "pig", "--players", "you,hold:10", "--goal", "12", "--seed", "8", "--save", str(saved))
+    for _ in range(200):
+        if child.expect([PROMPT, GAME_OVER]) == 1:
+            break
+        child.sendline("h" if "+ " in child.before.rsplit("\n", 1)[-1] else "r")  # hold as soon as anything is won
+    child.expect("Game saved")
+    child.expect("Your review")
+    child.expect(r"You (gave away|played all)")
+    assert finish(child) == 0
+    record = json.loads(saved.read_text())
+    assert record["format"] == "pigdice-game" and record["seed"] == "8" and record["seats"][0]["kind"] == "human"
+
+    review = subprocess.run([pigdice_script(), "review", str(saved), "--json"], capture_output=True, text=True)
+    assert review.returncode == 0, review.stderr
+    decisions = json.loads(review.stdout)["decisions"]
+    assert decisions and all(d["loss"] >= 0 for d in decisions)
+    assert sum(1 for d in decisions if d["seat"] == 0) == json.loads(review.stdout)["seats"][0]["decisions"]
+
+    verify = subprocess.run([pigdice_script(), "verify", str(saved)], capture_output=True, text=True)
+    assert verify.returncode == 0 and "commitment matches" in " ".join(verify.stdout.split()), verify.stdout
+
+    replay = subprocess.run([pigdice_script(), "replay", str(saved)], capture_output=True, text=True)
+    assert replay.returncode == 0 and "Game over" in replay.stdout and "seed 8" in replay.stdout
+
+    record["moves"][0]["events"][0]["faces"] = [6 if record["moves"][0]["events"][0]["faces"] != [6] else 5]
+    saved.write_text(json.dumps(record))
+    tampered = subprocess.run([pigdice_script(), "verify", str(saved)], capture_output=True, text=True)
+    assert tampered.returncode == 1 and "NOT verified" in tampered.stdout
+
+    saved.write_text("{broken")
+    broken = subprocess.run([pigdice_script(), "review", str(saved)], capture_output=True, text=True)
+    assert broken.returncode == 2 and broken.stderr.startswith("error: ") and "not JSON" in broken.stderr
+    assert "Traceback" not in broken.stderr

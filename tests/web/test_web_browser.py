@@ -5,6 +5,7 @@ Screenshots of every page go to $PIGDICE_SHOTS (default /tmp/shots) so people ca
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 from collections.abc import Iterator
@@ -145,10 +146,38 @@ def test_full_game_against_a_robot_by_clicking(server: str, browser: Any) -> Non
     assert page.locator("#log li").count() > 3
     _shot(page, "game-over", full=False)
     finished_room = page.url
+    _review_the_finished_game(browser, finished_room.replace("/play/", "/review/"))
     page.click("#again-btn")
     page.wait_for_url(lambda url: "/play/" in url and url != finished_room)
     page.wait_for_selector("#roll-btn:not([disabled])", timeout=15000)
     assert page.inner_text("#turn-total") == "0"
+    assert not errors, errors
+    context.close()
+
+
+def _review_the_finished_game(browser: Any, url: str) -> None:
+    """Open a finished game's review: summary, chart, a decision's options when clicked, and the dice check."""
+    context, page, errors = _page(browser, height=1400)
+    page.goto(url)
+    page.wait_for_selector("#summary-card:not([hidden])", timeout=30000)
+    page.wait_for_selector("#advantage-chart .main-svg", timeout=10000)
+    assert page.locator("#review-summary li").count() == 2
+    assert page.locator("#decisions li.decision").count() >= 2
+    chart = page.locator("#advantage-chart").bounding_box()
+    card = page.locator("#chart-card").bounding_box()
+    assert chart is not None and card is not None and chart["width"] > 0.8 * card["width"]  # the chart fills its card
+    page.locator("#decisions li.decision").nth(1).click()
+    page.wait_for_selector("#decision-card:not([hidden])")
+    assert page.locator(".options-table tr").count() >= 2  # a header and at least one option with its chance
+    assert "%" in page.inner_text(".options-table")
+    page.wait_for_selector("#dice-table:not([hidden])", timeout=10000)
+    assert "matches the fingerprint" in page.inner_text("#dice-verdict")
+    assert "p = " in page.inner_text("#dice-test")
+    with page.expect_download() as download:
+        page.click("#download-record")
+    record = json.loads(Path(download.value.path()).read_text())
+    assert record["format"] == "pigdice-game" and record["seed"] and record["commitment"]["salt"]
+    _shot(page, "review")
     assert not errors, errors
     context.close()
 

@@ -175,16 +175,16 @@ def dice_statistics(games: Iterable[tuple[Variant, Sequence[dict[str, Any]]]]) -
         freedom += len(used) - 1
     notes = []
     if unreadable:
-        notes.append(f"{unreadable} throws could not be read and were left out")
+        notes.append(f"{unreadable} throws could not be read and were left out.")
     if mishap_throws:
         expected_mishaps = float(mishap_chance) * mishap_throws
         chi += (mishaps - expected_mishaps) ** 2 / expected_mishaps
         chi += (mishaps - expected_mishaps) ** 2 / (mishap_throws - expected_mishaps)
         freedom += 1
-        notes.append(f"mishaps {mishaps} of {mishap_throws} throws, expected {expected_mishaps:.1f}")
+        notes.append(f"Mishaps: {mishaps} of {mishap_throws} throws, {expected_mishaps:.1f} expected.")
     small = [row for row in rows if row.expected < 5]
     if small and throws:
-        notes.append("some faces were expected fewer than 5 times: the p-value is rough until more dice are thrown")
+        notes.append("Some faces were expected fewer than 5 times: the p-value is rough until more dice are thrown.")
     p_value = None
     if freedom > 0 and throws:
         from scipy.stats import chi2

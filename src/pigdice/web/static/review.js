@@ -182,7 +182,7 @@
     $("dice-table").hidden = !dice.faces.length;
     $("dice-test").textContent = dice.p_value === null
       ? "Not enough throws yet for a test of fairness."
-      : dice.throws + " throws. Chi-square test: p = " + dice.p_value.toFixed(3) + " (the chance that fair dice look at least this uneven; only a value below 0.001 is worth a second look)." + (dice.notes.length ? " " + dice.notes.join("; ") + "." : "");
+      : dice.throws + " throws. Chi-square test: p = " + dice.p_value.toFixed(3) + " (the chance that fair dice look at least this uneven; only a value below 0.001 is worth a second look)." + (dice.notes.length ? " " + dice.notes.join(" ") : "");
   }
 
   loadReview();
