@@ -99,16 +99,17 @@ def test_rules_for_people_show_text_and_summary() -> None:
     assert "Two 1s end the turn" in result.stdout
     assert "27.78%" in result.stdout  # P(single 1) = 10/36
     big = runner.invoke(app, ["rules", "hog"])
-    assert big.exit_code == 0 and "--json" in big.stdout  # long tables point to JSON
+    assert big.exit_code == 0 and "JSON form of this command" in big.stdout  # long tables point to JSON
 
 
 # -- simulate ----------------------------------------------------------------------------------
 def test_simulate_json_shape_and_determinism() -> None:
     args = ("simulate", "pig", "--players", "hold:20,hold:25", "--games", "40", "--seed", "5", "--goal", "30", "--json")
     first = run_json(*args)
-    assert set(first) == {"games", "wins", "ties", "mean_turns"}
+    assert set(first) == {"games", "wins", "ties", "mean_turns", "seed", "players"}
     assert first["games"] == 40 and len(first["wins"]) == 2
     assert sum(first["wins"]) == pytest.approx(40)
+    assert [(p["seat"], p["player"]) for p in first["players"]] == [(1, "hold:20"), (2, "hold:25")]
     assert first == run_json(*args)
     other = run_json(
         "simulate", "pig", "--players", "hold:20,hold:25", "--games", "40", "--seed", "6", "--goal", "30", "--json"

@@ -231,9 +231,12 @@ def test_table_strategies_follow_the_protocol():
     ("variant", "text"),
     [
         (PIG, "first to 100 wins"),
-        (find_variant("pig-dice"), "reaching 100 gives everyone else one more turn; best score wins (first-to-reach"),
+        (
+            find_variant("pig-dice"),
+            "reaching 100 gives everyone else one more turn; best score wins; ties go to whoever reached the score",
+        ),
         (find_variant("pig-dice", final_turn="roll"), "one more roll"),
-        (find_variant("piggy-six", goal=50), "reaching 50 finishes the round; best score wins (shared ties)"),
+        (find_variant("piggy-six", goal=50), "reaching 50 finishes the round; best score wins; ties are shared"),
     ],
 )
 def test_endgame_note(variant, text):

@@ -21,10 +21,10 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from pigdice import __version__
-from pigdice.cli import analyzing, catalog, playing, serving, solving, study
+from pigdice.cli import analyzing, catalog, playing, records, serving, solving, study
 from pigdice.cli.checks import OptionValueError
 from pigdice.errors import PigdiceError
 
@@ -65,11 +65,52 @@ def _passes_through(exc: BaseException) -> bool:
     return isinstance(exc, OSError) and exc.errno == errno.EPIPE  # output piped into a closed reader
 
 
+class NamedArgument(TyperArgument):
+    """A positional argument whose help shows its name (VARIANT) and no Python type (``<str>``)."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        """Return None: the argument's name already says what it takes."""
+        return None
+
+
+def plain_help(params: list[Any]) -> list[Any]:
+    """Make the help's option table speak words, not Python types; return ``params``.
+
+    typer shows every parameter's type (``<bool>``, ``<str>``, ``<list[str]>``) unless it has a
+    metavar: a flag gets none (it takes no value), a text option without one is named after
+    itself (``--host HOST``), and a positional argument shows only its name. Commands still set
+    their own metavars where a better word exists (SEATS, FILE, N).
+    """
+    for param in params:
+        if isinstance(param, TyperOption):
+            if param.is_flag or param.count:
+                param.metavar = ""
+            elif param.metavar is None:
+                param.metavar = max(param.opts, key=len).rsplit("-", 1)[-1].upper()  # --log-level LEVEL
+        elif isinstance(param, TyperArgument) and not isinstance(param, NamedArgument):
+            if param.metavar and param.metavar.startswith("[") and param.metavar.endswith("]"):
+                param.metavar = param.metavar[1:-1]  # the usage line brackets optional arguments itself
+            param.__class__ = NamedArgument
+    return params
+
+
+class PigdiceCommand(TyperCommand):
+    """A command whose help names what each option takes in words (see ``plain_help``)."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        """Return the command's parameters, help option included, with plain help."""
+        return plain_help(super().get_params(ctx))
+
+
 class PigdiceGroup(TyperGroup):
     """The command group: one line on stderr for every error, never a traceback.
 
     ``PigdiceError`` (bad input) exits with code 2; anything else (a bug, or memory) with 1.
     """
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        """Return the group's options (--version, --help) with plain help."""
+        return plain_help(super().get_params(ctx))
 
     def invoke(self, ctx: Any) -> Any:
         """Run the chosen command, reporting errors as one ``error: ...`` line."""
@@ -119,6 +160,9 @@ COMMANDS: dict[str, Callable[..., None]] = {
     "rules": catalog.rules_command,
     "simulate": study.simulate_command,
     "play": playing.play_command,
+    "replay": records.replay_command,
+    "review": records.review_command,
+    "verify": records.verify_command,
     "solve": solving.solve_command,
     "policy": solving.policy_command,
     "hint": solving.hint_command,
@@ -129,7 +173,7 @@ COMMANDS: dict[str, Callable[..., None]] = {
     "tournament": study.tournament_command,
 }
 for _name, _command in COMMANDS.items():
-    app.command(_name)(_command)
+    app.command(_name, cls=PigdiceCommand)(_command)
 
 
 def main() -> None:

@@ -12,18 +12,20 @@ from rich.table import Table
 from rich.text import Text
 
 from pigdice.cli.options import JsonOpt, VariantArg, VariantOptions, with_variant_options
-from pigdice.cli.output import bullets, emit_json, fraction_text, percent, short_source, stdout_console
+from pigdice.cli.output import bullets, emit_json, fraction_text, percent, stdout_console
 from pigdice.rules import all_variants
 from pigdice.rules.effects import EffectKind
 from pigdice.rules.outcomes import Outcome
-from pigdice.rules.variant import Endgame, Variant
+from pigdice.rules.registry import variant_settings
+from pigdice.rules.sources import find_source
+from pigdice.rules.variant import Variant
 
 SHOWN_TABLE_ROWS = 40  # outcome tables longer than this get only the per-choice summary for people
 
 
 # -- variants ---------------------------------------------------------------------------------
 def variants_command(json_out: JsonOpt = False) -> None:
-    """List every variant with its aliases, sources, players, goal, decision and endgame."""
+    """List every variant with its aliases, sources, players, goal, choice and ending."""
     found = all_variants()
     if json_out:
         emit_json([variant.describe() for variant in found])
@@ -37,9 +39,10 @@ def variants_command(json_out: JsonOpt = False) -> None:
         table.add_column("aliases", style="dim", max_width=24)
     table.add_column("players", justify="right", no_wrap=True)
     table.add_column("goal", justify="right")
-    table.add_column("decision", no_wrap=True)
-    table.add_column("endgame", no_wrap=True)
-    table.add_column("sources", overflow="fold")
+    table.add_column("you choose", max_width=20)
+    table.add_column("ending")
+    if wide:
+        table.add_column("sources", max_width=24)
     for variant in found:
         cells: list[Any] = [variant.name]
         if wide:
@@ -47,10 +50,11 @@ def variants_command(json_out: JsonOpt = False) -> None:
         cells += [
             f"{variant.players_min}-{variant.players_max}",
             str(variant.goal),
-            str(variant.decision),
-            str(variant.endgame),
-            " ".join(short_source(s) for s in variant.sources),
+            variant.decision.label,
+            variant.endgame.label,
         ]
+        if wide:
+            cells.append("; ".join(find_source(s).short for s in variant.sources))
         table.add_row(*cells)
     console.print(table)
     console.print("Details: pigdice rules NAME    Play: pigdice play NAME", style="dim")
@@ -147,19 +151,14 @@ def print_rules(variant: Variant, console: Console) -> None:
     details.add_column()
     details.add_row("goal", str(variant.goal))
     details.add_row("players", f"{variant.players_min} to {variant.players_max}")
-    details.add_row("decision", str(variant.decision))
-    endgame_text = str(variant.endgame)
-    if variant.endgame is Endgame.FINAL_ROUND:
-        endgame_text += f", one more {variant.final_turn} for the others"
-    if variant.endgame is not Endgame.FIRST_TO_GOAL:
-        endgame_text += f", ties {variant.ties}"
-    details.add_row("endgame", endgame_text)
-    details.add_row("", variant.endgame_note())
-    if variant.parameters:
-        details.add_row("parameters", ", ".join(f"{key}={value}" for key, value in variant.parameters))
+    details.add_row("you choose", variant.decision.label)
+    details.add_row("ending", variant.endgame_note())
+    for row, (setting, value) in enumerate(variant_settings(variant)):
+        details.add_row("settings" if row == 0 else "", f"{setting.label}: {setting.words(value)}")
     if variant.aliases:
-        details.add_row("aliases", ", ".join(variant.aliases))
-    details.add_row("source", ", ".join(variant.sources))
+        details.add_row("also called", ", ".join(variant.aliases))
+    for row, source_id in enumerate(variant.sources):
+        details.add_row("sources" if row == 0 else "", find_source(source_id).citation)
     console.print(details)
     console.print()
     console.print(_summary_table(variant))
@@ -171,7 +170,7 @@ def print_rules(variant: Variant, console: Console) -> None:
         console.print(_outcome_table(variant, dice))
     if len(shown) < len(variant.choices):
         console.print()
-        console.print(f"Full outcome tables: pigdice rules {variant.name} --json", style="dim")
+        console.print("Every outcome of every number of dice: the JSON form of this command.", style="dim")
 
 
 def rules_json(variant: Variant) -> dict[str, Any]:

@@ -36,22 +36,32 @@ def _values(enum_type: Any) -> str:
 VariantArg = Annotated[
     str, typer.Argument(metavar="VARIANT", help="Variant name or alias (see `pigdice variants`).", show_default=False)
 ]
-VariantOpt = Annotated[str, typer.Option("--variant", "-v", help="Variant name or alias (see `pigdice variants`).")]
+VariantOpt = Annotated[
+    str, typer.Option("--variant", "-v", metavar="VARIANT", help="Variant name or alias (see `pigdice variants`).")
+]
 GoalOpt = Annotated[
     int | None,
     number_option("--goal", low=1, high=MAX_GOAL, help="Points needed to win (default: the variant's goal)"),
 ]
 EndgameOpt = Annotated[
-    str | None, typer.Option("--endgame", help=f"How reaching the goal ends the game: {_values(Endgame)}.")
+    str | None,
+    typer.Option("--endgame", metavar="ENDING", help=f"How reaching the goal ends the game: {_values(Endgame)}."),
 ]
-TiesOpt = Annotated[str | None, typer.Option("--ties", help=f"Who wins equal best scores: {_values(TieRule)}.")]
+TiesOpt = Annotated[
+    str | None, typer.Option("--ties", metavar="RULE", help=f"Who wins equal best scores: {_values(TieRule)}.")
+]
 FinalTurnOpt = Annotated[
     str | None,
-    typer.Option("--final-turn", help=f"What the others get under final-round: {_values(FinalTurn)}."),
+    typer.Option("--final-turn", metavar="WHAT", help=f"What the others get in a final round: {_values(FinalTurn)}."),
 ]
 ParamOpt = Annotated[
     list[str] | None,
-    typer.Option("--param", "-p", help="Variant parameter key=value (repeatable), e.g. --param max_dice=10."),
+    typer.Option(
+        "--param",
+        "-p",
+        metavar="KEY=VALUE",
+        help="Variant parameter key=value (repeatable), e.g. --param max_dice=10.",
+    ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
 SeedOpt = Annotated[

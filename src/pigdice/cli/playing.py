@@ -42,7 +42,7 @@ def play_command(
     options: VariantOptions = NO_OPTIONS,
 ) -> None:
     """Play a game in the terminal against robots or friends (hot-seat)."""
-    from pigdice.terminal.game import run_game
+    from pigdice.terminal.records import run_game
 
     variant = options.variant(variant_name)
     strategies = players_from_option(players, variant)

@@ -58,7 +58,11 @@ def simulate_command(
     variant_name: VariantArg,
     players: Annotated[
         str | None,
-        typer.Option("--players", help="Comma-separated robot specs, e.g. hold:20,hold:25 (default: two hold:20)."),
+        typer.Option(
+            "--players",
+            metavar="ROBOTS",
+            help="Comma-separated robot specs, e.g. hold:20,hold:25 (default: two hold:20).",
+        ),
     ] = None,
     games: Annotated[int, number_option("--games", "-n", low=1, high=MAX_GAMES, help="Number of games to play")] = 1000,
     seed: SeedOpt = None,
@@ -67,6 +71,7 @@ def simulate_command(
         str,
         typer.Option(
             "--engine",
+            metavar="ENGINE",
             help="auto: the numba simulator where every robot has an action table and the first to the goal "
             "wins, else the engine loop; fast; loop (the game engine, whose seeds replay game by game).",
         ),
@@ -93,9 +98,32 @@ def simulate_command(
                 variant, strategies, games, used_seed, progress=lambda done: bar(done / games, "simulating")
             )
     if json_out:
-        emit_json(result.to_json())
+        emit_json(simulation_json(strategies, result, used_seed))
         return
     print_simulation(variant, strategies, result, used_seed, fast is not None)
+
+
+def whole(wins: float) -> int | float:
+    """Return a win count as an int when it is whole (it is, unless tied players shared games)."""
+    rounded = round(float(wins), 6)  # shares of 1/3 add up with rounding errors
+    return int(rounded) if rounded.is_integer() else rounded
+
+
+def simulation_json(strategies: list[Strategy], result: SimulationResult, seed: int) -> dict[str, object]:
+    """Return the JSON of ``pigdice simulate --json``: the totals, and each seat's player and wins.
+
+    ``wins`` lists the wins by seat; ``players`` labels them: seat number (from 1), the player's
+    name, its wins and win rate. A game whose winners tied and shared the victory counts as a
+    share for each (1/2 for two), so only such games make a win count fractional.
+    """
+    data = result.to_json()
+    data["wins"] = [whole(wins) for wins in result.wins]
+    data["seed"] = seed
+    data["players"] = [
+        {"seat": seat, "player": strategy.name, "wins": whole(wins), "win_rate": whole(wins) / result.games}
+        for seat, (strategy, wins) in enumerate(zip(strategies, result.wins, strict=True), start=1)
+    ]
+    return data
 
 
 def print_simulation(
@@ -237,7 +265,9 @@ def write_csv(result: TournamentResult, path: Path) -> int:
 def tournament_command(
     strategies: Annotated[
         str,
-        typer.Option("--strategies", "-s", help="Comma-separated strategies, e.g. hold:20,keep-pace,optimal."),
+        typer.Option(
+            "--strategies", "-s", metavar="ROBOTS", help="Comma-separated strategies, e.g. hold:20,keep-pace,optimal."
+        ),
     ],
     variant_name: VariantOpt = "pig",
     players: Annotated[

@@ -13,15 +13,11 @@ from pigdice.rules.dice import head_die, rubber_pig, standard_die, tail_die
 from pigdice.rules.effects import add, bank, reset_score, set_total
 from pigdice.rules.outcomes import ByFaces, Mishap, RollSpec, SumUnlessBad
 from pigdice.rules.parameters import parse_choice, parse_count, parse_probability, shown
+from pigdice.rules.sources import DEPOT, OVERVIEW, PIGGY_SIX, PIGTAIL, POSTER, mention
 from pigdice.rules.variant import Decision, Endgame, FinalTurn, TieRule, Variant, parse_enum
 
-S000, S001, S002, S003, S004 = (
-    "000_b0cf75e716d5116f",
-    "001_85c5e0c6adcb633d",
-    "002_9b8368f1fcb432e9",
-    "003_93a05962de4ba912",
-    "004_0a71800ce86c16ce",
-)
+# the source documents by file id (pigdice.rules.sources cites them for players)
+S000, S001, S002, S003, S004 = OVERVIEW.id, POSTER.id, DEPOT.id, PIGTAIL.id, PIGGY_SIX.id
 
 # Hog's largest dice choice. Seed 003 (Hog, goal 100): "For d_max >= 26, the optimal policy
 # remains the same". The chance that n dice score at all is (5/6)^n: 1.2e-8 at 100 dice, below the
@@ -55,9 +51,9 @@ def _pig() -> Variant:
             "On your turn, roll one die as often as you like, adding each roll to your turn total.",
             "Roll a 1 and the turn ends with the turn total lost.",
             "Hold to bank the turn total into your score; the next player takes the die.",
-            "First to bank the goal wins (100 unless you choose another). Seed 000 suggests finishing "
-            "the round so everyone "
-            "has equal turns: play it with --endgame equal-turns.",
+            "First to bank the goal wins (100 unless you choose another).",
+            f"{mention(S000, first=True)} suggests the fairer ending “{Endgame.EQUAL_TURNS.label}”: once someone "
+            "reaches the goal, the round is finished so that everyone has had the same number of turns.",
         ),
         goal=100,
         decision=Decision.ROLL_HOLD,
@@ -73,7 +69,7 @@ def _two_dice_pig(double_ones: str = "reset-score") -> Variant:
     snake = (
         "Two 1s end the turn and wipe out your whole score."
         if double_ones == "reset-score"
-        else "Two 1s are just another 1: the turn total is lost (seed 000's reading)."
+        else f"Two 1s are just another 1: the turn total is lost (as {mention(S000)} reads it)."
     )
     return Variant(
         name="two-dice-pig",
@@ -96,15 +92,32 @@ def _two_dice_pig(double_ones: str = "reset-score") -> Variant:
 
 
 BIG_PIG_SNAKE_EYES = {
-    "add-25": (add(25), "1-1 adds 25 to the turn total and the turn goes on (Frey, seeds 000, 001, 003)."),
-    "set-25": (set_total(25), "1-1 sets the turn total to 25, whatever it was (Knizia, seed 000)."),
-    "reset-score": (reset_score(), "1-1 resets your whole score to zero and ends the turn (seed 000)."),
+    "add-25": (
+        add(25),
+        f"1-1 adds 25 to the turn total and the turn goes on (Frey's rule: {mention(S000, S001, S003)}).",
+    ),
+    "set-25": (
+        set_total(25),
+        f"1-1 sets the turn total to 25, whatever it was (Knizia's rule, from {mention(S000)}).",
+    ),
+    "reset-score": (reset_score(), f"1-1 resets your whole score to zero and ends the turn (from {mention(S000)})."),
     "score-25": (
         bank(25, keep_turn_total=False),
-        "1-1 ends the turn and scores exactly 25; the rest of the turn total is lost (seed 002).",
+        f"1-1 ends the turn and scores exactly 25; the rest of the turn total is lost ({mention(S002)}).",
     ),
-    "bank-25": (bank(25), "1-1 banks the turn total plus 25 and ends the turn (Frey's Pig, seed 003)."),
+    "bank-25": (
+        bank(25),
+        f"1-1 banks the turn total plus 25 and ends the turn (Frey's Pig, as {mention(S003)} read it).",
+    ),
 }
+# a player's words for each reading of 1-1 (the settings menu; the rules lines above say more)
+SNAKE_EYES_CHOICES = (
+    ("add-25", "add 25 to the turn total and keep going"),
+    ("set-25", "set the turn total to 25"),
+    ("reset-score", "reset your whole score to zero"),
+    ("score-25", "score exactly 25 and end the turn"),
+    ("bank-25", "bank the turn total plus 25 and end the turn"),
+)
 
 
 def _big_pig(
@@ -120,7 +133,10 @@ def _big_pig(
     bad_text = (
         "A single 1 ends the turn with the turn total lost."
         if bad == "ones"
-        else "1s are harmless; any roll totalling 7 ends the turn with the turn total lost (Knizia, seed 000)."
+        else (
+            "1s are harmless; any roll totalling 7 ends the turn with the turn total lost "
+            f"(Knizia's variation, from {mention(S000)})."
+        )
     )
     sources = {
         "add-25": (S000, S001, S003),
@@ -199,8 +215,9 @@ def _pig_dice(final_turn: str = "turn") -> Variant:
             "Tail with anything else subtracts the other die (the turn total never goes below 0).",
             "Otherwise a total of 7 ends the turn with the turn total lost; any other total is added.",
             "Once someone reaches the goal (100 by default), every other player gets one more turn "
-            "(seed 003; seed 000 says one more roll: --final-turn roll); the best score wins, and "
-            "a tie goes to whoever reached it first.",
+            f"({mention(S003)}); the best score wins, and a tie goes to whoever reached it first.",
+            f"{mention(S000, first=True)} gives the others {FinalTurn.ROLL.label} instead of a turn; you can "
+            "choose that for the final round when you start a game.",
         ),
         goal=100,
         decision=Decision.ROLL_HOLD,
@@ -264,9 +281,10 @@ def _pass_the_pigs(oinker: Any = 0) -> Variant:
             "Both on the same side score 1; any other matching pair scores four times one pig "
             "(double razorback 20, double snouter 40, double leaning jowler 60).",
             "Otherwise the two pigs' points are added.",
-            "Pigs touching (an 'oinker') lose your whole score; its probability is a parameter "
-            "(--param oinker=0.01), 0 by default as in seed 003.",
-            "Landing probabilities are Ballard's class counts: 1344, 1294, 767, 365, 137, 32 of 3939.",
+            "Pigs touching (an 'oinker') lose your whole score. How likely that is can be set before the game; "
+            f"it is 0 by default, as in {mention(S003)}.",
+            "How often each position comes up is counted from 3939 throws by Dean Ballard's class: 1344 right "
+            "siders, 1294 left siders, 767 razorbacks, 365 trotters, 137 snouters and 32 leaning jowlers.",
             "Hold to bank the turn total. First to the goal wins (100 unless you choose another).",
         ),
         goal=100,
@@ -289,8 +307,8 @@ def _hog(max_dice: int = 26) -> Variant:
         rules=(
             "On your turn choose how many dice to throw (1 to the maximum) and throw them once.",
             "If no die shows a 1, their sum is added to your score; if any shows a 1, you score nothing.",
-            "First to the goal wins (100 unless you choose another). Seed 003: with 26 or more dice "
-            "allowed, optimal play does not change.",
+            "First to the goal wins (100 unless you choose another).",
+            f"{mention(S003)} found that allowing 26 dice or more no longer changes optimal play.",
         ),
         goal=100,
         decision=Decision.DICE_PER_TURN,
@@ -360,8 +378,10 @@ def _piggy_six() -> Variant:
             "A 6 on either die ends the turn with the turn total lost.",
             "Double six ends the turn and resets your whole score to zero.",
             "Once someone reaches the goal (100, or 50 for a short game) the round is finished so "
-            "everyone has the same number of turns; the most points wins (ties share).",
-            "Solitaire: play against two robots with fixed stopping points, e.g. --players you,hold:8,hold:14.",
+            "everyone has the same number of turns; the player with the most points wins (tied players share "
+            "the win).",
+            "Solitaire: play against two opponents who always stop at a fixed turn total, say one at 8 and one "
+            "at 14; here they are robots that hold at those totals.",
         ),
         goal=100,
         decision=Decision.ROLL_HOLD,
@@ -393,6 +413,70 @@ def _piggy_six_3dice() -> Variant:
             "aliases": ("piggy-six-3", "piggy6-3dice"),
         }
     )
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A rule a player may change before a game: its parameter key, its name in words, the values it takes."""
+
+    key: str  # the variant parameter it sets (max_dice); scripts and the API use it, players read ``label``
+    label: str
+    choices: tuple[tuple[str, str], ...] = ()  # (value, its meaning in words) when it picks one reading
+    low: int | None = None  # the range of a whole-number setting
+    high: int | None = None
+    probability: bool = False  # a chance from 0 to 1 (exclusive)
+
+    @property
+    def kind(self) -> str:
+        """Return 'choice', 'count' or 'probability'."""
+        if self.choices:
+            return "choice"
+        return "probability" if self.probability else "count"
+
+    def words(self, value: Any) -> str:
+        """Return a value of this setting in a player's words ('a single 1', '26', '1%', 'never')."""
+        if self.choices:
+            return dict(self.choices).get(str(value), str(value))
+        if self.probability:
+            chance = parse_probability(self.key, value)
+            return "never" if chance == 0 else f"{float(chance) * 100:.4g}%"
+        return str(value)
+
+    def to_json(self, value: Any) -> dict[str, Any]:
+        """Return the setting and its current value as JSON-ready data (for a game-setup menu)."""
+        data: dict[str, Any] = {"key": self.key, "label": self.label, "kind": self.kind, "value": value}
+        if self.choices:
+            data["choices"] = [list(choice) for choice in self.choices]
+        if self.kind == "count":
+            data.update(low=self.low, high=self.high)
+        return data
+
+
+SETTINGS: dict[str, tuple[Setting, ...]] = {
+    "two-dice-pig": (
+        Setting(
+            "double_ones",
+            "Double 1s",
+            (
+                ("reset-score", "end the turn and wipe out your whole score"),
+                ("bust", "count as a single 1: the turn total is lost"),
+            ),
+        ),
+    ),
+    "big-pig": (
+        Setting("snake_eyes", "Double 1s", SNAKE_EYES_CHOICES),
+        Setting("bad", "What ends the turn", (("ones", "a single 1"), ("sevens", "a total of 7 (1s are harmless)"))),
+    ),
+    "pass-the-pigs": (Setting("oinker", "Chance that the pigs touch (an oinker)", probability=True),),
+    "hog": (Setting("max_dice", "Most dice in one throw", low=1, high=MAX_HOG_DICE),),
+    "hog-reroll": (Setting("max_dice", "Most dice in one roll", low=1, high=MAX_REROLL_DICE),),
+}
+
+
+def variant_settings(variant: Variant) -> list[tuple[Setting, Any]]:
+    """Return the settings a player may change in this variant, each with its current value."""
+    values = dict(variant.parameters)
+    return [(setting, values.get(setting.key)) for setting in SETTINGS.get(variant.name, ())]
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,11 @@ class Decision(StrEnum):
     DICE_PER_ROLL = "dice-per-roll"  # roll again (choosing how many dice) or hold
     SIMULTANEOUS = "simultaneous"  # everyone plays the same shared rolls (Swine Herd)
 
+    @property
+    def label(self) -> str:
+        """Return the choice in a player's words, e.g. 'roll again or hold'."""
+        return CHOICE_LABELS[Decision][self]
+
 
 class Endgame(StrEnum):
     """How reaching the goal ends the game."""
@@ -36,6 +41,11 @@ class Endgame(StrEnum):
     FINAL_ROUND = "final-round"  # every other player gets one more turn (or roll)
     EQUAL_TURNS = "equal-turns"  # the round is finished, so everyone has had as many turns
 
+    @property
+    def label(self) -> str:
+        """Return the ending in a player's words, e.g. 'first to the goal wins'."""
+        return CHOICE_LABELS[Endgame][self]
+
 
 class TieRule(StrEnum):
     """Who wins when the best final scores are equal (final-round and equal-turns endings)."""
@@ -43,12 +53,47 @@ class TieRule(StrEnum):
     SHARED = "shared"  # all tied players share the victory
     FIRST_TO_REACH = "first-to-reach"  # the player who reached that score first wins
 
+    @property
+    def label(self) -> str:
+        """Return the tie rule in a player's words, e.g. 'ties are shared'."""
+        return CHOICE_LABELS[TieRule][self]
+
 
 class FinalTurn(StrEnum):
     """What the others get once the goal is reached under the final-round ending."""
 
     TURN = "turn"  # one more full turn (003)
     ROLL = "roll"  # one more roll of the dice, which is banked (000's Pig Dice)
+
+    @property
+    def label(self) -> str:
+        """Return the final turn in a player's words, e.g. 'one more roll'."""
+        return CHOICE_LABELS[FinalTurn][self]
+
+
+# What players read for each choice (menus, rules pages, `pigdice rules`); the values stay the
+# words scripts and the API use.
+CHOICE_LABELS: dict[type[StrEnum], dict[Any, str]] = {
+    Decision: {
+        Decision.ROLL_HOLD: "roll again or hold",
+        Decision.DICE_PER_TURN: "choose how many dice to throw, once a turn",
+        Decision.DICE_PER_ROLL: "choose how many dice for each roll, or hold",
+        Decision.SIMULTANEOUS: "everyone decides on the same rolls at once: stay standing or sit down",
+    },
+    Endgame: {
+        Endgame.FIRST_TO_GOAL: "first to the goal wins",
+        Endgame.FINAL_ROUND: "a final round for everyone else",
+        Endgame.EQUAL_TURNS: "equal turns",
+    },
+    TieRule: {
+        TieRule.SHARED: "ties are shared",
+        TieRule.FIRST_TO_REACH: "ties go to whoever reached the score first",
+    },
+    FinalTurn: {
+        FinalTurn.TURN: "one more turn",
+        FinalTurn.ROLL: "one more roll",
+    },
+}
 
 
 @dataclass(frozen=True)
@@ -173,9 +218,9 @@ class Variant:
         if self.endgame is Endgame.FIRST_TO_GOAL:
             return f"first to {self.goal} wins"
         if self.endgame is Endgame.FINAL_ROUND:
-            what = "roll" if self.final_turn is FinalTurn.ROLL else "turn"
-            return f"reaching {self.goal} gives everyone else one more {what}; best score wins ({self.ties} ties)"
-        return f"reaching {self.goal} finishes the round; best score wins ({self.ties} ties)"
+            others = f"gives everyone else {self.final_turn.label}"
+            return f"reaching {self.goal} {others}; best score wins; {self.ties.label}"
+        return f"reaching {self.goal} finishes the round; best score wins; {self.ties.label}"
 
     def check_players(self, players: int) -> None:
         """Raise BadParameterError unless ``players`` is a legal number of players."""

@@ -12,7 +12,6 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -563,20 +562,3 @@ class TerminalGame:
             self.console.print()
             self.say("  Game abandoned (interrupted).", style="bold yellow")
             return EXIT_INTERRUPTED
-
-
-def run_game(
-    variant: Variant,
-    strategies: Sequence[Strategy],
-    seed: int,
-    console: Console | None = None,
-    save: Path | None = None,
-) -> int:
-    """Play one terminal game of ``variant`` with ``seed``, save its record (to ``save``, or the games folder)
-    and review the people's decisions; return the process exit code."""
-    from pigdice.terminal.records import finish_game
-
-    game = TerminalGame(variant, strategies, seed, console=console)
-    code = game.run()
-    finish_game(game, save)
-    return code

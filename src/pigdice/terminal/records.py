@@ -1,4 +1,4 @@
-"""After a terminal game: its record saved and the people's decisions reviewed; and replaying a record.
+"""A terminal game from start to finish: played, its record saved, the people's decisions reviewed; and replays.
 
 Every game played in the terminal is saved as a game record (``pigdice.engine.record``): to the file the
 player names, or else to the games folder (``PIGDICE_GAMES_DIR``, by default a ``games`` folder in the user
@@ -8,6 +8,7 @@ data folder), so any game can be reviewed, replayed and verified later.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from pigdice.engine.record import Commitment, GameRecord, RecordError, SeatEntry
 from pigdice.errors import PigdiceError
 from pigdice.players.base import Human, Strategy, is_human
 from pigdice.players.optimal import Optimal
+from pigdice.rules.variant import Variant
 from pigdice.study.review import review_game, summary_line
 from pigdice.terminal.game import TerminalGame, robot_pause
 
@@ -62,6 +64,21 @@ def save_game(game: TerminalGame, path: Path | None = None) -> Path | None:
         return None
     game.say(Text(f"  Game saved: {path}", style="dim"))
     return path
+
+
+def run_game(
+    variant: Variant,
+    strategies: Sequence[Strategy],
+    seed: int,
+    console: Console | None = None,
+    save: Path | None = None,
+) -> int:
+    """Play one terminal game of ``variant`` with ``seed``, save its record (to ``save``, or the games folder)
+    and review the people's decisions; return the process exit code."""
+    game = TerminalGame(variant, strategies, seed, console=console)
+    code = game.run()
+    finish_game(game, save)
+    return code
 
 
 def finish_game(game: TerminalGame, save: Path | None = None) -> None:

@@ -1,29 +1,9 @@
-"""Words for the rules pages: what each source document is, and a short history of each variant."""
+"""Words for the rules pages: the sources of a variant, cited, and a short history of each variant."""
 
 from __future__ import annotations
 
+from pigdice.rules.sources import OVERVIEW, find_source
 from pigdice.rules.variant import Variant
-
-SOURCES: dict[str, str] = {
-    "000_b0cf75e716d5116f": (
-        "Overview of Pig, Big Pig (with Knizia's and other variations), Piggy, Parker Brothers Pig Dice; "
-        "fair final round; strategy literature"
-    ),
-    "001_85c5e0c6adcb633d": (
-        "Gettysburg College poster: Pig, Two-Dice Pig, Big Pig, Swine Herd (group play); "
-        '"play a perfect computer player", "3D visualizations of perfect strategy"'
-    ),
-    "002_9b8368f1fcb432e9": "Dice Game Depot rules: Pig, Two-Dice Pig, Big Pig, Hog (choose up to N dice each roll)",
-    "003_93a05962de4ba912": (
-        'Neller & Presser, "Pigtail: A Pig Addendum" (2005): optimality equations and optimal policies for '
-        "Pig Dice, Two-Dice Pig, Frey's Pig, Big Pig, Piggy, Piggy Sevens, Pass the Pigs, Hog; open questions "
-        "(endgame rules, 3+ players)"
-    ),
-    "004_0a71800ce86c16ce": (
-        "Piggy Six: six is bad, double six resets; large groups with two dice sets; solitaire against imaginary "
-        "opponents with fixed stopping points; 3-dice rules; online play with a fair dice roller and robot opponents"
-    ),
-}
 
 PIG_HISTORY = (
     "Pig is a folk jeopardy dice game; the earliest written description we know is John Scarne's in 1945. "
@@ -48,7 +28,7 @@ HISTORY: dict[str, str] = {
     ),
     "big-pig-reset": (
         "A harsher reading of Big Pig in which snake eyes wipe out the whole score, as in Two-Dice Pig "
-        "(mentioned in seed 000 and in Neller & Presser's 2005 addendum)."
+        f"(mentioned in {OVERVIEW.short} and in Neller & Presser's 2005 addendum)."
     ),
     "big-pig-sevens": (
         "Knizia (1999) also suggests that 1s be harmless and that any roll totalling 7 end the turn instead, "
@@ -103,9 +83,9 @@ HISTORY: dict[str, str] = {
 }
 
 
-def source_text(seed_id: str) -> str:
-    """Return a short description of a source document."""
-    return SOURCES.get(seed_id, "a source document of the pigdice project")
+def source_texts(variant: Variant) -> list[tuple[str, str]]:
+    """Return each source of a variant as (citation, what it covers), e.g. ('Neller & Presser, ... (2005)', ...)."""
+    return [(find_source(source_id).citation, find_source(source_id).about) for source_id in variant.sources]
 
 
 def history_text(variant: Variant) -> str:

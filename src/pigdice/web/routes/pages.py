@@ -10,7 +10,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 
 from pigdice import __version__
 from pigdice.errors import PigdiceError
-from pigdice.rules.registry import all_variants, find_variant
+from pigdice.rules.registry import all_variants, find_variant, variant_settings
 from pigdice.rules.variant import Endgame, FinalTurn, TieRule
 from pigdice.web import content
 from pigdice.web.config import DEFAULT_VARIANT
@@ -49,9 +49,10 @@ async def home(request: Request) -> HTMLResponse:
         title="Play Pig",
         variants=[variant_info(v) for v in all_variants()],
         specs=web_specs(),
-        endgames=[e.value for e in Endgame],
-        ties=[t.value for t in TieRule],
-        final_turns=[f.value for f in FinalTurn],
+        endgames=[(e.value, e.label) for e in Endgame],
+        ties=[(t.value, t.label) for t in TieRule],
+        final_turns=[(f.value, f.label) for f in FinalTurn],
+        settings={v.name: [setting.to_json(value) for setting, value in variant_settings(v)] for v in all_variants()},
         selected=DEFAULT_VARIANT,
     )
 
@@ -90,7 +91,14 @@ async def play_page(request: Request, code: str, manager: Manager) -> HTMLRespon
 @router.get("/rules", response_class=HTMLResponse)
 async def rules_index(request: Request) -> HTMLResponse:
     """Every variant with its one-line summary."""
-    return page(request, "rules_index.html", title="Rules", variants=[variant_info(v) for v in all_variants()])
+    variants = all_variants()
+    return page(
+        request,
+        "rules_index.html",
+        title="Rules",
+        variants=[variant_info(v) for v in variants],
+        endings={v.name: v.endgame.label for v in variants},
+    )
 
 
 @router.get("/rules/{name}", response_class=HTMLResponse)
@@ -100,13 +108,14 @@ async def rules_page(request: Request, name: str) -> HTMLResponse:
         variant = find_variant(name)
     except PigdiceError:
         return not_found(request, f"There is no variant called {name!r}.")
-    sources = [(seed, seed.split("_", 1)[0], content.source_text(seed)) for seed in variant.sources]
     return page(
         request,
         "rules.html",
         title=f"Rules of {variant.title}",
         variant=variant_info(variant),
-        sources=sources,
+        decision=variant.decision.label,
+        settings=[(setting.label, setting.words(value)) for setting, value in variant_settings(variant)],
+        sources=content.source_texts(variant),
         history=content.history_text(variant),
     )
 

@@ -10,6 +10,9 @@
   const list = document.getElementById("seat-list");
   const errorBox = document.getElementById("create-error");
   const startBtn = document.getElementById("start");
+  // the rules a player may change per variant, in words: {key, label, kind, value, choices | low, high}
+  const settingsByVariant = JSON.parse(document.getElementById("settings-data").textContent);
+  const settingsBox = document.getElementById("variant-settings");
 
   function current() { return byName[variantSel.value]; }
 
@@ -72,7 +75,75 @@
     }
   }
 
+  function capitalized(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
+
+  // a chance is shown in percent; "1/100" or "0.01" from the server is 1
+  function percentOf(value) {
+    const text = String(value);
+    if (text.includes("/")) { const [a, b] = text.split("/"); return 100 * Number(a) / Number(b); }
+    return 100 * Number(text);
+  }
+
+  function settingField(setting) {
+    const label = document.createElement("label");
+    label.className = "field";
+    let input;
+    if (setting.kind === "choice") {
+      input = document.createElement("select");
+      for (const [value, words] of setting.choices) {
+        const opt = document.createElement("option");
+        opt.value = value; opt.textContent = capitalized(words);
+        input.appendChild(opt);
+      }
+      input.value = setting.value;
+      label.append(setting.label, input);
+    } else {
+      input = document.createElement("input");
+      input.type = "number";
+      if (setting.kind === "count") {
+        input.min = setting.low; input.max = setting.high; input.step = "1";
+        input.value = setting.value;
+        label.append(setting.label, input);
+      } else {
+        input.min = "0"; input.max = "99.99"; input.step = "any";
+        input.value = String(percentOf(setting.value));
+        label.append(setting.label + " in %", input);
+      }
+    }
+    input.dataset.key = setting.key;
+    input.dataset.kind = setting.kind;
+    input.dataset.initial = input.value;
+    return label;
+  }
+
+  function showSettings() {
+    settingsBox.textContent = "";
+    for (const setting of settingsByVariant[variantSel.value] || []) settingsBox.appendChild(settingField(setting));
+    settingsBox.hidden = !settingsBox.children.length;
+  }
+
+  // the settings changed from the variant's own, as the API's parameters
+  function settingParams() {
+    const params = {};
+    for (const input of settingsBox.querySelectorAll("[data-key]")) {
+      if (input.value === input.dataset.initial) continue;
+      const label = input.closest("label").firstChild.textContent;
+      if (input.dataset.kind === "choice") { params[input.dataset.key] = input.value; continue; }
+      const number = Number(input.value);
+      if (input.value.trim() === "" || !Number.isFinite(number)) throw new Error(label + ": enter a number");
+      if (input.dataset.kind === "count") {
+        if (!Number.isInteger(number)) throw new Error(label + ": enter a whole number");
+        params[input.dataset.key] = number;
+      } else {
+        if (number < 0 || number >= 100) throw new Error(label + ": enter a percentage from 0 to below 100");
+        params[input.dataset.key] = String(number / 100);
+      }
+    }
+    return params;
+  }
+
   function onVariant() {
+    showSettings();
     const v = current();
     summary.textContent = v.summary + " " + v.players_min + "–" + v.players_max + " players.";
     goalInput.value = v.goal;
@@ -89,18 +160,6 @@
       const kind = li.querySelector("select").value;
       return kind === "robot" ? li.querySelector("input").value.trim() : kind;
     });
-  }
-
-  function parseParams(text) {
-    const params = {};
-    for (const part of text.split(",")) {
-      if (!part.trim()) continue;
-      const [key, ...rest] = part.split("=");
-      const value = rest.join("=").trim();
-      if (!key.trim() || !value) throw new Error("parameters look like key=value, e.g. max_dice=10");
-      params[key.trim()] = /^-?\d+$/.test(value) ? Number(value) : value;
-    }
-    return params;
   }
 
   function showError(message) {
@@ -136,7 +195,7 @@
       if (value) body[key] = value;
     }
     try {
-      const params = parseParams(document.getElementById("params").value);
+      const params = settingParams();
       if (Object.keys(params).length) body.params = params;
     } catch (err) { showError(err.message); return; }
     const name = document.getElementById("your-name").value.trim();
