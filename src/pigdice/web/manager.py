@@ -231,8 +231,13 @@ class RoomManager:
         players: list[str],
         your_name: str | None,
         client: str = "local",
+        kept: dict[int, tuple[str, str]] | None = None,
     ) -> tuple[Room, dict[int, str]]:
-        """Create a room for ``client`` (an address); return it and the tokens of the seats the creator took."""
+        """Create a room for ``client`` (an address); return it and the tokens of the seats the creator took.
+
+        ``kept`` (a rematch) maps seat numbers to (name, token hash) of people who keep their seat: they hold it
+        at once, with the token they already have.
+        """
         try:
             variant = find_variant(variant_name, goal=goal, endgame=endgame, ties=ties, final_turn=final_turn, **params)
         except PigdiceError as exc:
@@ -262,7 +267,9 @@ class RoomManager:
         seats: list[Seat] = []
         for index, plan in enumerate(plans):
             seat = Seat(index, plan.kind, plan.spec, plan.name, strategy=plan.strategy)
-            if plan.mine:
+            if kept and index in kept:
+                seat.name, seat.token_hash = kept[index]
+            elif plan.mine:
                 tokens[index] = secrets.token_urlsafe(24)
                 seat.token_hash = hash_token(tokens[index])
             seats.append(seat)
@@ -377,20 +384,35 @@ class RoomManager:
     async def play_again(
         self, room: Room, tokens: dict[str, str], client: str = "local"
     ) -> tuple[Room, dict[int, str]]:
-        """Start the follow-up game of ``room`` (same variant and seats) and tell everyone in the old room.
+        """Start the rematch of a finished ``room`` and tell everyone in it; return the new room and the caller's tokens.
 
-        ``tokens`` (seat number as text -> token) are the seats the caller holds: they become the caller's
-        seats in the new room; other people's seats open for them, robots stay robots, names are kept.
+        The seats move one place, so the first player of the rematch is the old game's second (over several
+        rematches everyone starts in turn). Every person keeps their seat with the token they hold (their name
+        too), robots stay robots, and a seat nobody had claimed stays open. ``tokens`` (seat number as text ->
+        token) must hold at least one seat of the old room; they come back renumbered for the new one, and the
+        ``again`` message tells the other clients where their seats went.
         """
-        mine: set[int] = set()
+        if not room.state.is_terminal():
+            raise WebError("not_over", "a rematch can start only once the game is over", 409)
+        mine: dict[int, str] = {}
         for key, token in tokens.items():
             if not key.isdecimal() or not key.isascii():
                 raise WebError("bad_seat", f"seat {key!r} is not a number")
             room.authorize(int(key), token)
-            mine.add(int(key))
-        players = ["you" if seat.index in mine else seat.spec if seat.is_robot else "friend" for seat in room.seats]
+            mine[int(key)] = token
+        if not mine:
+            raise WebError("not_seated", "only a player of this game can start its rematch", 403)
+        n = len(room.seats)
+        moved = {old: (old - 1) % n for old in range(n)}  # old seat -> new seat: the old second player starts
+        order = sorted(range(n), key=lambda old: moved[old])
+        players = [room.seats[old].spec if room.seats[old].is_robot else "friend" for old in order]
+        kept = {
+            moved[old]: (seat.name, seat.token_hash)
+            for old, seat in enumerate(room.seats)
+            if not seat.is_robot and seat.token_hash is not None
+        }
         request = room.request
-        new_room, new_tokens = await self.create(
+        new_room, _ = await self.create(
             request["variant"],
             request["goal"],
             request["endgame"],
@@ -400,14 +422,16 @@ class RoomManager:
             players,
             None,
             client,
+            kept=kept,
         )
-        for seat in new_room.seats:  # "you" seats are renumbered in order: keep each person's old name
-            old = room.seats[seat.index]
-            if not old.is_robot:
-                seat.name = old.name
-        await self.db(self.store.rename_seats, new_room.game_id, new_room.names)
-        room.broadcast({"type": "again", "code": new_room.code, "url": f"/play/{new_room.code}"})
-        return new_room, new_tokens
+        names = [room.seats[old].name for old in order]  # open seats keep their old names too
+        if new_room.names != names:
+            for seat, name in zip(new_room.seats, names, strict=True):
+                seat.name = name
+            await self.db(self.store.rename_seats, new_room.game_id, new_room.names)
+        seats = {str(old): new for old, new in moved.items()}
+        room.broadcast({"type": "again", "code": new_room.code, "url": f"/play/{new_room.code}", "seats": seats})
+        return new_room, {moved[old]: token for old, token in mine.items()}
 
     # -- the perfect player ---------------------------------------------------------------------
     def _in_memory(self, room: Room) -> Policy | ExactPolicy | None:

@@ -21,6 +21,7 @@
   let waitingForHint = false;  // the server is preparing the perfect player; ask again when it says "ready"
   let noHints = null;  // the server's reason when it offers no hints for this game (goal too large)
   let overDismissed = false;
+  let rematchUrl = null;  // the rematch someone in this room started
   let toastTimer = null;
 
   function loadTokens() {
@@ -417,16 +418,27 @@
   }
 
   function showBanner(msg) {
+    // a rematch: every person keeps their seat (moved one place) with the token this browser holds
+    const moved = {};
+    for (const [old, token] of Object.entries(tokens)) {
+      if (msg.seats && msg.seats[old] !== undefined) moved[String(msg.seats[old])] = token;
+    }
+    if (Object.keys(moved).length) localStorage.setItem("pigdice:" + msg.code, JSON.stringify({ tokens: moved }));
     const el = $("banner");
     el.innerHTML = "";
-    el.append(document.createTextNode("A new game has started in this group. "));
+    el.append(document.createTextNode(Object.keys(moved).length
+      ? "The rematch has started; you keep your seat, and the next player in turn starts. "
+      : "A new game has started in this group. "));
     const a = document.createElement("a");
-    a.href = msg.url; a.textContent = "Join the next game";
+    a.href = msg.url; a.textContent = Object.keys(moved).length ? "Go to the rematch" : "Watch the next game";
+    a.id = "rematch-link";
     el.appendChild(a);
     el.hidden = false;
+    if (Object.keys(moved).length) { rematchUrl = msg.url; $("again-btn").textContent = "Go to the rematch"; }
   }
 
   async function playAgain() {
+    if (rematchUrl) { location.href = rematchUrl; return; }  // someone else started it: join it
     const btn = $("again-btn");
     btn.disabled = true;
     try {
