@@ -384,7 +384,7 @@ class RoomManager:
     async def play_again(
         self, room: Room, tokens: dict[str, str], client: str = "local"
     ) -> tuple[Room, dict[int, str]]:
-        """Start the rematch of a finished ``room`` and tell everyone in it; return the new room and the caller's tokens.
+        """Start the rematch of a finished ``room``, tell everyone in it; return the new room and the caller's tokens.
 
         The seats move one place, so the first player of the rematch is the old game's second (over several
         rematches everyone starts in turn). Every person keeps their seat with the token they hold (their name
