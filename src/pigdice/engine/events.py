@@ -72,6 +72,21 @@ class FinalRoundStarted:
 
 
 @dataclass(frozen=True)
+class Resigned:
+    """A player left the game: they can no longer win, and their turns are skipped."""
+
+    player: int
+
+
+@dataclass(frozen=True)
+class TimedOut:
+    """The player to move let their time run out: the turn passed, its turn total lost."""
+
+    player: int
+    lost: int
+
+
+@dataclass(frozen=True)
 class GameOver:
     """The game ended; ``winners`` share the victory."""
 
@@ -79,7 +94,18 @@ class GameOver:
     scores: tuple[int, ...]
 
 
-Event = Rolled | Busted | ScoreReset | Banked | StayedStanding | TurnStarted | FinalRoundStarted | GameOver
+Event = (
+    Rolled
+    | Busted
+    | ScoreReset
+    | Banked
+    | StayedStanding
+    | TurnStarted
+    | FinalRoundStarted
+    | Resigned
+    | TimedOut
+    | GameOver
+)
 
 
 def event_to_json(event: Event) -> dict[str, Any]:
@@ -115,6 +141,11 @@ def describe_event(event: Event, names: list[str]) -> str:
         return f"{who(event.player)} stays standing"
     if isinstance(event, TurnStarted):
         return f"Turn {event.turn + 1}: {who(event.player)}"
+    if isinstance(event, Resigned):
+        return f"{who(event.player)} resigned"
+    if isinstance(event, TimedOut):
+        lost = f", losing the turn total of {event.lost}" if event.lost else ""
+        return f"{who(event.player)} ran out of time: the turn passes{lost}"
     if isinstance(event, FinalRoundStarted):
         others = ", ".join(names[p] for p in event.players) or "nobody"
         return f"{who(event.by)} reached the goal; last chance for {others}"

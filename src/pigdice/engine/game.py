@@ -19,9 +19,11 @@ from pigdice.engine.events import (
     Event,
     FinalRoundStarted,
     GameOver,
+    Resigned,
     Rolled,
     ScoreReset,
     StayedStanding,
+    TimedOut,
     TurnStarted,
 )
 from pigdice.errors import IllegalActionError
@@ -49,6 +51,41 @@ class Hold:
 
 
 Action = Roll | Hold
+
+
+@dataclass(frozen=True)
+class Resign:
+    """A player leaves the game, at any moment (not only on their turn): they can no longer win, their turns
+    are skipped, and once one player is left that player wins. Only front ends play it, for a person."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"resign:{self.seat}"
+
+
+@dataclass(frozen=True)
+class Pass:
+    """The player to move ran out of time (an online room's turn timer): the turn ends, its total lost.
+
+    Never among ``legal_actions``: only the server plays it, for a person who did not answer.
+    """
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+Move = Action | Resign | Pass  # everything a game's log can hold: the players' actions and the server's
+
+
+def parse_move(text: str) -> Move:
+    """Parse a logged move: an action, 'resign:N' (seat N resigns) or 'pass' (the turn timer ran out)."""
+    word = text.strip().lower()
+    if word == "pass":
+        return Pass()
+    if word.startswith("resign:") and word[7:].isdecimal() and len(word) <= 10:
+        return Resign(int(word[7:]))
+    return parse_action(text)
 
 
 def parse_action(text: str) -> Action:
@@ -79,6 +116,7 @@ class GameState:
     final_round: tuple[int, ...] | None = None  # players still owed a last turn, in order
     reached: tuple[int, ...] = ()  # step at which each player's score last rose (tie-breaks)
     standing: tuple[bool, ...] = ()  # Swine Herd: who is still standing this turn
+    resigned: tuple[int, ...] = ()  # players who left the game, in the order they resigned
     step: int = 0
     winners: tuple[int, ...] | None = None
 
@@ -121,6 +159,7 @@ class GameState:
             "final_round": None if self.final_round is None else list(self.final_round),
             "standing": list(self.standing),
             "winners": None if self.winners is None else list(self.winners),
+            "resigned": list(self.resigned),
             "legal_actions": [str(a) for a in legal_actions(self)],
         }
 
@@ -175,10 +214,14 @@ def _normalize(state: GameState, action: Action) -> Action:
     return action
 
 
-def apply(state: GameState, action: Action, rng: np.random.Generator | ScriptedDice) -> tuple[GameState, list[Event]]:
-    """Apply ``action`` for the current player; return the new state and what happened."""
+def apply(state: GameState, action: Move, rng: np.random.Generator | ScriptedDice) -> tuple[GameState, list[Event]]:
+    """Apply ``action`` for the current player (a resignation: for its seat); return the new state and events."""
     if state.is_terminal():
         raise IllegalActionError("the game is over; no more actions")
+    if isinstance(action, Resign):
+        return _resign(_evolve(state, step=state.step + 1), action.seat, rng)
+    if isinstance(action, Pass):
+        return _time_out(_evolve(state, step=state.step + 1), rng)
     action = _normalize(state, action)
     legal = legal_actions(state)
     if action not in legal:
@@ -245,22 +288,73 @@ def _end_turn(state: GameState, new_score: int, points: int, events: list[Event]
             final = tuple((player + offset) % state.players for offset in range(1, state.players))
         else:
             final = tuple(range(player + 1, state.players))
+        final = tuple(p for p in final if p not in state.resigned)
         events.append(FinalRoundStarted(player, final))
     if final is not None and not final:
         return _game_over(state, _best(state), events)
-    next_player = final[0] if final else (player + 1) % state.players
+    next_player = final[0] if final else _next_in_play(state, player)
     state = _evolve(state, final_round=final, current=next_player, turn=state.turn + 1)
     events.append(TurnStarted(next_player, state.turn))
     return state, events
 
 
+def _next_in_play(state: GameState, player: int) -> int:
+    """Return the player after ``player`` in turn order who has not resigned."""
+    for offset in range(1, state.players + 1):
+        following = (player + offset) % state.players
+        if following not in state.resigned:
+            return following
+    raise IllegalActionError("nobody is left in the game")  # unreachable: the last one left has won
+
+
 def _best(state: GameState) -> tuple[int, ...]:
-    top = max(state.scores)
-    tied = tuple(p for p, s in enumerate(state.scores) if s == top)
+    top = max(s for p, s in enumerate(state.scores) if p not in state.resigned)
+    tied = tuple(p for p, s in enumerate(state.scores) if s == top and p not in state.resigned)
     if len(tied) > 1 and state.variant.ties is TieRule.FIRST_TO_REACH:
         first = min(state.reached[p] for p in tied)
         return tuple(p for p in tied if state.reached[p] == first)
     return tied
+
+
+def _resign(state: GameState, seat: int, rng: np.random.Generator | ScriptedDice) -> tuple[GameState, list[Event]]:
+    """Seat ``seat`` leaves: the last one left wins; a resigning mover's turn ends with its total lost."""
+    if not 0 <= seat < state.players:
+        raise IllegalActionError(f"seat {seat} is not one of the {state.players}")
+    if seat in state.resigned:
+        raise IllegalActionError(f"seat {seat} has already resigned")
+    events: list[Event] = [Resigned(seat)]
+    state = _evolve(state, resigned=(*state.resigned, seat))
+    left = [p for p in range(state.players) if p not in state.resigned]
+    if len(left) == 1:
+        return _game_over(state, (left[0],), events)
+    if state.variant.decision is Decision.SIMULTANEOUS:
+        standing = list(state.standing)
+        standing[seat] = False
+        state = _evolve(state, standing=tuple(standing))
+        if seat != state.current:
+            return state, events
+        return _after_choice(state, seat, events, rng)
+    if seat == state.current:
+        if state.turn_total:
+            events.append(Busted(seat, state.turn_total))
+        return _end_turn(state, state.scores[seat], 0, events)
+    if state.final_round is not None and seat in state.final_round:
+        final = tuple(p for p in state.final_round if p != seat)
+        if not final:
+            return _game_over(state, _best(state), events)
+        state = _evolve(state, final_round=final)
+    return state, events
+
+
+def _time_out(state: GameState, rng: np.random.Generator | ScriptedDice) -> tuple[GameState, list[Event]]:
+    """The mover ran out of time: the turn ends with nothing banked (in Swine Herd: they sit down empty-handed)."""
+    player = state.current
+    events: list[Event] = [TimedOut(player, state.turn_total)]
+    if state.variant.decision is Decision.SIMULTANEOUS:
+        standing = list(state.standing)
+        standing[player] = False
+        return _after_choice(_evolve(state, standing=tuple(standing)), player, events, rng)
+    return _end_turn(state, state.scores[player], 0, events)
 
 
 def _game_over(state: GameState, winners: tuple[int, ...], events: list[Event]) -> tuple[GameState, list[Event]]:
@@ -283,6 +377,14 @@ def _apply_simultaneous(
     else:
         events.append(StayedStanding(player))
     state = _evolve(state, standing=tuple(standing))
+    return _after_choice(state, player, events, rng)
+
+
+def _after_choice(
+    state: GameState, player: int, events: list[Event], rng: np.random.Generator | ScriptedDice
+) -> tuple[GameState, list[Event]]:
+    """Swine Herd, once ``player`` has chosen: the next standing player chooses, or the shared die is rolled."""
+    standing = list(state.standing)
     later = [p for p in range(player + 1, state.players) if standing[p]]
     if later:
         return _evolve(state, current=later[0]), events
@@ -302,7 +404,8 @@ def _apply_simultaneous(
     state = _evolve(state, turns_played=played, turn_total=0, rolls_this_turn=0)
     if max(state.scores) >= state.variant.goal:
         return _game_over(state, _best(state), events)
-    state = _evolve(state, standing=(True,) * state.players, current=0, turn=state.turn + 1)
+    standing = [p not in state.resigned for p in range(state.players)]
+    state = _evolve(state, standing=tuple(standing), current=standing.index(True), turn=state.turn + 1)
     events.append(TurnStarted(-1, state.turn))
     return state, events
 
@@ -331,7 +434,7 @@ def robot_rng(seed: int | None) -> np.random.Generator:
 
 
 def replay(
-    variant: Variant, players: int, seed: int | None, actions: Iterable[Action], dice: ScriptedDice | None = None
+    variant: Variant, players: int, seed: int | None, actions: Iterable[Move], dice: ScriptedDice | None = None
 ) -> tuple[GameState, list[Event]]:
     """Replay a game from its seed (or scripted dice) and its action list; return final state and all events."""
     rng: np.random.Generator | ScriptedDice = dice if dice is not None else dice_rng(seed)

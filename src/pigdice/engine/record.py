@@ -13,7 +13,7 @@ Format ``pigdice-game`` version 1 (the keys, in order)::
      "seats": [{"name": ..., "spec": ..., "kind": "human" | "robot"}, ...],
      "seed": decimal string, or null while the game runs (the dice are secret until it ends),
      "commitment": {"method": "sha256(salt:seed)", "salt": hex (null until the end), "digest": hex} or null,
-     "moves": [{"seat": int, "action": "roll" | "hold" | "roll:N", "events": [event, ...]}, ...],
+     "moves": [{"seat": int, "action": "roll" | "hold" | "roll:N" | "resign:N" | "pass", "events": [...]}, ...],
      "result": {"winners": [seat, ...], "scores": [int, ...]} or null}
 
 The seed is a string because JavaScript numbers lose integers above 2^53.
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pigdice.engine.events import Event, event_to_json
-from pigdice.engine.game import Action, GameState, apply, dice_rng, new_game, parse_action
+from pigdice.engine.game import GameState, Move, Resign, apply, dice_rng, new_game, parse_move
 from pigdice.errors import PigdiceError
 from pigdice.rules.parameters import shown
 from pigdice.rules.variant import Variant
@@ -151,12 +151,12 @@ class GameRecord:
             self._variant.append(variant)
         return self._variant[0]
 
-    def actions(self) -> list[Action]:
-        """Return the recorded actions as engine actions (raise RecordError on one that cannot be read)."""
+    def actions(self) -> list[Move]:
+        """Return the recorded moves as engine moves (raise RecordError on one that cannot be read)."""
         actions = []
         for number, move in enumerate(self.moves, start=1):
             try:
-                actions.append(parse_action(move.action))
+                actions.append(parse_move(move.action))
             except PigdiceError as exc:
                 raise RecordError(f"move {number}: {exc}") from None
         return actions
@@ -195,7 +195,7 @@ def record_game(
     variant: Variant,
     seats: Sequence[SeatEntry],
     seed: int,
-    actions: Iterable[Action | str],
+    actions: Iterable[Move | str],
     *,
     commitment: Commitment | None = None,
     reveal_seed: bool = True,
@@ -211,8 +211,8 @@ def record_game(
     rng = dice_rng(seed)
     moves = []
     for item in actions:
-        action = parse_action(item) if isinstance(item, str) else item
-        seat = state.current
+        action = parse_move(item) if isinstance(item, str) else item
+        seat = action.seat if isinstance(action, Resign) else state.current
         state, events = apply(state, action, rng)
         moves.append(MoveEntry(seat, str(action), tuple(event_to_json(e) for e in events)))
     return GameRecord(
@@ -246,8 +246,9 @@ def replay_record(record: GameRecord) -> tuple[GameState, list[list[Event]]]:
     rng = dice_rng(record.seed)
     per_move = []
     for number, (move, action) in enumerate(zip(record.moves, record.actions(), strict=True), start=1):
-        if move.seat != state.current:
-            raise RecordError(f"move {number} is by seat {move.seat}, but it was seat {state.current}'s move")
+        mover = action.seat if isinstance(action, Resign) else state.current
+        if move.seat != mover:
+            raise RecordError(f"move {number} is by seat {move.seat}, but it was seat {mover}'s move")
         try:
             state, events = apply(state, action, rng)
         except PigdiceError as exc:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pigdice.engine.game import Action, GameState, Hold, Roll, apply, dice_rng, legal_actions, new_game
+from pigdice.engine.game import Action, GameState, Hold, Move, Roll, apply, dice_rng, legal_actions, new_game
 from pigdice.engine.record import GameRecord, replay_record
 from pigdice.players.optimal import Optimal, position_of
 from pigdice.rules.variant import Variant
@@ -167,7 +167,7 @@ def review_game(
     names: Sequence[str],
     humans: Sequence[bool],
     seed: int,
-    actions: Sequence[Action],
+    actions: Sequence[Move],
     optimal: Optimal | None = None,
     progress: Callable[[float], None] | None = None,
 ) -> Review:
@@ -180,7 +180,7 @@ def review_game(
     reviewed: list[ReviewedDecision] = []
     approximate: str | None = None
     for number, action in enumerate(actions, start=1):
-        if len(legal_actions(state)) > 1:
+        if isinstance(action, Roll | Hold) and len(legal_actions(state)) > 1:  # not a resignation or a timeout
             hint = perfect.hint(state)
             approximate = approximate or hint.approximate
             taken = _option_name(state, action)

@@ -83,6 +83,8 @@ class Settings:
     max_robot_rooms: int = 20  # rooms with robots only, playing at once
     max_robot_room_goal: int = 1000
     robot_room_seconds: float = 3600.0  # a robots-only room is closed (expired) this long after it starts
+    turn_seconds: float = 90.0  # online rooms: a person's time per decision, then the turn passes (0: no timer)
+    skips_to_free_seat: int = 3  # timeouts in a row after which a person's seat opens for someone else
     idle_room_seconds: float = 7 * 86400.0  # an unfinished room without a move for this long is closed (expired)
     expiry_check_seconds: float = 600.0
     checkpoint_seconds: float = 2.0  # SQLite: a passive checkpoint this often ...

@@ -23,7 +23,7 @@ from typing import Any, Literal, TypeVar
 import numpy as np
 
 from pigdice.engine.events import Event, event_to_json
-from pigdice.engine.game import apply, new_game, parse_action
+from pigdice.engine.game import apply, new_game, parse_move
 from pigdice.errors import PigdiceError, UnknownVariantError
 from pigdice.players.optimal import Optimal, approximation_note, position_of
 from pigdice.rules.registry import find_variant
@@ -208,6 +208,10 @@ class RoomManager:
                 else:
                     future.set_exception(outcome)
 
+    async def free_seat(self, game_id: int, seat: int) -> None:
+        """Store that a person's seat is open again (RoomStorage)."""
+        await self.db(self.store.free_seat, game_id, seat)
+
     async def claim_seat(self, game_id: int, seat: int, name: str, token_hash: str) -> bool:
         """Store a claimed open seat; return False if someone took it meanwhile."""
         return await self.db(self.store.claim_seat, game_id, seat, name, token_hash)
@@ -312,6 +316,8 @@ class RoomManager:
             rng=np.random.default_rng(seed),
             storage=self,
             robot_delay=self.settings.robot_delay,
+            turn_seconds=self.settings.turn_seconds,
+            skips_to_free_seat=self.settings.skips_to_free_seat,
         )
         self.rooms[room.code] = room
         self._evict()
@@ -405,7 +411,8 @@ class RoomManager:
         n = len(room.seats)
         moved = {old: (old - 1) % n for old in range(n)}  # old seat -> new seat: the old second player starts
         order = sorted(range(n), key=lambda old: moved[old])
-        players = [room.seats[old].spec if room.seats[old].is_robot else "friend" for old in order]
+        # robots keep their spec; people keep "you" (the creator's seats: hot-seat, untimed) or "friend"
+        players = [room.seats[old].spec for old in order]
         kept = {
             moved[old]: (seat.name, seat.token_hash)
             for old, seat in enumerate(room.seats)
@@ -503,6 +510,7 @@ class RoomManager:
                 if room is None:
                     room = await self._load(code)
                     self.rooms[code] = room
+                    room.arm_timer()  # a person to move gets a fresh clock after a restart
                     self._evict()
         finally:
             self._loading.pop(code, None)
@@ -565,7 +573,7 @@ class RoomManager:
         actions: list[str] = []
         mismatch = variant.fingerprint() != record.fingerprint
         for move in record.moves:
-            state, events = apply(state, parse_action(move.action), rng)
+            state, events = apply(state, parse_move(move.action), rng)
             if [event_to_json(ev) for ev in events] != move.events:
                 mismatch = True
             history.extend((move.step, ev) for ev in events)
@@ -592,6 +600,8 @@ class RoomManager:
             rng=rng,
             storage=self,
             robot_delay=self.settings.robot_delay,
+            turn_seconds=self.settings.turn_seconds,
+            skips_to_free_seat=self.settings.skips_to_free_seat,
             history=history,
             actions=actions,
             replay_mismatch=mismatch,
@@ -631,12 +641,16 @@ class RoomManager:
             key=lambda r: r.last_active,
         )
         for room in idle[: len(self.rooms) - limit]:
+            room.stop_robots()  # its turn timer too: the room reloads from the database when asked
             self.rooms.pop(room.code, None)
 
     async def close(self) -> None:
         """Stop robot tasks, background work, the solve pool and the database threads."""
         tasks: list[asyncio.Task[Any]] = [
-            r.robot_task for r in self.rooms.values() if r.robot_task is not None and not r.robot_task.done()
+            task
+            for r in self.rooms.values()
+            for task in (r.robot_task, r.timer)
+            if task is not None and not task.done()
         ]
         if self._checkpointer is not None:
             tasks.append(self._checkpointer)
@@ -689,7 +703,7 @@ class RoomManager:
         from pigdice.study.review import review_game
 
         advisor = await self._advisor(room)
-        actions = [parse_action(a) for a in list(room.actions)]
+        actions = [parse_move(a) for a in list(room.actions)]
         names = room.names
         humans = [s.kind == "human" for s in room.seats]
         review = await asyncio.to_thread(review_game, room.variant, names, humans, room.seed, actions, advisor)

@@ -63,6 +63,13 @@ class HintRequest(Strict):
     token: Token
 
 
+class ResignRequest(Strict):
+    """POST /api/games/{code}/resign: leave the game for a seat you hold (the others play on)."""
+
+    seat: SeatIndex
+    token: Token
+
+
 class AgainRequest(Strict):
     """POST /api/games/{code}/again: a new room with the same seats, for the seats you hold."""
 

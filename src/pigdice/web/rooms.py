@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from pigdice.engine.events import Event, describe_event, event_to_json
-from pigdice.engine.game import GameState, apply, parse_action
+from pigdice.engine.game import GameState, Pass, Resign, apply, parse_action
 from pigdice.engine.record import Commitment, GameRecord, SeatEntry, commitment_digest, record_game
 from pigdice.errors import IllegalActionError
 from pigdice.players.optimal import Optimal
@@ -46,6 +46,9 @@ class RoomStorage(Protocol):
 
     async def claim_seat(self, game_id: int, seat: int, name: str, token_hash: str) -> bool:
         """Store a claimed open seat; return False if someone took it meanwhile."""
+
+    async def free_seat(self, game_id: int, seat: int) -> None:
+        """Store that a person's seat is open again (raise if it could not be stored)."""
 
 
 @dataclass
@@ -73,6 +76,11 @@ class Room:
     preparing: bool = False  # the perfect player is being solved (its robots wait; shown to players)
     closed: str | None = None  # why the room takes no more moves (expired), or None while it is open
     salt: str | None = None  # the dice commitment's secret salt (None: a game from before commitments)
+    turn_seconds: float = 0.0  # online rooms: a person's time per decision, then the turn passes (0: no timer)
+    skips_to_free_seat: int = 3  # timeouts in a row after which the seat opens for someone else
+    skips: dict[int, int] = field(default_factory=dict)  # seat -> timeouts in a row
+    timer: asyncio.Task[None] | None = None
+    deadline: float | None = None  # when the current person's time runs out (epoch seconds), if a timer runs
 
     # -- views ---------------------------------------------------------------------------
     @property
@@ -84,6 +92,11 @@ class Room:
     def started(self) -> bool:
         """Return True once every seat is taken (robots wait until then)."""
         return all(s.is_taken for s in self.seats)
+
+    @property
+    def is_online(self) -> bool:
+        """Return True if people play from different places (a seat was opened for a friend): turns are timed."""
+        return any(s.kind == "human" and s.spec == "friend" for s in self.seats)
 
     @property
     def step(self) -> int:
@@ -131,9 +144,21 @@ class Room:
                 "salt": self.salt if state.is_terminal() else None,
                 "preparing": self.preparing,
                 "closed": self.closed,
+                "spectators": self.spectators,
+                "deadline": self.deadline,
+                "turn_seconds": self.turn_seconds if self.is_online else None,
             }
         )
         return data
+
+    @property
+    def spectators(self) -> int:
+        """Return how many connections watch without holding a seat."""
+        return sum(1 for conn in self.connections if not conn.seats)
+
+    def broadcast_watchers(self) -> None:
+        """Tell everyone how many are watching (sent when a spectator comes or goes)."""
+        self.broadcast({"type": "watchers", "spectators": self.spectators})
 
     def game_record(self) -> GameRecord:
         """Return the room's game as a record: the seed and salt only once the game is over."""
@@ -215,6 +240,7 @@ class Room:
             seat.token_hash = digest
             seat.name = new_name
             self.touch()
+            self.arm_timer()
             self.broadcast({"type": "seats", "state": self.snapshot()})
         self.kick_robots()
         return seat, token
@@ -243,6 +269,21 @@ class Room:
             except IllegalActionError as exc:
                 raise WebError("illegal_action", str(exc)) from None
             update = await self._play(index, action_text, action)
+            self.skips.pop(index, None)  # the person is back: their timeouts no longer count
+        self.kick_robots()
+        return update
+
+    async def resign(self, index: int, token: str) -> dict[str, Any]:
+        """Seat ``index`` resigns (at any moment): with one player left the game ends; return the update."""
+        async with self.lock:
+            self.authorize(index, token)
+            self.check_open()
+            if self.state.is_terminal():
+                raise WebError("game_over", "the game is over", 409)
+            if index in self.state.resigned:
+                raise WebError("already_resigned", f"seat {index} has already resigned", 409)
+            action = Resign(index)
+            update = await self._play(index, str(action), action)
         self.kick_robots()
         return update
 
@@ -290,7 +331,50 @@ class Room:
             "state": self.snapshot(),
         }
         self.broadcast(update)
+        self.arm_timer()
         return update
+
+    # -- the turn timer --------------------------------------------------------------------
+    def arm_timer(self) -> None:
+        """(Re)start the current person's clock in an online room; stop it where nobody is to be waited for."""
+        if self.timer is not None and self.timer is not asyncio.current_task():
+            self.timer.cancel()
+        self.timer = None
+        self.deadline = None
+        if not self.turn_seconds or not self.is_online or not self.started or self.closed is not None:
+            return
+        if self.state.is_terminal() or self.seats[self.state.current].is_robot:
+            return
+        self.deadline = time.time() + self.turn_seconds
+        self.timer = asyncio.create_task(self._time_out(self.state.step))
+
+    async def _time_out(self, step: int) -> None:
+        """After ``turn_seconds`` without a move, pass the person's turn; after repeated timeouts, open the seat."""
+        await asyncio.sleep(self.turn_seconds)
+        async with self.lock:
+            if self.state.step != step or self.state.is_terminal() or self.closed is not None:
+                return
+            index = self.state.current
+            seat = self.seats[index]
+            if seat.is_robot:
+                return
+            try:
+                await self._play(index, "pass", Pass())
+            except WebError as exc:
+                log.error("room %s: the timeout of seat %s could not be played: %s", self.code, index, exc)
+                return
+            self.skips[index] = self.skips.get(index, 0) + 1
+            if self.skips[index] >= self.skips_to_free_seat and seat.token_hash is not None:
+                try:
+                    await self.storage.free_seat(self.game_id, index)
+                except Exception:
+                    log.exception("room %s: could not open seat %s", self.code, index)
+                    return
+                seat.token_hash = None
+                self.skips.pop(index, None)
+                self.arm_timer()  # the game now waits for someone to take the seat
+                self.broadcast({"type": "seats", "state": self.snapshot(), "freed": index})
+        self.kick_robots()
 
     # -- robots --------------------------------------------------------------------------
     def robot_to_move(self) -> Seat | None:
@@ -308,9 +392,13 @@ class Room:
         return all(s.is_robot for s in self.seats)
 
     def stop_robots(self) -> None:
-        """Cancel the robot loop, if it runs."""
+        """Cancel the robot loop and the turn timer, if they run (the room closes or leaves memory)."""
         if self.robot_task is not None and not self.robot_task.done():
             self.robot_task.cancel()
+        if self.timer is not None and not self.timer.done():
+            self.timer.cancel()
+        self.timer = None
+        self.deadline = None
 
     def kick_robots(self) -> None:
         """Start the robot loop if a robot is to move and none is running."""

@@ -410,6 +410,15 @@ class Store:
             )
             return result.rowcount == 1
 
+    def free_seat(self, game_id: int, seat: int) -> None:
+        """Open a person's seat for anyone to take (its token no longer acts for it)."""
+        with self._faults("free a seat in"), self.engine.begin() as conn:
+            conn.execute(
+                update(seats_table)
+                .where(seats_table.c.game_id == game_id, seats_table.c.seat == seat, seats_table.c.kind == "human")
+                .values(token_hash=None, claimed_at=None)
+            )
+
     def rename_seats(self, game_id: int, names: list[str]) -> None:
         """Store new display names for a game's seats (in seat order)."""
         with self._faults("rename seats in"), self.engine.begin() as conn:

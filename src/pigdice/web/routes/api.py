@@ -13,7 +13,7 @@ from pigdice.engine.fairness import record_dice_statistics, verify_record
 from pigdice.engine.record import GameRecord
 from pigdice.rules.registry import all_variants, find_variant
 from pigdice.web.errors import WebError
-from pigdice.web.protocol import ActionRequest, AgainRequest, CreateGame, HintRequest, JoinSeat
+from pigdice.web.protocol import ActionRequest, AgainRequest, CreateGame, HintRequest, JoinSeat, ResignRequest
 from pigdice.web.routes import AppSettings, Client, ExplorerData, Manager
 from pigdice.web.variants import variant_info, web_specs
 
@@ -75,6 +75,13 @@ async def api_action(code: str, body: ActionRequest, manager: Manager) -> dict[s
     """Play roll / hold / roll:N for a seat you hold, at the step you last saw."""
     room = await manager.get(code)
     return await room.act(body.seat, body.token, body.action, body.expected_step)
+
+
+@router.post("/games/{code}/resign")
+async def api_resign(code: str, body: ResignRequest, manager: Manager) -> dict[str, Any]:
+    """Resign a seat you hold: you can no longer win; with one player left, that player wins."""
+    room = await manager.get(code)
+    return await room.resign(body.seat, body.token)
 
 
 @router.post("/games/{code}/hint")

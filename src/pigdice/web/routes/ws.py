@@ -46,6 +46,7 @@ async def ws_room(ws: WebSocket, code: str, manager: Manager, settings: AppSetti
     async with room.lock:
         room.connections.add(conn)
         conn.send(dumps(room.welcome()))
+        room.broadcast_watchers()
     bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
     strikes = 0
     try:
@@ -86,6 +87,8 @@ async def ws_room(ws: WebSocket, code: str, manager: Manager, settings: AppSetti
         await conn.stop()
         if conn.seats:
             room.broadcast({"type": "seats", "state": room.snapshot()})
+        else:
+            room.broadcast_watchers()
         with contextlib.suppress(Exception):
             await ws.close()
 

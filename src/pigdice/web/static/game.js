@@ -102,6 +102,9 @@
       case "again":
         showBanner(msg);
         break;
+      case "watchers":
+        if (state) { state.spectators = msg.spectators; renderSeats(); }
+        break;
       case "error":
         pending = false;
         if (msg.code === "no_hint") { noHints = msg.message; $("hint-btn").disabled = true; $("hint-text").textContent = msg.message; break; }
@@ -141,6 +144,7 @@
       return [prefix + "Waiting for " + seat.name + " to decide", false];
     }
     const final = state.final_round ? " (final round)" : "";
+    if (!mySeats().length && seat.kind !== "robot") return ["You are watching · " + seat.name + " to move" + final, false];
     if (acting !== null) {
       return [(mySeats().length > 1 ? seat.name + "'s turn" : "Your turn") + final, true];
     }
@@ -209,6 +213,42 @@
       clampDice();
     }
     $("hint-btn").disabled = acting === null || state.finished || !!noHints;
+    const resigned = new Set(state.resigned || []);
+    $("resign-btn").hidden = state.finished || !state.started || !mySeats().some((s) => !resigned.has(s));
+    renderClock();
+  }
+
+  function resignSeat() {
+    const resigned = new Set(state.resigned || []);
+    const mine = mySeats().filter((s) => !resigned.has(s));
+    return mine.includes(state.current) ? state.current : (mine.length ? mine[0] : null);
+  }
+
+  async function resign() {
+    const seat = resignSeat();
+    if (seat === null) return;
+    const who = mySeats().length > 1 ? name(seat) + " resigns" : "You resign";
+    const rest = state.players - (state.resigned || []).length > 2 ? " The others play on without you." : " The other player wins.";
+    if (!window.confirm(who + ": you can no longer win this game." + rest)) return;
+    try {
+      const res = await fetch("/api/games/" + encodeURIComponent(code) + "/resign", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seat, token: tokens[seat] }),
+      });
+      const body = await res.json();
+      if (!res.ok) throw new Error((body.error && body.error.message) || "could not resign");
+    } catch (err) {
+      toast(err.message, true);
+    }
+  }
+
+  function renderClock() {
+    const clock = $("clock");
+    if (!state.deadline || state.finished) { clock.hidden = true; return; }
+    const left = Math.max(0, Math.ceil(state.deadline - Date.now() / 1000));
+    const whose = actingSeat() !== null ? "Your time" : name(state.current) + "'s time";
+    clock.textContent = whose + ": " + left + " s";
+    clock.classList.toggle("urgent", left <= 15);
+    clock.hidden = false;
   }
 
   function clampDice() {
@@ -242,7 +282,10 @@
       }
       const meta = document.createElement("div");
       meta.className = "meta";
-      meta.textContent = seat.kind === "robot" ? "robot · " + seat.spec : (seat.taken ? "person" : "open seat");
+      const gone = (state.resigned || []).includes(seat.seat);
+      meta.textContent = seat.kind === "robot" ? "robot · " + seat.spec
+        : gone ? "resigned" : !seat.taken ? "open seat" : seat.connected ? "person" : "person · disconnected";
+      if (gone) li.classList.add("resigned");
       left.append(nm, meta);
       const score = document.createElement("div");
       score.className = "score";
@@ -256,6 +299,8 @@
       if (!seat.taken && mine.size === 0) li.appendChild(joinForm(seat.seat));
       list.appendChild(li);
     }
+    const watching = state.spectators || 0;
+    $("spectators").textContent = watching ? watching + " watching" : "";
   }
 
   function joinForm(seat) {
@@ -466,6 +511,8 @@
   $("dice-plus").addEventListener("click", () => { $("dice-count").value = Number($("dice-count").value) + 1; clampDice(); });
   $("dice-count").addEventListener("change", clampDice);
   $("again-btn").addEventListener("click", playAgain);
+  $("resign-btn").addEventListener("click", resign);
+  setInterval(() => { if (state) renderClock(); }, 1000);
   $("close-over").addEventListener("click", () => { overDismissed = true; $("game-over").hidden = true; });
   $("copy-link").addEventListener("click", async () => {
     const link = location.origin + "/play/" + code;
