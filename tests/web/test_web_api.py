@@ -295,3 +295,13 @@ def test_pages_render(client: Any) -> None:
     assert js.status_code == 200 and "max-age" in js.headers["cache-control"]
     assert client.get("/join?code=abc").status_code == 404
     assert client.get("/join?code=" + data["code"], follow_redirects=False).headers["location"].endswith(data["code"])
+
+
+def test_the_api_docs_page_needs_no_network(client: Any) -> None:
+    import re
+
+    page = client.get("/api/docs")
+    assert page.status_code == 200 and "swagger" in page.text.lower()
+    assert re.findall(r"https?://", page.text) == []  # every script and style comes from this server
+    for asset in re.findall(r'"(/api/docs-assets/[^"]+)"', page.text):
+        assert client.get(asset).status_code == 200

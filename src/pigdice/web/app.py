@@ -14,6 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -167,7 +168,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await manager.close()
         store.close()
 
-    app = FastAPI(title="pigdice", version=__version__, lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    # the API's docs page with Swagger UI's files served from the fastapi-offline package: no CDN
+    app = FastAPIOffline(
+        title="pigdice",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        favicon_url="/static/favicon.svg",
+        static_url="/api/docs-assets",
+    )
     app.state.manager = manager
     app.state.settings = settings
     app.state.templates = templates
