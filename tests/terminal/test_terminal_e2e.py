@@ -95,7 +95,7 @@ def test_illegal_input_is_one_line_and_asks_again() -> None:
 
 def test_dice_choice_prompt_accepts_a_number() -> None:
     child = spawn("play", "hog", "--players", "you,dice:5", "--goal", "20", "--seed", "1")
-    child.expect(r"dice to throw \(1-26\)")
+    child.expect(r"\[1-26\] dice to throw \(Enter ends the number\)")
     child.expect(PROMPT)
     child.sendline("30")
     child.expect("not allowed now")
@@ -156,3 +156,42 @@ def test_a_saved_game_is_reviewed_verified_and_replayed(tmp_path: Path) -> None:
     broken = subprocess.run([pigdice_script(), "review", str(saved)], capture_output=True, text=True)
     assert broken.returncode == 2 and broken.stderr.startswith("error: ") and "not JSON" in broken.stderr
     assert "Traceback" not in broken.stderr
+
+
+def test_on_a_terminal_a_move_is_one_key_without_enter() -> None:
+    child = spawn("play", "pig", "--players", "you,hold:20", "--seed", "3")
+    child.expect("Press a key, no Enter: r roll · h hold")
+    child.expect(PROMPT)
+    child.send("h")  # at turn total 0: asked first
+    child.expect(r"Hold with nothing to bank\? Your turn passes\. \[y\]es / \[n\]o > ")
+    child.send("n")
+    child.expect("Not held: still your move.")
+    child.expect(PROMPT)
+    child.send("r")
+    child.expect("You roll")
+    child.expect(PROMPT)
+    child.send("q")
+    child.expect("abandoned")
+    assert finish(child) == 0
+
+
+def test_on_a_terminal_a_number_of_dice_ends_when_it_cannot_grow_on_enter_or_after_a_pause() -> None:
+    child = spawn("play", "hog", "--players", "you,dice:5", "--goal", "200", "--seed", "1")
+    child.expect(PROMPT)
+    child.send("3")  # 30 would be too many: 3 at once
+    child.expect("You throw 3 dice")
+    child.expect(PROMPT)
+    child.send("1")
+    assert child.expect(["You throw", pexpect.TIMEOUT], timeout=0.5) == 1  # 1 may grow: it waits
+    child.send("2")
+    child.expect("You throw 12 dice")
+    child.expect(PROMPT)
+    child.send("2")
+    child.expect("You throw 2 dice", timeout=10)  # after a short pause
+    child.expect(PROMPT)
+    child.send("1\r")
+    child.expect("You throw 1 die")
+    child.expect(PROMPT)
+    child.sendeof()
+    child.expect("abandoned")
+    assert finish(child) == 0

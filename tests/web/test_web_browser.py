@@ -217,13 +217,69 @@ def test_two_people_in_one_room_see_each_others_rolls(server: str, browser: Any)
         alice.click("#hold-btn" if not alice.is_disabled("#hold-btn") else "#roll-btn")
         alice.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=seen, timeout=5000)
     bob.wait_for_selector("#roll-btn:not([disabled])")
+    assert bob.inner_text("#clock").startswith("Your time: ")  # an online room: turns are timed
+    assert alice.inner_text("#clock").startswith("Bob's time: ")
     bob.click("#roll-btn")
     alice.wait_for_function("() => document.getElementById('log').textContent.includes('Bob rolled')")
+    # a spectator is told so, and counted
+    ctx_c, carol, errors_c = _page(browser)
+    carol.goto(alice.url)
+    carol.wait_for_selector("#status:has-text('You are watching')")
+    alice.wait_for_selector("#spectators:has-text('1 watching')")
+    assert not carol.is_visible("#resign-btn") and carol.is_disabled("#roll-btn")
     _shot(alice, "room-alice")
     _shot(bob, "room-bob-phone")
-    assert not errors_a and not errors_b, (errors_a, errors_b)
+    # Bob resigns: Alice wins, and starts the rematch; Bob keeps his seat and starts it
+    bob.on("dialog", lambda dialog: dialog.accept())
+    bob.click("#resign-btn")
+    alice.wait_for_selector("#game-over:not([hidden])")
+    assert alice.inner_text("#over-title") == "You win!"
+    assert "resigned" in alice.inner_text("#seats") and "resigned" in alice.inner_text("#log")
+    alice.click("#again-btn")
+    alice.wait_for_url(lambda url: "/play/" in url and code not in url)
+    bob.wait_for_selector("#again-btn:has-text('Go to the rematch')")  # on the game-over card Bob still sees
+    assert "The rematch has started" in bob.inner_text("#banner")
+    bob.click("#again-btn")
+    bob.wait_for_url(alice.url)
+    bob.wait_for_selector("#roll-btn:not([disabled])")  # the old second player starts
+    assert bob.inner_text("#clock").startswith("Your time: ")
+    assert "Bob" in bob.inner_text("#seats .seat.current") and bob.locator(".seat.current .tag.you").count() == 1
+    alice.wait_for_selector("#status:has-text('Bob')")
+    assert alice.locator(".tag.you").count() == 1
+    _shot(bob, "rematch-bob-phone")
+    assert not errors_a and not errors_b and not errors_c, (errors_a, errors_b, errors_c)
     ctx_a.close()
     ctx_b.close()
+    ctx_c.close()
+
+
+def test_a_silent_player_runs_out_of_time(tmp_path: Path, browser: Any) -> None:
+    port = free_port()
+    process = start_server(tmp_path / "timed.sqlite3", port, delay=0.0, turn_seconds="3")
+    try:
+        url = f"http://127.0.0.1:{port}"
+        ctx_a, alice, errors_a = _page(browser)
+        ctx_b, bob, errors_b = _page(browser)
+        alice.goto(url + "/")
+        alice.fill("#your-name", "Alice")
+        alice.select_option("#seat-list li:nth-child(2) select", "friend")
+        alice.click("#start")
+        alice.wait_for_url("**/play/**")
+        bob.goto(alice.url)
+        bob.fill(".seat .join-form input", "Bob")
+        bob.click(".seat .join-form button")
+        alice.wait_for_selector("#clock:has-text('Your time')")
+        # Alice does nothing: after 3 s her turn passes to Bob, and everyone sees why
+        bob.wait_for_selector("#roll-btn:not([disabled])", timeout=10000)
+        assert "Alice ran out of time" in bob.inner_text("#log")
+        alice.wait_for_selector('#clock:has-text("Bob\'s time")')
+        _shot(alice, "timeout")
+        assert not errors_a and not errors_b, (errors_a, errors_b)
+        ctx_a.close()
+        ctx_b.close()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(10)
 
 
 def test_explorer_draws_the_3d_surface(server: str, browser: Any) -> None:
@@ -286,6 +342,14 @@ def test_hog_dice_selector_and_swine_herd_hot_seat(server: str, browser: Any) ->
     _start_game(page, server + "/?variant=hog", goal=30)
     page.wait_for_selector("#roll-btn:not([disabled])")
     assert page.is_visible("#dice-choice") and not page.is_visible("#hold-btn")
+    page.click("#hint-btn")  # one line, in words, and the dice counter set to the perfect player's count
+    page.wait_for_function(
+        "() => document.getElementById('hint-text').textContent.startsWith('Best: throw')", timeout=60000
+    )
+    hint = page.inner_text("#hint-text")
+    count = hint.split("throw ", 1)[1].split(" ", 1)[0]
+    assert hint.count("%") == 1 and "roll:" not in hint, hint
+    assert page.input_value("#dice-count") == count
     page.fill("#dice-count", "3")
     page.click("#roll-btn")
     page.wait_for_selector("#log li")

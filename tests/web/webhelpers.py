@@ -83,9 +83,13 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: Path, port: int, delay: float) -> subprocess.Popen[bytes]:
-    """Start `pigdice serve` on 127.0.0.1:``port`` with a SQLite file and a robot delay; wait until it answers."""
+def start_server(db: Path, port: int, delay: float, **settings: str) -> subprocess.Popen[bytes]:
+    """Start `pigdice serve` on 127.0.0.1:``port`` with a SQLite file and a robot delay; wait until it answers.
+
+    ``settings`` are server settings by field name (``turn_seconds="2"`` sets ``PIGDICE_TURN_SECONDS``).
+    """
     env = {**os.environ, "PIGDICE_ROBOT_DELAY": str(delay), "PIGDICE_DATABASE_URL": f"sqlite:///{db}"}
+    env.update({f"PIGDICE_{name.upper()}": value for name, value in settings.items()})
     process = subprocess.Popen(
         [
             sys.executable,

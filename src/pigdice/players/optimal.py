@@ -59,6 +59,27 @@ def _view(state: GameState) -> tuple[int, int, int]:
     return min(score, goal - 1), min(opponent, goal - 1), turn_total
 
 
+_OPTION_WORDS = {"sit": "sit down", "stand": "stay standing"}
+
+
+def _dice_count(name: str) -> int | None:
+    """Return N for an option named 'roll:N' (a number of dice), else None."""
+    head, _, count = name.partition(":")
+    return int(count) if head == "roll" and count.isdecimal() else None
+
+
+def _option_words(name: str) -> str:
+    """Return an option's name in words: 'roll:6' is 'roll 6 dice', 'sit' is 'sit down'."""
+    count = _dice_count(name)
+    if count is not None:
+        return f"roll {count} {'die' if count == 1 else 'dice'}"
+    return _OPTION_WORDS.get(name, name)
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
 @dataclass(frozen=True)
 class Hint:
     """The perfect player's advice for one state."""
@@ -69,14 +90,33 @@ class Hint:
     approximate: str | None = None
 
     def describe(self) -> str:
-        """Return one line for people: the best action, your chance, and each option's chance."""
-        options = ", ".join(f"{name} {100 * value:.1f}%" for name, value in self.values.items())
-        text = f"{self.best} — your chance to win {100 * self.win_probability:.1f}% (if you {options})"
-        if len(self.values) > 6:
-            text = f"{self.best} — your chance to win {100 * self.win_probability:.1f}%"
+        """Return one line for people: the best choice in words and your chance to win.
+
+        Where every option is a number of dice for the one throw of the turn (Hog) it names the
+        best count alone, "roll 6 dice: 53.0% (your chance to win)"; elsewhere it adds what holding
+        (or sitting down) and rolling are worth, naming only the best number of dice to roll.
+        """
+        chance = _percent(self.win_probability)
+        if self.values and all(_dice_count(name) is not None for name in self.values):
+            text = f"{_option_words(self.best)}: {chance} (your chance to win)"
+        else:
+            shown = self._options_shown()
+            options = ", ".join(f"{_option_words(name)} {_percent(value)}" for name, value in shown.items())
+            text = f"{_option_words(self.best)} — your chance to win {chance}"
+            if options:
+                text += f" (if you {options})"
         if self.approximate:
             text += f" [approximate: {self.approximate}]"
         return text
+
+    def _options_shown(self) -> dict[str, float]:
+        """Return the options a one-line hint lists: hold (or sit, stand) and the best number of dice to roll."""
+        rolls = {name: value for name, value in self.values.items() if _dice_count(name) is not None}
+        shown = {name: value for name, value in self.values.items() if name not in rolls}
+        if rolls:
+            best_roll = self.best if self.best in rolls else max(rolls, key=lambda name: rolls[name])
+            shown[best_roll] = rolls[best_roll]
+        return shown
 
     def to_json(self) -> dict[str, object]:
         """Return the hint as JSON-ready data."""

@@ -168,7 +168,13 @@ class Policy:
         choices = self.variant.choices
         names = ["roll"] if not self.variant.chooses_dice else [f"roll:{n}" for n in choices]
         if score + turn_total >= self.goal:
-            return {"hold": 1.0} if self.variant.can_hold else {name: 1.0 for name in names}
+            if not self.variant.can_hold:
+                return {name: 1.0 for name in names}
+            rolls = (
+                self._roll_past_goal(score, opponent, turn_total, n if self.variant.chooses_dice else None)
+                for n in choices
+            )
+            return {"hold": 1.0, **dict(zip(names, rolls, strict=True))}
         if self.variant.decision is Decision.DICE_PER_TURN:
             return dict(zip(names, (float(v) for v in self.dice_values(score, opponent)), strict=True))
         row = self.turn(score, opponent)
@@ -176,6 +182,26 @@ class Policy:
         for index, name in enumerate(names):
             values[name] = float(row.rolls[index, turn_total])
         return values
+
+    def _roll_past_goal(self, score: int, opponent: int, turn_total: int, dice: int | None) -> float:
+        """Return the mover's chance after rolling once more where holding wins at once (the goal is in hand).
+
+        One step of the optimality equation over the roll's exact outcomes: a roll that keeps the total at or
+        past the goal still wins (holding next), one that ends the turn hands the opponent their turn start
+        (1 - V[opponent, new score]) unless it banked the goal, and one that drops the total back below the
+        goal continues at that turn total.
+        """
+        value = 0.0
+        for effect, probability in self.variant.roll_spec(dice).distribution():
+            new_score, new_total, ends = effect.resolve(score, turn_total)
+            if new_score + new_total >= self.goal:
+                chance = 1.0
+            elif ends:
+                chance = 1.0 - self.win_probability(opponent, new_score, 0)
+            else:
+                chance = self.win_probability(new_score, opponent, new_total)
+            value += float(probability) * chance
+        return value
 
     def action_table(self, progress: Callable[[float], None] | None = None) -> np.ndarray:
         """Return every state's optimal action, T[i, j, k] (0 hold, c + 1 roll choice c; Hog: all k alike).

@@ -3,16 +3,25 @@
 All game logic lives in ``pigdice.engine.game``; this module only turns events into text, reads
 keys, and lets robots move with a short pause (none when ``PIGDICE_FAST=1`` or when stdout
 is not a terminal).
+
+On a terminal a decision is one key press, without Enter: the terminal is put in cbreak mode for
+the game (keys arrive one by one and are not echoed) and restored after it, also on Ctrl-C and at
+the end of input. A number of dice is complete when another digit could not make it a legal
+count; otherwise Enter, any other key or a short pause ends it. Keys that arrive together (a
+paste, or a program that sends a whole line) are read as the line they are. Without a terminal
+(pipes, tests) the game reads whole lines.
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import os
+import select
 import sys
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Protocol
 
 from rich.console import Console
 from rich.rule import Rule
@@ -24,6 +33,7 @@ from pigdice.engine.game import (
     Action,
     GameState,
     Hold,
+    Move,
     Roll,
     apply,
     dice_rng,
@@ -48,6 +58,14 @@ EXIT_INTERRUPTED = 130
 EXIT_ENDLESS = 1  # the robots played on without end and the game was stopped
 ROBOT_MOVES_LIMIT = 10_000  # robot moves in a row with no score changing (and no person moving): stop the game
 
+CONFIRM_WORDS = ("y", "yes")
+BURST_GAP = 0.02  # seconds: keys closer than this came together (a paste, or a line sent by a program)
+NUMBER_PAUSE = 1.5  # seconds: a pause this long ends a number of dice being typed
+ENTER = ("\r", "\n")
+ERASE = ("\x7f", "\b")
+END_OF_INPUT = ("", "\x04")  # end of the stream, or Ctrl-D (a plain key in cbreak mode)
+DIGITS = frozenset("0123456789")
+
 Reader = Callable[[Text], str]
 
 
@@ -69,6 +87,156 @@ def _drop_typeahead() -> None:
         return
     with contextlib.suppress(termios.error, OSError, ValueError):
         termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+
+
+# -- single keys ------------------------------------------------------------------------------
+class KeySource(Protocol):
+    """Where single keys come from: a terminal in cbreak mode, or a fake one in tests."""
+
+    def key(self) -> str:
+        """Return the next key ('' at the end of input), waiting for it."""
+        ...
+
+    def ready(self, timeout: float) -> bool:
+        """Return True if a key arrives within ``timeout`` seconds."""
+        ...
+
+
+class TerminalKeys:
+    """The keys of a terminal in cbreak mode, read from its file descriptor one at a time."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
+
+    def key(self) -> str:
+        """Return the next key ('' at the end of input), waiting for it."""
+        while True:
+            data = os.read(self.fd, 1)
+            if not data:
+                return ""
+            text = self.decoder.decode(data)
+            if text:  # a whole character (several bytes for one outside ASCII)
+                return text
+
+    def ready(self, timeout: float) -> bool:
+        """Return True if a key arrives within ``timeout`` seconds."""
+        readable, _, _ = select.select([self.fd], [], [], timeout)
+        return bool(readable)
+
+
+@contextlib.contextmanager
+def single_keys(stream: Any) -> Iterator[TerminalKeys | None]:
+    """Put the terminal behind ``stream`` in cbreak mode for the block and restore it after, whatever happens.
+
+    Yields the terminal's keys, or None where ``stream`` is no terminal (or the platform has no termios).
+    """
+    fd = _terminal_fd(stream)
+    if fd is None:
+        yield None
+        return
+    import termios
+    import tty
+
+    try:
+        saved = termios.tcgetattr(fd)
+        tty.setcbreak(fd, termios.TCSANOW)
+    except (termios.error, OSError):
+        yield None
+        return
+    try:
+        yield TerminalKeys(fd)
+    finally:
+        with contextlib.suppress(termios.error, OSError):
+            termios.tcsetattr(fd, termios.TCSAFLUSH, saved)  # keys typed for the game never reach the shell
+
+
+def _terminal_fd(stream: Any) -> int | None:
+    """Return the file descriptor of ``stream`` if it is a terminal whose modes can be set, else None."""
+    if not _isatty(stream):
+        return None
+    try:
+        import termios  # noqa: F401  (POSIX only)
+
+        return int(stream.fileno())
+    except (ImportError, AttributeError, OSError, ValueError):
+        return None
+
+
+def read_command(keys: KeySource, echo: Callable[[str], None], largest: int = 0) -> str:
+    """Return one command typed as single keys, echoing it.
+
+    A letter (r, h, s, ?, i, q, y, n...) counts at once. A number of dice counts once no further
+    digit could keep it at most ``largest``; before that Enter, any other key or a pause of
+    ``NUMBER_PAUSE`` seconds ends it. Keys that arrive together are read as one line, up to Enter.
+    Enter, spaces and function keys on their own are skipped (so a key sent with Enter is one
+    command); Ctrl-D or the end of input raises EOFError, Ctrl-C KeyboardInterrupt.
+    """
+    while True:
+        key = _next_key(keys)
+        if key == "\x1b":  # the start of an arrow or function key: drop the rest of it
+            while keys.ready(BURST_GAP):
+                _next_key(keys)
+            continue
+        if key.isspace() or not key.isprintable():
+            continue
+        echo(key)
+        if keys.ready(BURST_GAP):  # more keys came with it: a pasted or sent line
+            text = _rest_of_line(keys, key, echo)
+        elif key in DIGITS:
+            text = _rest_of_number(keys, key, echo, largest)
+        else:
+            text = key
+        if text:
+            echo("\n")
+            return text
+
+
+def _next_key(keys: KeySource) -> str:
+    """Return the next key; raise EOFError at the end of input or on Ctrl-D, KeyboardInterrupt on Ctrl-C."""
+    key = keys.key()
+    if key in END_OF_INPUT:
+        raise EOFError
+    if key == "\x03":
+        raise KeyboardInterrupt
+    return key
+
+
+def _rest_of_line(keys: KeySource, text: str, echo: Callable[[str], None]) -> str:
+    """Return ``text`` and the keys that follow it closely, up to Enter (Backspace erases)."""
+    while keys.ready(BURST_GAP):
+        key = keys.key()
+        if key in END_OF_INPUT or key in ENTER:
+            break
+        if key == "\x03":
+            raise KeyboardInterrupt
+        if key in ERASE:
+            if text:
+                text = text[:-1]
+                echo("\b \b")
+        elif key.isprintable():
+            text += key
+            echo(key)
+    return text.strip()
+
+
+def _rest_of_number(keys: KeySource, digits: str, echo: Callable[[str], None], largest: int) -> str:
+    """Return the number of dice begun with ``digits`` (empty if erased): complete once it cannot grow."""
+    while int(digits) * 10 <= largest and len(digits) < len(str(largest)):
+        if not keys.ready(NUMBER_PAUSE):
+            break
+        key = _next_key(keys)
+        if key in ERASE:
+            digits = digits[:-1]
+            echo("\b \b")
+            if not digits:
+                return ""
+        elif key in DIGITS:
+            digits += key
+            echo(key)
+        else:  # Enter, or another key: the number is complete (the key is dropped)
+            break
+    return digits
 
 
 def _isatty(stream: Any) -> bool:
@@ -121,7 +289,7 @@ def show_hint(state: GameState, console: Console | None = None) -> None:
 
     console = console or Console(highlight=False)
     try:
-        with console.status("solving this variant (first time only; cached afterwards)..."):
+        with console.status("working out the best play in this game (first time only; kept for next time)..."):
             result = hint_for_state(state)
     except PigdiceError as exc:
         console.print(f"  no hint here: {exc}", style="yellow")
@@ -153,6 +321,11 @@ def _possessive(name: str) -> str:
     return "Your" if name == "You" else f"{name}'s"
 
 
+def _in_sentence(names: Sequence[str], first: bool = True) -> list[str]:
+    """Return names as a sentence lists them: 'You' stays capital only where it begins the sentence."""
+    return [name if name != "You" or (first and index == 0) else "you" for index, name in enumerate(names)]
+
+
 def _is_count(text: str) -> bool:
     """Return True for a small whole number in the digits 0-9."""
     return text.isascii() and text.isdigit() and len(text) <= 4
@@ -173,6 +346,24 @@ def _dice_range(variant: Variant) -> str:
     return f"{variant.choices[0]}-{variant.choices[-1]}"
 
 
+def _dice_words(variant: Variant) -> str:
+    """Return what a number key does: 'dice to throw' (one throw a turn) or 'dice to roll'."""
+    return "dice to throw" if variant.decision is Decision.DICE_PER_TURN else "dice to roll"
+
+
+def _number_note(variant: Variant) -> str:
+    """Return how a number of two or more digits ends, or '' where every count is one digit."""
+    return "(Enter ends the number)" if variant.chooses_dice and variant.choices[-1] >= 10 else ""
+
+
+def _key(letter: str, rest: str, note: str = "") -> Text:
+    """Return one key of a prompt: '[h]old', '[r] stay standing', '[1-26] dice to throw'."""
+    text = Text.assemble(("[", "dim"), (letter, "bold cyan"), ("]", "dim"), rest)
+    if note:
+        text.append(f" {note}", style="dim")
+    return text
+
+
 # -- the game -------------------------------------------------------------------------------
 class TerminalGame:
     """One game in the terminal: the state, the seats, the seeded dice and the console.
@@ -190,7 +381,7 @@ class TerminalGame:
         read: Reader | None = None,
         pause: float | None = None,
         names: Sequence[str] | None = None,
-        script: Sequence[Action] | None = None,
+        script: Sequence[Move] | None = None,
     ) -> None:
         self.variant = variant
         self.strategies = list(strategies)
@@ -199,21 +390,30 @@ class TerminalGame:
         self.script = None if script is None else list(reversed(script))  # a replay: the moves, last first
         self.console = console or Console(highlight=False)
         self.read = read or self._read
+        self.reads_terminal = read is None  # the default reader: single keys when stdin is a terminal
+        self.keys: KeySource | None = None  # the terminal's keys while a game is played on one
         self.pause = robot_pause() if pause is None else pause
         self.rng = dice_rng(seed)
         self.robot_rng = robot_rng(seed)
         self.state = new_game(variant, len(self.strategies))
-        self.actions: list[Action] = []  # every action taken, in order: with the seed, the whole game
+        self.actions: list[Move] = []  # every move made, in order: with the seed, the whole game
         self.events: list[ev.Event] = []  # everything that happened, in order
 
     # -- input ------------------------------------------------------------------------------
     def _read(self, prompt: Text) -> str:
         _drop_typeahead()  # keys pressed while the robots played must not make the person's move
         self.console.print(prompt, end="")
+        if self.keys is not None:
+            return read_command(self.keys, self._echo, self.variant.choices[-1] if self.variant.chooses_dice else 0)
         text = input()
         if not _isatty(sys.stdin):
             self.console.print(text, markup=False, highlight=False)  # keep transcripts readable
         return text
+
+    def _echo(self, text: str) -> None:
+        """Show keys typed in cbreak mode (the terminal does not echo them)."""
+        self.console.file.write(text)
+        self.console.file.flush()
 
     # -- output -----------------------------------------------------------------------------
     def say(self, text: str | Text, style: str = "") -> None:
@@ -243,8 +443,23 @@ class TerminalGame:
         self.say(Text(f"{variant.title}", style="bold magenta") + Text(f" · {variant.summary}", style="italic"))
         self.say(Text(f"seed {self.seed}", style="bold") + Text("  (the same seed rolls the same dice again)", "dim"))
         self.say(Text(f"Goal {variant.goal}: {variant.endgame_note()}."))
-        self.say(Text("Keys: r roll · h hold · ? hint · i rules · q quit", style="dim"))
+        self.say(self.keys_line())
         self.prepare_robots()
+
+    def keys_line(self) -> Text:
+        """Return the keys of this game, for the header: the moves of its decision, then help and quit."""
+        variant = self.variant
+        if variant.decision is Decision.SIMULTANEOUS:
+            moves = ["s sit down and bank", "r stay standing"]
+        elif variant.chooses_dice:
+            note = _number_note(variant)
+            moves = [f"{_dice_range(variant)} {_dice_words(variant)}" + (f" {note}" if note else "")]
+            if variant.can_hold:
+                moves.append("h hold")
+        else:
+            moves = ["r roll", "h hold"]
+        start = "Press a key, no Enter: " if self.keys is not None else "Keys: "
+        return Text(start + " · ".join([*moves, "? hint", "i rules", "q quit"]), style="dim")
 
     def prepare_robots(self) -> None:
         """Solve (or load) the perfect player's policy up front, saying so, and note approximations."""
@@ -269,7 +484,7 @@ class TerminalGame:
         self.console.print(Rule(title, style="blue"))
         self.say(self.scoreboard())
 
-    def show_events(self, events: Sequence[ev.Event], action: Action | None) -> None:
+    def show_events(self, events: Sequence[ev.Event], action: Move | None) -> None:
         """Print what happened, merging a bust or reset into the line of the roll that caused it."""
         index = 0
         while index < len(events):
@@ -317,7 +532,7 @@ class TerminalGame:
             elif isinstance(loss, ev.ScoreReset):
                 self.say(f"    {_verb(self.names[loss.player], 'lose', 'loses')} the whole score!", style="bold red")
 
-    def show_event(self, event: ev.Event, action: Action | None) -> None:
+    def show_event(self, event: ev.Event, action: Move | None) -> None:
         """Print one event as a line of the game."""
         names = self.names
         if isinstance(event, ev.Rolled):
@@ -332,7 +547,7 @@ class TerminalGame:
                     line.append(str(event.turn_total), style="bold")
             if event.player < 0:
                 standing = [self.names[p] for p, up in enumerate(self.state.standing) if up]
-                line.append("  standing: " + ", ".join(standing), style="dim")
+                line.append("  standing: " + ", ".join(_in_sentence(standing, first=False)), style="dim")
             self.say(line)
         elif isinstance(event, ev.Busted):
             if event.lost:
@@ -359,9 +574,16 @@ class TerminalGame:
         elif isinstance(event, ev.StayedStanding):
             pass  # standing is the default; the roll line lists who is still up
         elif isinstance(event, ev.FinalRoundStarted):
-            others = ", ".join(names[p] for p in event.players) or "nobody"
+            others = ", ".join(_in_sentence([names[p] for p in event.players], first=False)) or "nobody"
             reached = _verb(names[event.by], "reach", "reaches")
             self.say(f"  {reached} the goal! Last chance for {others}.", style="bold yellow")
+        elif isinstance(event, ev.Resigned):
+            self.say(f"  {_verb(names[event.player], 'resign', 'resigns')}.", style="bold yellow")
+        elif isinstance(event, ev.TimedOut):
+            lost = f", {_points(event.lost)} lost" if event.lost else ""
+            self.say(
+                f"  {_verb(names[event.player], 'run', 'runs')} out of time: the turn passes{lost}", style="yellow"
+            )
         elif isinstance(event, ev.TurnStarted):
             self.turn_banner()
 
@@ -384,7 +606,8 @@ class TerminalGame:
         if len(winners) == 1:
             message = "You win!" if winners[0] == "You" else f"{winners[0]} wins."
         else:
-            message = " and ".join(winners) + " share the victory."
+            listed = _in_sentence(winners)
+            message = f"{', '.join(listed[:-1])} and {listed[-1]} share the victory."
         self.say(Text(f"  {message}", style="bold green"))
         self.say(Text(f"  seed {self.seed}", style="dim"))
 
@@ -396,26 +619,19 @@ class TerminalGame:
         player = state.current
         legal = legal_actions(state)
         keys: list[Text] = []
-
-        def key(letter: str, rest: str, note: str = "") -> Text:
-            text = Text.assemble(("[", "dim"), (letter, "bold cyan"), ("]", "dim"), rest)
-            if note:
-                text.append(f" {note}", style="dim")
-            return text
-
         if variant.decision is Decision.SIMULTANEOUS:
-            keys.append(key("r", " stand"))
-            keys.append(key("s", "it", f"(bank {state.turn_total})"))
+            if Hold() in legal:
+                keys.append(_key("s", "it down", f"(bank {state.turn_total})"))
+            keys.append(_key("r", " stay standing"))
         elif variant.chooses_dice:
-            keys.append(Text.assemble(("N", "bold cyan"), f" dice to {'throw' if not variant.can_hold else 'roll'}"))
-            keys[-1].append(f" ({_dice_range(variant)})", style="dim")
+            keys.append(_key(_dice_range(variant), f" {_dice_words(variant)}", _number_note(variant)))
             if Hold() in legal:
-                keys.append(key("h", "old"))
+                keys.append(_key("h", "old"))
         else:
-            keys.append(key("r", "oll", "(last roll)" if Hold() not in legal else ""))
+            keys.append(_key("r", "oll", "(last roll)" if Hold() not in legal else ""))
             if Hold() in legal:
-                keys.append(key("h", "old"))
-        keys += [key("?", " hint"), key("i", " rules"), key("q", "uit")]
+                keys.append(_key("h", "old"))
+        keys += [_key("?", " hint"), _key("i", " rules"), _key("q", "uit")]
         status = Text("  ")
         name = self.names[player]
         status.append(name, style="bold")
@@ -453,7 +669,8 @@ class TerminalGame:
                 self.say(f"  can't read {typed!r}: {self.allowed_text()}", style="red")
                 continue
             if isinstance(action, Roll) and action.dice is None and self.variant.chooses_dice:
-                self.say(f"  say how many dice: a number from {_dice_range(self.variant)}", style="red")
+                choices = self.variant.choices
+                self.say(f"  say how many dice: a number from {choices[0]} to {choices[-1]}", style="red")
                 continue
             fixed = self.variant.choices[0]
             if isinstance(action, Roll) and not self.variant.chooses_dice and action.dice not in (None, fixed):
@@ -462,7 +679,25 @@ class TerminalGame:
             if action not in self._legal_normalized():
                 self.say(f"  not allowed now: {self.allowed_text()}", style="red")
                 continue
+            if isinstance(action, Hold) and self.state.turn_total == 0:
+                sure = self.confirm_empty_hold()
+                if sure is None:
+                    return None
+                if not sure:
+                    self.say("  Not held: still your move.", style="dim")
+                    continue
             return action
+
+    def confirm_empty_hold(self) -> bool | None:
+        """Ask whether to hold with a turn total of 0 (the turn passes, nothing banked); None means quit."""
+        prompt = Text("  Hold with nothing to bank? Your turn passes. ")
+        prompt += Text(" / ").join([_key("y", "es"), _key("n", "o")]) + Text(" > ", style="bold")
+        while True:
+            word = _normalize_input(self.read(prompt))
+            if word in QUIT_WORDS:
+                return None
+            if word:
+                return word in CONFIRM_WORDS
 
     def _legal_normalized(self) -> list[Action]:
         legal = legal_actions(self.state)
@@ -475,9 +710,9 @@ class TerminalGame:
         legal = legal_actions(self.state)
         words: list[str] = []
         if self.variant.decision is Decision.SIMULTANEOUS:
-            words = ["r (stay standing)", "s (sit down)"]
+            words = ["s (sit down)", "r (stay standing)"]
         elif self.variant.chooses_dice:
-            words.append(f"a number of dice {_dice_range(self.variant)} (or roll:N)")
+            words.append(f"a number of dice from {self.variant.choices[0]} to {self.variant.choices[-1]}")
             if Hold() in legal:
                 words.append("h (hold)")
         else:
@@ -487,7 +722,7 @@ class TerminalGame:
         return ", ".join([*words, "? (hint)", "i (rules)", "q (quit)"])
 
     # -- the loop ---------------------------------------------------------------------------
-    def next_action(self) -> tuple[Action | None, bool]:
+    def next_action(self) -> tuple[Move | None, bool]:
         """Return the current seat's action (None: quit) and whether a person chose it."""
         state = self.state
         strategy = self.strategies[state.current]
@@ -549,10 +784,24 @@ class TerminalGame:
             self.show_events(events, action)
         return 0
 
+    @contextlib.contextmanager
+    def single_keys(self) -> Iterator[None]:
+        """Read single keys from stdin for the block where it is a terminal the game reads (not a replay)."""
+        if not self.reads_terminal or self.script is not None:
+            yield
+            return
+        with single_keys(sys.stdin) as keys:
+            self.keys = keys
+            try:
+                yield
+            finally:
+                self.keys = None
+
     def run(self) -> int:
         """Play, treating end of input as quitting and Ctrl-C as an interruption; return the exit code."""
         try:
-            return self.play()
+            with self.single_keys():
+                return self.play()
         except EOFError:
             self.console.print()
             self.say("  Game abandoned (end of input).", style="bold yellow")

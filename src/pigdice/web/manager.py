@@ -323,6 +323,7 @@ class RoomManager:
         self._evict()
         self._prepare(room)
         room.kick_robots()
+        room.arm_timer()  # a rematch starts with every seat taken: the first person's clock runs at once
         return room, tokens
 
     def unsolvable(self, variant: Variant) -> str | None:

@@ -427,17 +427,40 @@
     if (send({ type: "hint", seat, token: tokens[seat] })) hintAskedAt = state.step;
   }
 
+  function optionWords(key) {
+    if (key.startsWith("roll:")) {
+      const n = key.slice(5);
+      return (state.decision === "dice-per-turn" ? "throw " : "roll ") + n + (n === "1" ? " die" : " dice");
+    }
+    return { hold: "hold", roll: "roll", sit: "sit down", stand: "stay standing" }[key] || key;
+  }
+
   function showHint() {
     const h = lastHint;
     if (!h || h.step !== state.step) return;
     $("win-chance").textContent = h.win_probability === null ? "—" : (100 * h.win_probability).toFixed(1) + "%";
+    const inPlay = state.players - (state.resigned || []).length;
+    // with 3+ players this is the chance to be the winner among all of them, not to beat one opponent
+    $("win-label").textContent = inPlay > 2
+      ? "Your chance to be the winner of " + inPlay + " (an even share is " + (100 / inPlay).toFixed(1) + "%)"
+      : "Your chance to win";
     const approx = $("approx");
     approx.hidden = !h.approximate;
     approx.textContent = h.approximate ? "approximate: " + h.approximate : "";
     if (hintShown) {
       if (!h.your_turn || !h.best) { $("hint-text").textContent = "Hints are for your turn."; return; }
-      const parts = Object.entries(h.values).map(([k, v]) => k + " " + (100 * v).toFixed(1) + "%");
-      $("hint-text").textContent = "Best: " + h.best.toUpperCase() + " (" + parts.join(", ") + ")";
+      const pct = (v) => (100 * v).toFixed(1) + "%";
+      let text = "Best: " + optionWords(h.best) + ": " + pct(h.values[h.best]);
+      if (h.best.startsWith("roll:")) {
+        // one line for a choice among many dice counts; the dice counter is set to the best count
+        if (h.values.hold !== undefined) text += " (hold: " + pct(h.values.hold) + ")";
+        $("dice-count").value = h.best.slice(5);
+        clampDice();
+      } else {
+        const others = Object.entries(h.values).filter(([k]) => k !== h.best).map(([k, v]) => optionWords(k) + ": " + pct(v));
+        if (others.length) text += " (" + others.join(", ") + ")";
+      }
+      $("hint-text").textContent = text;
     }
   }
 
