@@ -160,6 +160,17 @@ def test_simulate_json_wins_are_integers_labelled_by_player() -> None:
         assert player["win_rate"] == pytest.approx(wins / 30)
 
 
+def test_simulate_json_counts_shared_victories_as_whole_games() -> None:
+    # Swine Herd: players who reach the goal on the same shared roll share the victory
+    args = ["simulate", "swine-herd", "--players", "hold:10,hold:20,hold:15", "--games", "200", "--seed", "1"]
+    data = json.loads(run(*args, "--json"))
+    assert data["ties"] > 0
+    for player, wins in zip(data["players"], data["wins"], strict=True):
+        assert type(player["outright_wins"]) is int and type(player["shared_wins"]) is int
+        assert player["outright_wins"] <= wins <= player["outright_wins"] + player["shared_wins"]
+    assert sum(p["outright_wins"] for p in data["players"]) + data["ties"] == data["games"]
+
+
 # -- the web pages -----------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:

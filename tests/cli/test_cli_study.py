@@ -247,3 +247,19 @@ def test_simulate_table_shows_wilson_intervals() -> None:
     data = run_json("simulate", "pig", "--players", "hold:20,hold:25", "--games", "50", "--seed", "1", "--json")
     low, high = wilson_interval(data["wins"][0], 50)
     assert f"{100 * low:.2f}% .. {100 * high:.2f}%" in result.stdout
+
+
+def test_a_round_robin_explains_a_strategy_ranked_above_the_perfect_player() -> None:
+    from types import SimpleNamespace
+
+    from pigdice.cli.study import ranking_note
+
+    def field(*names: str, players: int = 2) -> SimpleNamespace:
+        return SimpleNamespace(standings=[SimpleNamespace(name=n) for n in names], players=players)
+
+    assert ranking_note(field("optimal", "keep-pace")) is None
+    assert ranking_note(field("hold:20", "keep-pace")) is None  # no perfect player in the field
+    note = ranking_note(field("keep-pace", "optimal", "hold:20"))
+    assert note is not None and note.startswith("Why keep-pace can rank above the perfect player")
+    assert "against a perfect opponent" in note and "at least half" in note
+    assert "at least half" not in (ranking_note(field("keep-pace", "optimal", players=3)) or "")

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from pigdice.cli.checks import number_option, output_option, writing
 from pigdice.cli.options import (
@@ -113,15 +114,23 @@ def simulation_json(strategies: list[Strategy], result: SimulationResult, seed: 
     """Return the JSON of ``pigdice simulate --json``: the totals, and each seat's player and wins.
 
     ``wins`` lists the wins by seat; ``players`` labels them: seat number (from 1), the player's
-    name, its wins and win rate. A game whose winners tied and shared the victory counts as a
-    share for each (1/2 for two), so only such games make a win count fractional.
+    name, its wins and win rate, and as whole numbers the games it won alone (``outright_wins``) and
+    those whose victory it shared with tied players (``shared_wins``). In ``wins`` a shared game counts
+    as a share for each (1/2 for two), so only such games make a win count fractional.
     """
     data = result.to_json()
     data["wins"] = [whole(wins) for wins in result.wins]
     data["seed"] = seed
     data["players"] = [
-        {"seat": seat, "player": strategy.name, "wins": whole(wins), "win_rate": whole(wins) / result.games}
-        for seat, (strategy, wins) in enumerate(zip(strategies, result.wins, strict=True), start=1)
+        {
+            "seat": seat,
+            "player": strategy.name,
+            "wins": whole(result.wins[seat - 1]),
+            "win_rate": whole(result.wins[seat - 1]) / result.games,
+            "outright_wins": result.outright[seat - 1] if result.outright else None,
+            "shared_wins": result.shared[seat - 1] if result.shared else None,
+        }
+        for seat, strategy in enumerate(strategies, start=1)
     ]
     return data
 
@@ -210,6 +219,25 @@ def compare_command(
 
 
 # -- tournament -----------------------------------------------------------------------------------
+def ranking_note(result: TournamentResult) -> str | None:
+    """Return why a strategy can rank above the perfect player in a round robin, when one does."""
+    names = [s.name for s in result.standings]
+    if "optimal" not in names or names[0] == "optimal":
+        return None
+    above = ", ".join(names[: names.index("optimal")])
+    return (
+        f"Why {above} can rank above the perfect player: the perfect player maximises its chance against a "
+        "perfect opponent, not against the weaker strategies in this field. A strategy that plays riskier or "
+        "safer than perfect can collect more wins from weak opponents."
+        + (
+            " Head to head, with each side starting half the games, the perfect player wins at least half"
+            " against anyone (the table of who beats whom)."
+            if result.players == 2
+            else ""
+        )
+    )
+
+
 def print_tournament(result: TournamentResult) -> None:
     """Print the standings (and for 2 players the table of who beats whom) for people."""
     console = stdout_console()
@@ -235,6 +263,9 @@ def print_tournament(result: TournamentResult) -> None:
             str(standing.matches),
         )
     console.print(table)
+    note = ranking_note(result)
+    if note:
+        console.print(Text(note, style="italic"))
     if result.players == 2 and len(result.strategies) <= 12:
         pairs = result.pairwise()
         order = [s.name for s in result.standings]

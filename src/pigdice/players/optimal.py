@@ -37,8 +37,8 @@ def approximation_note(variant: Variant, players: int) -> str | None:
     if variant.decision is Decision.SIMULTANEOUS:
         return "Swine Herd is played with Pig's optimal policy, sitting down where a Pig player would hold"
     return (
-        f"with {players} players under the {variant.endgame} ending it plays the 2-player first-to-goal "
-        "policy against the highest opponent score, and in its last turn rolls until it leads"
+        f"with {players} players and the ending '{variant.endgame.label}' it plays the best 2-player strategy "
+        "for a race to the goal against the highest opponent score, and in its last turn rolls until it leads"
     )
 
 
@@ -287,10 +287,10 @@ class Optimal:
     def _approximate_hint(self, state: GameState) -> Hint:
         """Return the 2-player first-to-goal policy's advice at (my score, highest opponent score, turn total)."""
         score, opponent, turn_total = _view(state)
-        game = f"{state.players} players" if state.players > 2 else f"the {state.variant.endgame} ending"
+        game = f"{state.players} players" if state.players > 2 else f"the ending '{state.variant.endgame.label}'"
         note = approximation_note(state.variant, state.players) or (
-            f"with {game} it plays the 2-player first-to-goal policy against the highest opponent score "
-            "(the exact policy of this game is not at hand here)"
+            f"with {game} it plays the best 2-player strategy for a race to the goal against the highest "
+            "opponent score (the exact strategy of this game is not at hand here)"
         )
         if state.final_round is not None:
             note += "; final round: roll until you lead"

@@ -49,7 +49,7 @@ SPEC_WORDS: dict[str, tuple[SpecParser, str, str]] = {
 SPEC_HELP = {
     "hold:N": "roll until the turn total is at least N, or holding wins",
     "rolls:N": "roll N times each turn, then hold",
-    "dice:N": "throw N dice (Hog: each turn; dice-per-roll games: each roll, holding at 20)",
+    "dice:N": "throw N dice (Hog: each turn; where you choose the dice for every roll: each roll, holding at 20)",
     "hold:N+dice:D": "hold at N, throwing D dice per roll",
     "random": "random legal moves",
     "you / human / human:NAME": "a person at the keyboard",

@@ -157,6 +157,8 @@ def simulate_with_tables(
         games=games,
         wins=[float(w) for w in result.wins],
         ties=0,
+        outright=[int(w) for w in result.wins],  # first to the goal: nobody ties
+        shared=[0] * len(strategies),
         total_turns=int((np.arange(len(result.lengths.histogram)) * result.lengths.histogram).sum()),
     )
 

@@ -18,13 +18,19 @@ MAX_STEPS = 200_000
 
 @dataclass
 class SimulationResult:
-    """Totals over many games: wins per seat (ties split), tied games, mean turns."""
+    """Totals over many games: wins per seat (ties split), tied games, mean turns.
+
+    ``outright`` and ``shared`` count, per seat, the games won alone and the games whose victory was
+    shared with tied players (whole numbers; ``wins`` adds the shares, 1/2 for two tied players).
+    """
 
     games: int
     wins: list[float]
     ties: int
     total_turns: int = 0
     turn_counts: list[int] = field(default_factory=list)
+    outright: list[int] = field(default_factory=list)
+    shared: list[int] = field(default_factory=list)
 
     @property
     def mean_turns(self) -> float:
@@ -70,7 +76,8 @@ def simulate(
     games = check_games(games)
     rng = np.random.default_rng(seed)
     choice_rng = rng.spawn(1)[0]
-    result = SimulationResult(games=games, wins=[0.0] * len(strategies), ties=0)
+    seats = len(strategies)
+    result = SimulationResult(games=games, wins=[0.0] * seats, ties=0, outright=[0] * seats, shared=[0] * seats)
     for index in range(games):
         state = play_game(variant, strategies, rng, choice_rng)
         winners = state.winners or ()
@@ -78,6 +85,10 @@ def simulate(
             result.ties += 1
         for p in winners:
             result.wins[p] += 1.0 / len(winners)
+            if len(winners) > 1:
+                result.shared[p] += 1
+            else:
+                result.outright[p] += 1
         result.total_turns += state.turns_taken
         if progress is not None and ((index + 1) % 100 == 0 or index + 1 == games):
             progress(index + 1)
