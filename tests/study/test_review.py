@@ -73,3 +73,20 @@ def test_dice_choices_are_reviewed_by_count() -> None:
     first = review.decisions[0]
     assert first.taken == "roll:1" and first.best != "roll:1" and first.loss > 0
     assert "roll:6" in first.values
+
+
+def test_after_a_resignation_the_others_play_the_smaller_game_exactly() -> None:
+    from pigdice.engine.game import Resign, apply, new_game
+    from pigdice.players.optimal import position_of
+    from pigdice.rules.outcomes import ScriptedDice
+
+    variant = find_variant("pig", goal=20)
+    three, _ = apply(new_game(variant, 3), Resign(1), ScriptedDice([]))
+    three, _ = apply(three, Roll(), ScriptedDice([(4,)]))
+    two, _ = apply(new_game(variant, 2), Roll(), ScriptedDice([(4,)]))
+    assert position_of(three) == position_of(two)  # seat 1 left: the game is 2-player Pig between seats 0 and 2
+    perfect = Optimal(variant)
+    assert perfect.hint(three).values == pytest.approx(perfect.hint(two).values)
+    review = review_game(variant, ["A", "B", "C"], [True, True, True], 3, [Resign(1), Roll(), Hold()], perfect)
+    first = review.decisions[0]
+    assert first.win_by_seat[1] == 0.0 and sum(first.win_by_seat) == pytest.approx(1.0)

@@ -10,6 +10,7 @@ a Pig player would hold).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -42,14 +43,33 @@ def approximation_note(variant: Variant, players: int) -> str | None:
     )
 
 
-def position_of(state: GameState) -> Position:
-    """Return the solvers' view of ``state``: scores from the current player on, seat, and last turns owed."""
+def in_play(state: GameState) -> list[int]:
+    """Return the seats still in the game (not resigned) in turn order, the mover first."""
     me, n = state.current, state.players
-    scores = tuple(state.scores[(me + r) % n] for r in range(n))
+    return [(me + r) % n for r in range(n) if (me + r) % n not in state.resigned]
+
+
+def position_of(state: GameState) -> Position:
+    """Return the solvers' view of ``state``: scores from the current player on, seat, and last turns owed.
+
+    Players who resigned are left out: they can no longer win and never move again, so the game that
+    remains is the same game among the others (with fewer players).
+    """
+    order = in_play(state)
+    scores = tuple(state.scores[p] for p in order)
+    seat = sorted(order).index(state.current)
     final = None
     if state.final_round is not None:
-        final = tuple(sorted((p - me) % n for p in state.final_round if p != me))
-    return Position(scores, state.turn_total, me, final)
+        final = tuple(sorted(order.index(p) for p in state.final_round if p in order and p != state.current))
+    return Position(scores, state.turn_total, seat, final)
+
+
+def seat_chances(state: GameState, vector: Sequence[float]) -> tuple[float, ...]:
+    """Return every seat's chance, in seat order, from a win vector of ``position_of(state)`` (0 if resigned)."""
+    chances = [0.0] * state.players
+    for offset, seat in enumerate(in_play(state)):
+        chances[seat] = vector[offset]
+    return tuple(chances)
 
 
 def _view(state: GameState) -> tuple[int, int, int]:
@@ -232,7 +252,7 @@ class Optimal:
 
     def choose(self, state: GameState, rng: np.random.Generator) -> Action:
         """Return the optimal action (exact where a solver exists, else the best approximate one)."""
-        exact = self.exact(state.players)
+        exact = self.exact(len(in_play(state)))
         if exact is not None:
             return _action(state.variant, exact.play(position_of(state), lambda: self._turn_draw(state, rng)))
         variant = state.variant
@@ -271,7 +291,7 @@ class Optimal:
 
     def hint(self, state: GameState) -> Hint:
         """Return the advice for the current player of ``state``."""
-        exact = self.exact(state.players)
+        exact = self.exact(len(in_play(state)))
         if exact is not None:
             position = position_of(state)
             values = exact.action_values(position)

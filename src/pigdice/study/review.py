@@ -24,7 +24,7 @@ from typing import Any
 
 from pigdice.engine.game import Action, GameState, Hold, Move, Roll, apply, dice_rng, legal_actions, new_game
 from pigdice.engine.record import GameRecord, replay_record
-from pigdice.players.optimal import Optimal, position_of
+from pigdice.players.optimal import Optimal, in_play, position_of, seat_chances
 from pigdice.rules.variant import Variant
 
 MARKS = (("blunder", 0.08), ("mistake", 0.03), ("inaccuracy", 0.01))  # (mark, least chance given away)
@@ -174,7 +174,6 @@ def review_game(
     """Review the game of ``variant`` played with ``seed`` and ``actions`` (``optimal`` supplies the policies)."""
     perfect = optimal or Optimal(variant)
     players = len(names)
-    exact = perfect.exact(players)
     state = new_game(variant, players)
     rng = dice_rng(seed)
     reviewed: list[ReviewedDecision] = []
@@ -186,6 +185,7 @@ def review_game(
             taken = _option_name(state, action)
             chosen = hint.values.get(taken)
             loss = None if chosen is None else max(0.0, hint.values[hint.best] - chosen)
+            exact = perfect.exact(len(in_play(state)))  # fewer players once someone resigned
             wins = _win_by_seat(state, exact.win_vector(position_of(state)) if exact else None, hint.win_probability)
             reviewed.append(
                 ReviewedDecision(
@@ -240,11 +240,11 @@ def _option_name(state: GameState, action: Action) -> str:
 
 def _win_by_seat(state: GameState, vector: tuple[float, ...] | None, mover: float) -> tuple[float, ...] | None:
     """Return every seat's winning chance in seat order (the mover's alone settles it for 2 players)."""
-    n, me = state.players, state.current
     if vector is not None:
-        return tuple(vector[(seat - me) % n] for seat in range(n))
-    if n == 2:
-        return (mover, 1.0 - mover) if me == 0 else (1.0 - mover, mover)
+        return seat_chances(state, vector)
+    order = in_play(state)
+    if len(order) == 2:
+        return seat_chances(state, (mover, 1.0 - mover))
     return None
 
 

@@ -25,7 +25,7 @@ import numpy as np
 from pigdice.engine.events import Event, event_to_json
 from pigdice.engine.game import apply, new_game, parse_move
 from pigdice.errors import PigdiceError, UnknownVariantError
-from pigdice.players.optimal import Optimal, approximation_note, position_of
+from pigdice.players.optimal import Optimal, approximation_note, in_play, position_of, seat_chances
 from pigdice.rules.registry import find_variant
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.exact import ExactPolicy, FirstToGoalPolicy, exactness
@@ -731,13 +731,15 @@ class RoomManager:
             raise WebError("game_over", "the game is over", 409)
         hint = advisor.hint(state)
         mine = state.current == seat_index
-        exact = advisor.exact(state.players)  # never solves: the advisor was handed its policy
+        exact = advisor.exact(len(in_play(state)))  # never solves: the advisor was handed its policy
         win: float | None
-        if mine:
+        if seat_index in state.resigned:
+            win = 0.0
+        elif mine:
             win = hint.win_probability
         elif exact is not None:  # everyone's chance, the mover first
-            win = exact.win_vector(position_of(state))[(seat_index - state.current) % state.players]
-        elif state.players == 2 and variant.decision is not Decision.SIMULTANEOUS:
+            win = seat_chances(state, exact.win_vector(position_of(state)))[seat_index]
+        elif len(in_play(state)) == 2 and variant.decision is not Decision.SIMULTANEOUS:
             win = 1.0 - hint.win_probability
         else:
             win = None
