@@ -205,7 +205,9 @@ def test_two_people_in_one_room_see_each_others_rolls(server: str, browser: Any)
     bob.wait_for_function("() => document.querySelectorAll('#log li').length >= 1")
     assert "Alice rolled" in bob.inner_text("#log")
     assert bob.locator("#dice-area .die, #dice-area .die-label").count() == 1
-    # Alice keeps her turn short; then Bob rolls and Alice sees it
+    # Alice keeps her turn short (holding at 0 asks first: she says yes); then Bob rolls and Alice sees it
+    asked: list[str] = []
+    alice.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     for _ in range(50):
         alice.wait_for_function(
             "() => !document.getElementById('roll-btn').disabled"
@@ -216,6 +218,7 @@ def test_two_people_in_one_room_see_each_others_rolls(server: str, browser: Any)
         seen = alice.locator("#log li").count()
         alice.click("#hold-btn" if not alice.is_disabled("#hold-btn") else "#roll-btn")
         alice.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=seen, timeout=5000)
+    assert asked and all(message.startswith("Hold with nothing to bank?") for message in asked)
     bob.wait_for_selector("#roll-btn:not([disabled])")
     assert bob.inner_text("#clock").startswith("Your time: ")  # an online room: turns are timed
     assert alice.inner_text("#clock").startswith("Bob's time: ")

@@ -470,6 +470,8 @@
     if (seat === null || pending) return;
     let action = kind;
     if (kind === "roll" && state.chooses_dice) action = "roll:" + clampDice();
+    if (kind === "hold" && state.turn_total === 0 && !isGroup()
+        && !window.confirm("Hold with nothing to bank? Your turn passes to the next player.")) return;
     if (send({ type: "action", seat, token: tokens[seat], action, expected_step: state.step })) {
       pending = true;
       renderControls();
