@@ -122,6 +122,12 @@ def test_full_game_against_a_robot_by_clicking(server: str, browser: Any) -> Non
     page.fill("#seat-list li:nth-child(2) input", "hold:10")
     page.click("#start")
     page.wait_for_url("**/play/**")
+    page.wait_for_selector("#roll-btn:not([disabled])")
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("#hold-btn")  # at turn total 0: asked first, and "no" keeps the turn
+    assert asked == ["Hold with nothing to bank? Your turn passes to the next player."]
+    assert page.locator("#log li").count() == 0 and not page.is_disabled("#roll-btn")
     rolled = 0
     for _ in range(300):
         if _wait_for_move(page) == "over":
@@ -218,7 +224,7 @@ def test_two_people_in_one_room_see_each_others_rolls(server: str, browser: Any)
         seen = alice.locator("#log li").count()
         alice.click("#hold-btn" if not alice.is_disabled("#hold-btn") else "#roll-btn")
         alice.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=seen, timeout=5000)
-    assert asked and all(message.startswith("Hold with nothing to bank?") for message in asked)
+    assert all(message.startswith("Hold with nothing to bank?") for message in asked)
     bob.wait_for_selector("#roll-btn:not([disabled])")
     assert bob.inner_text("#clock").startswith("Your time: ")  # an online room: turns are timed
     assert alice.inner_text("#clock").startswith("Bob's time: ")
