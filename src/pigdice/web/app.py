@@ -26,7 +26,7 @@ from pigdice.web.errors import WebError
 from pigdice.web.explorer import Explorer
 from pigdice.web.limits import BodyLimit, json_error
 from pigdice.web.manager import RoomManager
-from pigdice.web.routes import api, pages, review, ws
+from pigdice.web.routes import api, pages, ws
 from pigdice.web.solving import load_hint_kernels
 from pigdice.web.store import Store, StoreError
 
@@ -185,7 +185,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for exc_type, handler in HANDLERS:
         app.exception_handler(exc_type)(handler)
     app.include_router(pages.router)
-    app.include_router(review.router)
     app.include_router(api.router)
     app.include_router(ws.router)
     # mounted last, so /static/vendor/plotly.min.js (pages) wins over the folder

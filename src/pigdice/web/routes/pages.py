@@ -1,4 +1,5 @@
-"""HTML pages: home, join by code, the game page, rules, the strategy explorer; plotly.js and the health check."""
+"""HTML pages: home, join by code, the game page and its review, rules, the strategy explorer; plotly.js and the
+health check."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from pigdice import __version__
 from pigdice.errors import PigdiceError
 from pigdice.rules.registry import all_variants, find_variant, variant_settings
 from pigdice.rules.variant import Endgame, FinalTurn, TieRule
+from pigdice.study.review import MARKS
 from pigdice.web import content
 from pigdice.web.config import DEFAULT_VARIANT
 from pigdice.web.errors import WebError
+from pigdice.web.manager import RoomManager
 from pigdice.web.routes import AppSettings, Manager
 from pigdice.web.seats import CODE_RE
 from pigdice.web.variants import variant_info, web_specs
@@ -72,20 +75,29 @@ async def join_by_code(request: Request, code: str = "") -> Response:
     return RedirectResponse(f"/play/{text}", status_code=303)
 
 
-@router.get("/play/{code}", response_class=HTMLResponse)
-async def play_page(request: Request, code: str, manager: Manager) -> HTMLResponse:
-    """The game page of a room."""
+async def room_page(
+    request: Request, code: str, manager: RoomManager, name: str, what: str, **context: Any
+) -> HTMLResponse:
+    """Render the page ``name`` of a room (titled ``what`` and the room), or the 404 page if no room has ``code``."""
     try:
         room = await manager.get(code)
     except WebError:
         return not_found(request, "No room has that code. Check the link, or start a new game.")
-    return page(
-        request,
-        "game.html",
-        title=f"{room.variant.title} · room {room.code}",
-        room=room,
-        variant=variant_info(room.variant),
-    )
+    title = f"{what}{room.variant.title} · room {room.code}"
+    return page(request, name, title=title, room=room, variant=variant_info(room.variant), **context)
+
+
+@router.get("/play/{code}", response_class=HTMLResponse)
+async def play_page(request: Request, code: str, manager: Manager) -> HTMLResponse:
+    """The game page of a room."""
+    return await room_page(request, code, manager, "game.html", "")
+
+
+@router.get("/review/{code}", response_class=HTMLResponse)
+async def review_page(request: Request, code: str, manager: Manager) -> HTMLResponse:
+    """A room's game review (its data comes from /api/games/{code}/review and /verify)."""
+    marks = [(mark, round(100 * least)) for mark, least in reversed(MARKS)]
+    return await room_page(request, code, manager, "review.html", "Review · ", marks=marks)
 
 
 @router.get("/rules", response_class=HTMLResponse)
