@@ -45,20 +45,32 @@ def finish(child: pexpect.spawn) -> int:
     return child.exitstatus
 
 
-def test_a_person_plays_a_short_game_to_the_end() -> None:
-    child = spawn("play", "pig", "--players", "you,hold:10", "--goal", "10", "--seed", "3")
-    child.expect("seed 3")
+def _play_to_the_end(child: pexpect.spawn) -> None:
+    """Play the person's moves (hold from 4 in hand) until the game is over and its result shown."""
     moves = 0
     while True:
         index = child.expect([PROMPT, GAME_OVER])
         if index == 1:
             child.expect(RESULT)
-            break
+            return
         moves += 1
         assert moves < 200, "the game should end"
         line = child.before.rsplit("\n", 1)[-1]
         stake = STAKE.search(line)
         child.sendline("h" if stake and int(stake.group(2)) >= 4 else "r")
+
+
+def test_a_person_plays_a_short_game_to_the_end_and_a_rematch() -> None:
+    child = spawn("play", "pig", "--players", "you,hold:10", "--goal", "10", "--seed", "3")
+    child.expect("seed 3")
+    _play_to_the_end(child)
+    child.expect("Rematch\\? The next player in turn starts")
+    child.sendline("y")
+    child.expect("seed 4")  # the next seed: the evening replays from the first one
+    child.expect(r"Round 1 · Wilbur's turn")  # the seats moved one place: the robot starts
+    _play_to_the_end(child)
+    child.expect("Rematch\\?")
+    child.sendline("n")
     transcript = child.before + child.after
     assert "Traceback" not in transcript
     assert finish(child) == 0
@@ -131,6 +143,8 @@ def test_a_saved_game_is_reviewed_verified_and_replayed(tmp_path: Path) -> None:
     child.expect("Game saved")
     child.expect("Your review")
     child.expect(r"You (gave away|played all)")
+    child.expect("Rematch")
+    child.sendline("n")
     assert finish(child) == 0
     record = json.loads(saved.read_text())
     assert record["format"] == "pigdice-game" and record["seed"] == "8" and record["seats"][0]["kind"] == "human"

@@ -19,13 +19,13 @@ from typing import Annotated, Any, get_type_hints
 import typer
 
 from pigdice.cli.checks import has_foreign_digits, number_option, shown
+from pigdice.engine.game import MAX_SEED
 from pigdice.errors import BadParameterError
 from pigdice.players.base import Strategy
 from pigdice.players.specs import parse_players
 from pigdice.rules import find_variant
 from pigdice.rules.variant import MAX_GOAL, Endgame, FinalTurn, TieRule, Variant
 
-MAX_SEED = 2**63 - 1
 MAX_PARAM_DIGITS = 18  # a whole-number variant parameter (max_dice=10) has at most this many digits
 
 

@@ -418,6 +418,9 @@ def returns(state: GameState) -> tuple[float, ...]:
     return tuple(share if p in state.winners else 0.0 for p in range(state.players))
 
 
+MAX_SEED = 2**63 - 1  # the largest seed a game takes (and a game record stores)
+
+
 def dice_rng(seed: int | None) -> np.random.Generator:
     """Return the dice generator of a game with ``seed`` (the one ``replay`` rolls with)."""
     return np.random.default_rng(seed)

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pigdice.engine.events import Event, event_to_json
-from pigdice.engine.game import GameState, Move, Resign, apply, dice_rng, new_game, parse_move
+from pigdice.engine.game import MAX_SEED, GameState, Move, Resign, apply, dice_rng, new_game, parse_move
 from pigdice.errors import PigdiceError
 from pigdice.rules.parameters import shown
 from pigdice.rules.variant import Variant
@@ -43,7 +43,6 @@ MAX_RECORD_BYTES = 32 * 2**20  # a file larger than this is refused before it is
 MAX_MOVES = 100_000  # a game longer than this is refused (the web bounds its games far below)
 MAX_SEATS = 10
 MAX_TEXT = 200  # names, specs and variant names
-MAX_SEED = 2**63 - 1
 COMMITMENT_METHOD = "sha256(salt:seed)"
 Kind = Literal["human", "robot"]
 

@@ -699,6 +699,20 @@ class TerminalGame:
             if word:
                 return word in CONFIRM_WORDS
 
+    def ask_rematch(self) -> bool:
+        """Ask whether to play a rematch (the seats move one place); False on no, quit or end of input."""
+        prompt = Text("  Rematch? The next player in turn starts. ")
+        prompt += Text(" / ").join([_key("y", "es"), _key("n", "o")]) + Text(" > ", style="bold")
+        try:
+            with self.single_keys():
+                while True:
+                    word = _normalize_input(self.read(prompt))
+                    if word:
+                        return word in CONFIRM_WORDS
+        except (EOFError, KeyboardInterrupt):
+            self.console.print()
+            return False
+
     def _legal_normalized(self) -> list[Action]:
         legal = legal_actions(self.state)
         if not self.variant.chooses_dice:

@@ -17,14 +17,14 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from pigdice.engine.game import Action, GameState
+from pigdice.engine.game import MAX_SEED, Action, GameState
 from pigdice.engine.record import Commitment, GameRecord, RecordError, SeatEntry, record_game, save_record
 from pigdice.errors import PigdiceError
 from pigdice.players.base import Human, Strategy, is_human
 from pigdice.players.optimal import Optimal
 from pigdice.rules.variant import Variant
 from pigdice.study.review import review_game, summary_line
-from pigdice.terminal.game import TerminalGame, robot_pause
+from pigdice.terminal.game import TerminalGame, robot_pause, seat_names
 
 GAMES_ENV = "PIGDICE_GAMES_DIR"
 QUICK_REVIEW_GOAL = 200  # a 2-player game up to this goal is solved for its review at once (well under a second)
@@ -73,12 +73,24 @@ def run_game(
     console: Console | None = None,
     save: Path | None = None,
 ) -> int:
-    """Play one terminal game of ``variant`` with ``seed``, save its record (to ``save``, or the games folder)
-    and review the people's decisions; return the process exit code."""
-    game = TerminalGame(variant, strategies, seed, console=console)
-    code = game.run()
-    finish_game(game, save)
-    return code
+    """Play a terminal game of ``variant`` with ``seed``, save its record (to ``save``, or the games folder),
+    review the people's decisions, and offer a rematch; return the process exit code.
+
+    A rematch moves every seat one place (the old second player starts) and plays with the next seed, so a
+    seed replays the whole evening; it is saved next to ``save`` with the game's number (game-2.json, ...).
+    """
+    seats = list(strategies)
+    names = seat_names(seats)
+    number = 1
+    while True:
+        game = TerminalGame(variant, seats, seed, console=console, names=names)
+        code = game.run()
+        finish_game(game, save if number == 1 or save is None else save.with_stem(f"{save.stem}-{number}"))
+        if code or not game.state.is_terminal() or not any(is_human(s) for s in seats) or not game.ask_rematch():
+            return code
+        seats, names = [*seats[1:], seats[0]], [*names[1:], names[0]]
+        seed = (seed + 1) % (MAX_SEED + 1)
+        number += 1
 
 
 def finish_game(game: TerminalGame, save: Path | None = None) -> None:
