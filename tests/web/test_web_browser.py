@@ -176,6 +176,15 @@ def _review_the_finished_game(browser: Any, url: str) -> None:
     page.wait_for_selector("#decision-card:not([hidden])")
     assert page.locator(".options-table tr").count() >= 2  # a header and at least one option with its chance
     assert "%" in page.inner_text(".options-table")
+    # the replay followed the click: the table as the decision found it, one move before it
+    page.wait_for_selector("#replay-card:not([hidden])")
+    clicked = int(page.inner_text("#decision-title").split()[1])
+    total = int(page.get_attribute("#replay-step", "max"))
+    before = f"after move {clicked - 1} of {total}" if clicked > 1 else "before the first move"
+    assert page.inner_text("#replay-where") == before
+    page.click("#replay-next")
+    assert page.inner_text("#replay-where") == f"after move {clicked} of {total}"
+    assert page.locator("#replay-events li").count() >= 1 and "turn total" in page.inner_text("#replay-scores")
     page.wait_for_selector("#dice-table:not([hidden])", timeout=10000)
     assert "matches the fingerprint" in page.inner_text("#dice-verdict")
     assert "p = " in page.inner_text("#dice-test")

@@ -55,7 +55,7 @@
       const name = el("strong", "", seat.name);
       item.append(name);
       const marks = Object.entries(seat.marks).filter(([, n]) => n > 0).map(([m, n]) => n + " " + (n === 1 ? m : m === "inaccuracy" ? "inaccuracies" : m + "s"));
-      let text = ": " + seat.decisions + " decisions, " + pct(seat.given_away, 1) + " of winning chance given away in all";
+      let text = ": " + seat.decisions + (seat.decisions === 1 ? " decision, " : " decisions, ") + pct(seat.given_away, 1) + " of winning chance given away in all";
       text += marks.length ? " (" + marks.join(", ") + ")." : ", no marked decision.";
       item.append(document.createTextNode(text));
       if (seat.worst_move !== null) {
@@ -148,6 +148,7 @@
       detail.append(el("p", d.mark ? "mark-text mark-" + d.mark : "muted", d.loss < 0.00005 ? "The best choice (or as good as it)." : "Gave away " + pct(d.loss, 2) + " of winning chance" + (d.mark ? ": " + d.mark + "." : ".")));
     }
     $("decision-card").hidden = false;
+    if (moves.length) showMove(d.move - 1);  // the replay shows the table as the decision found it
   }
 
   async function loadDice() {
@@ -185,6 +186,67 @@
       : dice.throws + " throws. Chi-square test: p = " + dice.p_value.toFixed(3) + " (the chance that fair dice look at least this uneven; only a value below 0.001 is worth a second look)." + (dice.notes.length ? " " + dice.notes.join(" ") : "");
   }
 
+  // -- replay: every move of the game, its dice and the scores after it -------------------------
+  let moves = [];  // moves[k - 1]: { events, scores, turnTotal, roll } after move k
+
+  async function loadReplay() {
+    let game;
+    try {
+      game = await getJSON("/api/games/" + encodeURIComponent(code));
+    } catch (err) {
+      return;
+    }
+    const players = game.state.players;
+    const names = game.state.seats.map((s) => s.name);
+    const scores = new Array(players).fill(0);
+    let turnTotal = 0;
+    let roll = null;
+    const byStep = new Map();
+    for (const e of game.events) {
+      if (!byStep.has(e.step)) byStep.set(e.step, []);
+      byStep.get(e.step).push(e);
+    }
+    moves = [];
+    for (let step = 1; step <= game.state.step; step++) {
+      for (const e of byStep.get(step) || []) {
+        if (e.type === "Rolled") { roll = e; turnTotal = e.turn_total; }
+        else if (e.type === "Banked") { scores[e.player] = e.score; turnTotal = 0; }
+        else if (e.type === "ScoreReset") { scores[e.player] = 0; turnTotal = 0; }
+        else if (e.type === "Busted" || e.type === "TimedOut" || e.type === "TurnStarted") { turnTotal = 0; }
+      }
+      moves.push({ events: byStep.get(step) || [], scores: scores.slice(), turnTotal, roll });
+    }
+    const slider = $("replay-step");
+    slider.max = String(moves.length);
+    slider.addEventListener("input", () => showMove(Number(slider.value)));
+    $("replay-prev").addEventListener("click", () => showMove(Number(slider.value) - 1));
+    $("replay-next").addEventListener("click", () => showMove(Number(slider.value) + 1));
+    $("replay-card").dataset.names = JSON.stringify(names);
+    $("replay-card").hidden = !moves.length;
+    showMove(moves.length);
+  }
+
+  function showMove(step) {
+    step = Math.max(0, Math.min(moves.length, step));
+    $("replay-step").value = String(step);
+    $("replay-where").textContent = step ? "after move " + step + " of " + moves.length : "before the first move";
+    const names = JSON.parse($("replay-card").dataset.names || "[]");
+    const move = step ? moves[step - 1] : { events: [], scores: names.map(() => 0), turnTotal: 0, roll: null };
+    const area = $("replay-dice");
+    area.replaceChildren();
+    const rolled = move.events.find((e) => e.type === "Rolled");
+    if (rolled && window.PigDice) PigDice.renderRoll(area, rolled, {});
+    else area.append(el("span", "muted", step ? "no roll on this move" : "before the first roll"));
+    const scores = $("replay-scores");
+    scores.replaceChildren();
+    names.forEach((name, seat) => scores.append(el("li", "", name + ": " + move.scores[seat])));
+    scores.append(el("li", "muted", "turn total: " + move.turnTotal));
+    const list = $("replay-events");
+    list.replaceChildren();
+    for (const e of move.events) list.append(el("li", "", e.line));
+  }
+
   loadReview();
   loadDice();
+  loadReplay();
 })();
