@@ -6,9 +6,8 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import numpy as np
 import typer
 from rich.table import Table
 
@@ -26,15 +25,19 @@ from pigdice.cli.output import emit_json, stderr_console, stdout_console
 from pigdice.cli.progress import progress_bar
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import MAX_GOAL, Decision, Endgame, Variant
-from pigdice.solve import Policy, solvable, solve
-from pigdice.solve.exact import ExactPolicy, exact_policy, start_action
 from pigdice.solve.positions import Position
+
+if TYPE_CHECKING:  # the solver loads numba and numpy: imported where a command runs, so start-up stays quick
+    from pigdice.solve import Policy
+    from pigdice.solve.exact import ExactPolicy
 
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Solve again even if a cached policy exists.")]
 
 
 def solved(variant: Variant, no_cache: bool = False) -> tuple[Policy, float]:
     """Return the policy of ``variant`` (from the cache unless ``no_cache``) and the seconds it took."""
+    from pigdice.solve import solve
+
     started = time.perf_counter()
     with progress_bar() as bar:
 
@@ -47,6 +50,8 @@ def solved(variant: Variant, no_cache: bool = False) -> tuple[Policy, float]:
 
 def solved_exactly(variant: Variant, players: int, no_cache: bool = False) -> tuple[ExactPolicy, float]:
     """Return the exact policy of ``variant`` with ``players`` players and the seconds it took (progress bar)."""
+    from pigdice.solve.exact import exact_policy
+
     started = time.perf_counter()
     with progress_bar() as bar:
 
@@ -59,6 +64,8 @@ def solved_exactly(variant: Variant, players: int, no_cache: bool = False) -> tu
 
 def solve_summary(policy: ExactPolicy, seconds: float) -> dict[str, Any]:
     """Return the stable JSON of ``pigdice solve``."""
+    from pigdice.solve.exact import start_action
+
     seats = policy.win_probability_by_seat()
     variant = policy.variant
     return {
@@ -132,6 +139,8 @@ def solve_command(
 
 def _csv_lines(policy: Policy) -> Iterator[str]:
     """Yield the CSV text of ``policy`` one (score, opponent) block at a time."""
+    import numpy as np
+
     variant = policy.variant
     goal = policy.goal
     names = [f"roll:{n}" for n in variant.choices] if variant.chooses_dice else ["roll"]
@@ -211,6 +220,8 @@ def policy_command(
     no_cache: NoCacheOpt = False,
 ) -> None:
     """Show the optimal policy as a grid of hold thresholds, or export every state as CSV."""
+    from pigdice.solve import solvable
+
     variant = solvable(variant_from_options(variant_name, goal, params=param))
     solved_policy, _ = solved(variant, no_cache)
     if export is None:

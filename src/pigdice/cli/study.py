@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import math
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -31,18 +31,11 @@ from pigdice.players.base import Strategy
 from pigdice.players.defaults import default_robot
 from pigdice.players.specs import parse_strategy
 from pigdice.rules.variant import Endgame, Variant
-from pigdice.study.evaluate import (
-    CSV_FIELDS,
-    Comparison,
-    TournamentResult,
-    compare,
-    simulate_with_tables,
-    tournament,
-    wilson_interval,
-)
 from pigdice.study.limits import MAX_GAMES  # the most games one simulation, comparison or match plays
-from pigdice.study.simulate import SimulationResult
-from pigdice.study.simulate import simulate as run_simulation
+
+if TYPE_CHECKING:  # the study modules load numba: imported where a command runs, so start-up stays quick
+    from pigdice.study.evaluate import Comparison, TournamentResult
+    from pigdice.study.simulate import SimulationResult
 
 MAX_PLAYERS = 100  # players per game in the largest variant (Swine Herd)
 
@@ -80,6 +73,9 @@ def simulate_command(
     json_out: JsonOpt = False,
 ) -> None:
     """Play many seeded games between robots and count the wins per seat."""
+    from pigdice.study.evaluate import simulate_with_tables
+    from pigdice.study.simulate import simulate as run_simulation
+
     variant = options.variant(variant_name)
     specs = players if players is not None else ",".join([default_robot(variant)] * 2)
     strategies = players_from_option(specs, variant)
@@ -139,6 +135,8 @@ def print_simulation(
     variant: Variant, strategies: list[Strategy], result: SimulationResult, seed: int, fast: bool
 ) -> None:
     """Print the wins per seat with their 95% (Wilson) intervals for people."""
+    from pigdice.study.evaluate import wilson_interval
+
     console = stdout_console()
     table = Table(title=f"{variant.title}: {result.games} games, seed {seed}", title_style="bold")
     table.add_column("seat", justify="right")
@@ -202,6 +200,8 @@ def compare_command(
     json_out: JsonOpt = False,
 ) -> None:
     """Give the probability that A beats B: exactly, and by simulation with --games N."""
+    from pigdice.study.evaluate import compare
+
     variant = options.variant(variant_name)
     variant.check_players(2)
     strategy_a, strategy_b = _strategy(a, variant), _strategy(b, variant)
@@ -283,6 +283,8 @@ def print_tournament(result: TournamentResult) -> None:
 
 def write_csv(result: TournamentResult, path: Path) -> int:
     """Write one row per player per match to ``path``; return the number of rows."""
+    from pigdice.study.evaluate import CSV_FIELDS
+
     rows = result.csv_rows()
     with writing(path), path.open("w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(CSV_FIELDS))
@@ -328,6 +330,8 @@ def tournament_command(
     ] = None,
 ) -> None:
     """Play a round robin between strategies and rank them (exact where possible)."""
+    from pigdice.study.evaluate import tournament
+
     if json_out and csv_path is not None:
         raise BadParameterError("give --json or --csv, not both")
     variant = options.variant(variant_name)
