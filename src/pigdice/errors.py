@@ -23,6 +23,25 @@ class BadStrategyError(PigdiceError):
     """A strategy spec string that cannot be parsed."""
 
 
+class MissingExtraError(PigdiceError):
+    """An optional dependency is not installed; the message names the extra that brings it."""
+
+
+def require_modules(modules: tuple[str, ...], extra: str, what: str) -> None:
+    """Raise MissingExtraError naming ``pigdice[extra]`` if any of ``modules`` cannot be imported.
+
+    ``what`` starts the message, e.g. "the web server needs".
+    """
+    import importlib.util
+
+    missing = [name for name in modules if importlib.util.find_spec(name) is None]
+    if missing:
+        raise MissingExtraError(
+            f"{what} {', '.join(missing)}: "
+            f"install the extra with pip install 'pigdice[{extra}]'"
+        )
+
+
 class ResourceLimitError(BadParameterError):
     """Work refused before it starts: it would need more memory than this machine can give it.
 

@@ -184,7 +184,7 @@ class RollSpec:
     def throw(self, rng: Any) -> Throw:
         """Sample one throw with ``rng`` (a numpy Generator or a ``ScriptedDice``)."""
         if isinstance(rng, ScriptedDice):
-            return self.throw_faces(rng.next_faces(self))
+            return rng.next_throw(self)
         if self.mishap is not None and self.mishap.probability > 0:
             if rng.random() < float(self.mishap.probability):
                 return Throw(None, (), self.mishap.label, self.mishap.effect)
@@ -209,19 +209,28 @@ class RollSpec:
 
 
 class ScriptedDice:
-    """A stand-in for a Generator that returns scripted throws, for tests and replays by faces."""
+    """A stand-in for a Generator that returns scripted throws, for tests and replays by faces.
 
-    def __init__(self, throws: list[tuple[int, ...] | None]) -> None:
+    Each scripted throw is the faces shown, None for the mishap, or a whole ``Throw`` (what an
+    explicit chance node picked, e.g. one effect of ``RollSpec.distribution``), used as it is.
+    """
+
+    def __init__(self, throws: list[tuple[int, ...] | None] | list[tuple[int, ...] | Throw | None]) -> None:
         self._throws = list(throws)
         self._index = 0
 
-    def next_faces(self, spec: RollSpec) -> tuple[int, ...] | None:
+    def next_faces(self, spec: RollSpec) -> tuple[int, ...] | Throw | None:
         """Return the next scripted throw."""
         if self._index >= len(self._throws):
             raise ValueError("the scripted dice ran out of throws")
         faces = self._throws[self._index]
         self._index += 1
         return faces
+
+    def next_throw(self, spec: RollSpec) -> Throw:
+        """Return the next scripted throw of ``spec``, scored."""
+        scripted = self.next_faces(spec)
+        return scripted if isinstance(scripted, Throw) else spec.throw_faces(scripted)
 
     @property
     def remaining(self) -> int:

@@ -9,16 +9,12 @@ from __future__ import annotations
 import importlib.util
 from typing import TYPE_CHECKING, Any
 
-from pigdice.errors import PigdiceError
+from pigdice.errors import MissingExtraError, require_modules
 
 if TYPE_CHECKING:
     from pigdice.web.config import Settings
 
 WEB_MODULES = ("fastapi", "uvicorn", "sqlalchemy", "jinja2", "pydantic", "plotly")
-
-
-class MissingExtraError(PigdiceError):
-    """An optional dependency of the web server is not installed."""
 
 
 def missing_web_modules() -> list[str]:
@@ -28,11 +24,7 @@ def missing_web_modules() -> list[str]:
 
 def require_web() -> None:
     """Raise MissingExtraError naming the extra to install if a web dependency is missing."""
-    missing = missing_web_modules()
-    if missing:
-        raise MissingExtraError(
-            f"the web server needs {', '.join(missing)}: install the extra with pip install 'pigdice[web]'"
-        )
+    require_modules(WEB_MODULES, "web", "the web server needs")
 
 
 def create_app(settings: Settings | None = None) -> Any:

@@ -1,0 +1,57 @@
+"""Swine Herd's moments of choice, taken together: every standing player's choice, then one reveal.
+
+The engine applies Swine Herd's choices one seat at a time (that is how a log replays), so a
+front end that asked the seats in order would show each choice before the next seat decides.
+``apply_choices`` takes all the choices of one moment at once, made on the same state, and
+applies them in seat order: nobody's choice depends on another's of the same moment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from pigdice.engine.events import Event
+from pigdice.engine.game import Action, GameState, apply, legal_actions
+from pigdice.errors import IllegalActionError
+from pigdice.rules.outcomes import ScriptedDice
+
+
+def choosing_seats(state: GameState) -> list[int]:
+    """Return the seats that choose at this moment: every standing player (Swine Herd), else the mover."""
+    if state.is_terminal():
+        return []
+    if not state.variant.is_simultaneous:
+        return [state.current]
+    return [seat for seat, up in enumerate(state.standing) if up]
+
+
+def seat_view(state: GameState, seat: int) -> GameState:
+    """Return ``state`` as seat ``seat`` sees it when choosing (it is their move; nobody else's choice shown)."""
+    if seat not in choosing_seats(state):
+        raise IllegalActionError(f"seat {seat} has no choice to make now")
+    return GameState(**{**state.__dict__, "current": seat})
+
+
+def apply_choices(
+    state: GameState, choices: Mapping[int, Action], rng: np.random.Generator | ScriptedDice
+) -> tuple[GameState, list[Event]]:
+    """Apply the choices of every seat that chooses now (made on the same state); return the new state and events.
+
+    Raises IllegalActionError if a choosing seat is missing, a seat that has no choice is
+    given one, or a choice is not allowed.
+    """
+    seats = choosing_seats(state)
+    if sorted(choices) != seats:
+        raise IllegalActionError(f"choices are needed from seats {seats}, got {sorted(choices)}")
+    for seat in seats:
+        if choices[seat] not in legal_actions(seat_view(state, seat)):
+            raise IllegalActionError(f"seat {seat}: {choices[seat]} is not allowed now")
+    events: list[Event] = []
+    for seat in seats:
+        if state.current != seat:  # unreachable: the engine asks the standing seats in seat order
+            raise IllegalActionError(f"seat {seat} was to choose, but the engine asks seat {state.current}")
+        state, new_events = apply(state, choices[seat], rng)
+        events.extend(new_events)
+    return state, events

@@ -1,0 +1,105 @@
+"""One encoding of actions and observations for every research interface (Gymnasium, PettingZoo, OpenSpiel).
+
+Actions are integers: ``a < len(variant.choices)`` rolls ``variant.choices[a]`` dice (Pig: 0 is
+roll), and ``len(variant.choices)`` holds (Pig: 1 is hold): OpenSpiel's own ``pig`` numbers its
+actions the same way (0 roll, 1 stop). Games with one throw a turn (Hog) have no hold action.
+In an action table (``pigdice.solve.actions``) hold is code 0 and roll choice c is code c + 1;
+``table_code`` converts.
+
+An observation, seen from seat ``seat``, is a vector of whole numbers:
+``[goal, turn total, rolls this turn, final round under way]`` followed, for each player in turn
+order starting with ``seat`` itself, by ``[score, to move, owed a last turn, standing]`` (standing:
+Swine Herd's players still up this turn; 1 for everyone else's game). Values are clipped to
+``OBSERVATION_HIGH`` (2^31 - 1), far above any score a game reaches.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pigdice.engine.game import Action, GameState, Hold, Roll, legal_actions
+from pigdice.errors import IllegalActionError
+from pigdice.rules.variant import Variant
+
+OBSERVATION_HIGH = 2**31 - 1
+HEADER = ("goal", "turn_total", "rolls_this_turn", "final_round")
+PER_PLAYER = ("score", "to_move", "owed_last_turn", "standing")
+
+
+def action_count(variant: Variant) -> int:
+    """Return the number of distinct actions: one roll per dice choice, then hold where the player may hold."""
+    return len(variant.choices) + int(variant.can_hold)
+
+
+def hold_action(variant: Variant) -> int | None:
+    """Return the integer of the hold action (None in games with one throw a turn, Hog)."""
+    return len(variant.choices) if variant.can_hold else None
+
+
+def to_action(variant: Variant, action: int) -> Action:
+    """Return the engine action of integer ``action``; raise IllegalActionError if it is out of range."""
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        raise IllegalActionError(f"an action is a whole number 0..{action_count(variant) - 1}, got {action!r}")
+    index = int(action)
+    if index == hold_action(variant):
+        return Hold()
+    if not 0 <= index < len(variant.choices):
+        raise IllegalActionError(f"action {index} is out of range 0..{action_count(variant) - 1}")
+    return Roll(variant.choices[index]) if variant.chooses_dice else Roll()
+
+
+def to_integer(variant: Variant, action: Action) -> int:
+    """Return the integer of engine action ``action``."""
+    if isinstance(action, Hold):
+        hold = hold_action(variant)
+        if hold is None:
+            raise IllegalActionError(f"{variant.name} has no hold")
+        return hold
+    return variant.choices.index(action.dice) if action.dice is not None else 0
+
+
+def table_code(variant: Variant, action: int) -> int:
+    """Return the action-table code of integer ``action`` (hold 0, roll choice c is c + 1)."""
+    return 0 if action == hold_action(variant) else action + 1
+
+
+def action_mask(state: GameState, seat: int | None = None) -> np.ndarray:
+    """Return the int8 mask of the legal actions of ``seat`` (default: the player to move); all 0 when it has none."""
+    variant = state.variant
+    mask = np.zeros(action_count(variant), dtype=np.int8)
+    if state.is_terminal():
+        return mask
+    if seat is not None and seat != state.current:
+        if not (variant.is_simultaneous and state.standing[seat]):
+            return mask
+        state = GameState(**{**state.__dict__, "current": seat})
+    for action in legal_actions(state):
+        mask[to_integer(variant, action)] = 1
+    return mask
+
+
+def observation_size(players: int) -> int:
+    """Return the length of an observation vector for ``players`` players."""
+    return len(HEADER) + len(PER_PLAYER) * players
+
+
+def observe(state: GameState, seat: int) -> np.ndarray:
+    """Return the int64 observation vector of ``state`` seen from ``seat`` (see the module docstring)."""
+    players = state.players
+    out = np.zeros(observation_size(players), dtype=np.int64)
+    final = state.final_round
+    out[:4] = (state.variant.goal, state.turn_total, state.rolls_this_turn, final is not None)
+    for offset in range(players):
+        player = (seat + offset) % players
+        standing = state.standing[player] if state.standing else True
+        to_move = not state.is_terminal() and (
+            player == state.current if not state.variant.is_simultaneous else standing
+        )
+        base = len(HEADER) + len(PER_PLAYER) * offset
+        out[base : base + 4] = (
+            state.scores[player],
+            to_move,
+            final is not None and player in final,
+            standing,
+        )
+    return np.minimum(out, OBSERVATION_HIGH)
