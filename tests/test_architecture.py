@@ -27,6 +27,7 @@ LAYERS = {
     "study": 4,
     "terminal": 5,
     "web": 5,
+    "envs": 5,  # the research interfaces: adapters like the other front ends
     "cli": 6,
     "__main__": 7,
 }
