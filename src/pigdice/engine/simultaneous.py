@@ -13,7 +13,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from pigdice.engine.events import Event
-from pigdice.engine.game import Action, GameState, apply, legal_actions
+from pigdice.engine.game import Action, GameState, apply
 from pigdice.errors import IllegalActionError
 from pigdice.rules.outcomes import ScriptedDice
 
@@ -45,13 +45,11 @@ def apply_choices(
     seats = choosing_seats(state)
     if sorted(choices) != seats:
         raise IllegalActionError(f"choices are needed from seats {seats}, got {sorted(choices)}")
-    for seat in seats:
-        if choices[seat] not in legal_actions(seat_view(state, seat)):
-            raise IllegalActionError(f"seat {seat}: {choices[seat]} is not allowed now")
     events: list[Event] = []
-    for seat in seats:
-        if state.current != seat:  # unreachable: the engine asks the standing seats in seat order
-            raise IllegalActionError(f"seat {seat} was to choose, but the engine asks seat {state.current}")
-        state, new_events = apply(state, choices[seat], rng)
+    for seat in seats:  # the engine asks the standing seats in seat order and rolls after the last
+        try:
+            state, new_events = apply(state, choices[seat], rng)
+        except IllegalActionError as error:  # nothing is lost: states never change in place
+            raise IllegalActionError(f"seat {seat}: {error}") from None
         events.extend(new_events)
     return state, events

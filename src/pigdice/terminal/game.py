@@ -42,6 +42,7 @@ from pigdice.engine.game import (
     parse_action,
     robot_rng,
 )
+from pigdice.engine.simultaneous import apply_choices, choosing_seats, seat_view
 from pigdice.errors import IllegalActionError, PigdiceError
 from pigdice.players.base import Human, Strategy, is_human
 from pigdice.players.defaults import robot_name
@@ -396,6 +397,8 @@ class TerminalGame:
         self.rng = dice_rng(seed)
         self.robot_rng = robot_rng(seed)
         self.state = new_game(variant, len(self.strategies))
+        # Swine Herd with two people or more: a person's key is shown as a dot, so the others do not see it
+        self.hidden = variant.is_simultaneous and sum(is_human(s) for s in self.strategies) > 1
         self.actions: list[Move] = []  # every move made, in order: with the seed, the whole game
         self.events: list[ev.Event] = []  # everything that happened, in order
 
@@ -407,11 +410,14 @@ class TerminalGame:
             return read_command(self.keys, self._echo, self.variant.choices[-1] if self.variant.chooses_dice else 0)
         text = input()
         if not _isatty(sys.stdin):
-            self.console.print(text, markup=False, highlight=False)  # keep transcripts readable
+            shown = "•" * len(text.strip()) if self.hidden else text
+            self.console.print(shown, markup=False, highlight=False)  # keep transcripts readable
         return text
 
     def _echo(self, text: str) -> None:
-        """Show keys typed in cbreak mode (the terminal does not echo them)."""
+        """Show keys typed in cbreak mode (the terminal does not echo them; hidden choices show as dots)."""
+        if self.hidden and text.strip() and text not in ERASE:
+            text = "•" * len(text)
         self.console.file.write(text)
         self.console.file.flush()
 
@@ -772,6 +778,14 @@ class TerminalGame:
         while not self.state.is_terminal():
             if self.state.scores != scores:
                 robot_moves, scores = 0, self.state.scores
+            if self.variant.is_simultaneous and self.script is None:
+                moment = self.play_moment()
+                if moment is None:
+                    return 0
+                robot_moves = 0 if moment else robot_moves + 1
+                if robot_moves > ROBOT_MOVES_LIMIT:
+                    return self.stop_endless()
+                continue
             action, human = self.next_action()
             if action is None and self.script is not None:
                 self.say("  The record ends here: the game was not finished.", style="bold yellow")
@@ -797,6 +811,30 @@ class TerminalGame:
                 self.say(f"  {_verb(self.names[player], 'hold', 'holds')} with nothing to bank", style="dim")
             self.show_events(events, action)
         return 0
+
+    def play_moment(self) -> bool | None:
+        """Swine Herd: every standing seat chooses on the same state, unseen, then all is shown at once.
+
+        Return whether a person chose, or None if one quit.
+        """
+        moment = self.state
+        choices: dict[int, Action] = {}
+        human = False
+        for seat in choosing_seats(moment):
+            self.state = seat_view(moment, seat)
+            action, by_person = self.next_action()
+            human = human or by_person
+            if not isinstance(action, Roll | Hold):  # None: the person quit
+                self.state = moment
+                self.say("  Game abandoned.", style="bold yellow")
+                self.say(f"  seed {self.seed}", style="dim")
+                return None
+            choices[seat] = action
+        self.state, events = apply_choices(moment, choices, self.rng)
+        self.actions.extend(choices[seat] for seat in sorted(choices))  # the engine's order: the log replays
+        self.events.extend(events)
+        self.show_events(events, None)
+        return human
 
     @contextlib.contextmanager
     def single_keys(self) -> Iterator[None]:
