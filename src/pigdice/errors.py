@@ -36,10 +36,7 @@ def require_modules(modules: tuple[str, ...], extra: str, what: str) -> None:
 
     missing = [name for name in modules if importlib.util.find_spec(name) is None]
     if missing:
-        raise MissingExtraError(
-            f"{what} {', '.join(missing)}: "
-            f"install the extra with pip install 'pigdice[{extra}]'"
-        )
+        raise MissingExtraError(f"{what} {', '.join(missing)}: install the extra with pip install 'pigdice[{extra}]'")
 
 
 class ResourceLimitError(BadParameterError):
