@@ -13,7 +13,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from pigdice.engine.events import Event
-from pigdice.engine.game import Action, GameState, apply
+from pigdice.engine.game import Action, GameState, Pass, apply
 from pigdice.errors import IllegalActionError
 from pigdice.rules.outcomes import ScriptedDice
 
@@ -35,9 +35,11 @@ def seat_view(state: GameState, seat: int) -> GameState:
 
 
 def apply_choices(
-    state: GameState, choices: Mapping[int, Action], rng: np.random.Generator | ScriptedDice
+    state: GameState, choices: Mapping[int, Action | Pass], rng: np.random.Generator | ScriptedDice
 ) -> tuple[GameState, list[Event]]:
     """Apply the choices of every seat that chooses now (made on the same state); return the new state and events.
+
+    A ``Pass`` is a seat whose time ran out (in Swine Herd: it sits down with nothing banked).
 
     Raises IllegalActionError if a choosing seat is missing, a seat that has no choice is
     given one, or a choice is not allowed.
