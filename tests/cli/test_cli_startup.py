@@ -1,16 +1,17 @@
-"""Start-up: the command line loads the solver (numba) and the study modules only for commands that use them."""
+"""Start-up: the command line loads the solver (numba), the study modules and numpy only for commands that use them."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 HEAVY = ("numba", "scipy", "pigdice.solve.solver", "pigdice.study.evaluate", "fastapi", "matplotlib", "plotly")
 
 
-def _loaded_after(code: str) -> set[str]:
-    """Return which heavy modules are loaded after running ``code`` in a fresh interpreter."""
-    probe = f"{code}\nimport sys\nprint(','.join(m for m in {HEAVY!r} if m in sys.modules))"
+def _loaded_after(code: str, watched: tuple[str, ...] = HEAVY) -> set[str]:
+    """Return which of the ``watched`` modules are loaded after running ``code`` in a fresh interpreter."""
+    probe = f"{code}\nimport sys\nprint(','.join(m for m in {watched!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.strip()
     return set(filter(None, out.split(",")))
 
@@ -19,10 +20,20 @@ def test_the_command_line_starts_without_the_solver() -> None:
     assert _loaded_after("import pigdice.cli.app") == set()
 
 
-def test_help_variants_and_rules_do_not_load_the_solver() -> None:
+def _invoke(args: list[str]) -> str:
+    return (
+        "import sys\nfrom typer.testing import CliRunner\nfrom pigdice.cli.app import app\n"
+        f"result = CliRunner().invoke(app, {args!r})\nassert result.exit_code == 0, result.output"
+    )
+
+
+def test_help_variants_and_rules_do_not_load_the_solver_or_numpy() -> None:
     for args in (["--help"], ["variants"], ["rules", "pig"]):
-        code = (
-            "import sys\nfrom typer.testing import CliRunner\nfrom pigdice.cli.app import app\n"
-            f"result = CliRunner().invoke(app, {args!r})\nassert result.exit_code == 0, result.output"
-        )
-        assert _loaded_after(code) == set(), args
+        assert _loaded_after(_invoke(args), (*HEAVY, "numpy")) == set(), args
+
+
+def test_a_game_between_robots_does_not_load_the_solver(tmp_path: Path) -> None:
+    args = ["play", "pig", "--players", "hold:20,hold:25", "--seed", "3", "--save", str(tmp_path / "game.json")]
+    code = f"import os\nos.environ['PIGDICE_FAST'] = '1'\n{_invoke(args)}"
+    assert _loaded_after(code) == set()
+    assert (tmp_path / "game.json").is_file()

@@ -14,17 +14,18 @@ import re
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
-from typing import Annotated, Any, get_type_hints
+from typing import TYPE_CHECKING, Annotated, Any, get_type_hints
 
 import typer
 
 from pigdice.cli.checks import has_foreign_digits, number_option, shown
 from pigdice.engine.game import MAX_SEED
 from pigdice.errors import BadParameterError
-from pigdice.players.base import Strategy
-from pigdice.players.specs import parse_players
 from pigdice.rules import find_variant
 from pigdice.rules.variant import MAX_GOAL, Endgame, FinalTurn, TieRule, Variant
+
+if TYPE_CHECKING:  # the players (and numpy) load when a command reads its players
+    from pigdice.players.base import Strategy
 
 MAX_PARAM_DIGITS = 18  # a whole-number variant parameter (max_dice=10) has at most this many digits
 
@@ -182,4 +183,6 @@ def resolve_seed(seed: int | None) -> int:
 
 def players_from_option(specs: str, variant: Variant) -> list[Strategy]:
     """Return the strategies a ``--players`` option names, checked against the variant."""
+    from pigdice.players.specs import parse_players
+
     return parse_players(specs, variant)

@@ -27,13 +27,12 @@ from pigdice.cli.options import (
 from pigdice.cli.output import emit_json, percent, stderr_console, stdout_console
 from pigdice.cli.progress import progress_bar
 from pigdice.errors import BadParameterError, BadStrategyError
-from pigdice.players.base import Strategy
 from pigdice.players.defaults import default_robot
-from pigdice.players.specs import parse_strategy
 from pigdice.rules.variant import Endgame, Variant
 from pigdice.study.limits import MAX_GAMES  # the most games one simulation, comparison or match plays
 
 if TYPE_CHECKING:  # the study modules load numba: imported where a command runs, so start-up stays quick
+    from pigdice.players.base import Strategy
     from pigdice.study.evaluate import Comparison, TournamentResult
     from pigdice.study.simulate import SimulationResult
 
@@ -43,6 +42,8 @@ MAX_PLAYERS = 100  # players per game in the largest variant (Swine Herd)
 def _strategy(spec: str, variant: Variant) -> Strategy:
     if not spec.strip():
         raise BadStrategyError("empty strategy name")
+    from pigdice.players.specs import parse_strategy
+
     return parse_strategy(spec, variant)
 
 

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from pigdice.engine.events import (
     Banked,
@@ -30,6 +28,9 @@ from pigdice.errors import IllegalActionError
 from pigdice.rules.effects import EffectKind
 from pigdice.rules.outcomes import ScriptedDice
 from pigdice.rules.variant import Decision, Endgame, FinalTurn, TieRule, Variant
+
+if TYPE_CHECKING:  # numpy loads with the first game's dice: the command line starts without it
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -423,6 +424,8 @@ MAX_SEED = 2**63 - 1  # the largest seed a game takes (and a game record stores)
 
 def dice_rng(seed: int | None) -> np.random.Generator:
     """Return the dice generator of a game with ``seed`` (the one ``replay`` rolls with)."""
+    import numpy as np
+
     return np.random.default_rng(seed)
 
 
@@ -433,6 +436,8 @@ def robot_rng(seed: int | None) -> np.random.Generator:
     gives, as ``study.simulate.play_game`` does), so robots that randomise never move the dice
     and a game replays from its seed and actions alone.
     """
+    import numpy as np
+
     return np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
 
 

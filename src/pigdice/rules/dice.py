@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from pigdice.errors import BadParameterError
+
+if TYPE_CHECKING:  # numpy loads only when dice are thrown: the command line starts without it
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,8 @@ class Die:
     @cached_property
     def cumulative(self) -> np.ndarray:
         """Return the cumulative probabilities as floats, for sampling a face."""
+        import numpy as np
+
         return np.cumsum([float(p) for p in self.probabilities])
 
     def label(self, face: int) -> str:

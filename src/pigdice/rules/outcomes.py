@@ -16,12 +16,13 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pigdice.rules.dice import Die
 from pigdice.rules.effects import Effect, add, bust, reset_score
+
+if TYPE_CHECKING:  # numpy loads only when dice are thrown: the command line starts without it
+    import numpy as np
 
 
 class Scorer(Protocol):
@@ -239,7 +240,7 @@ class ScriptedDice:
 
 
 def _sample_face(die: Die, rng: np.random.Generator) -> int:
-    index = int(np.searchsorted(die.cumulative, rng.random(), side="right"))
+    index = int(die.cumulative.searchsorted(rng.random(), side="right"))
     return die.faces[min(index, len(die.faces) - 1)]
 
 

@@ -469,6 +469,8 @@ class TerminalGame:
 
     def prepare_robots(self) -> None:
         """Solve (or load) the perfect player's policy up front, saying so, and note approximations."""
+        if "pigdice.players.optimal" not in sys.modules:
+            return  # nobody plays the perfect player (naming it loads its module): no solver to load
         from pigdice.players.optimal import Optimal, approximation_note
 
         perfect = [s for s in self.strategies if isinstance(s, Optimal)]

@@ -11,6 +11,7 @@ import os
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from rich.console import Console
@@ -21,10 +22,11 @@ from pigdice.engine.game import MAX_SEED, Action, GameState
 from pigdice.engine.record import Commitment, GameRecord, RecordError, SeatEntry, record_game, save_record
 from pigdice.errors import PigdiceError
 from pigdice.players.base import Human, Strategy, is_human
-from pigdice.players.optimal import Optimal
 from pigdice.rules.variant import Variant
-from pigdice.study.review import review_game, summary_line
 from pigdice.terminal.game import TerminalGame, robot_pause, seat_names
+
+if TYPE_CHECKING:  # the perfect player loads the solver (numba): imported only for a review
+    from pigdice.players.optimal import Optimal
 
 GAMES_ENV = "PIGDICE_GAMES_DIR"
 QUICK_REVIEW_GOAL = 200  # a 2-player game up to this goal is solved for its review at once (well under a second)
@@ -104,6 +106,7 @@ def finish_game(game: TerminalGame, save: Path | None = None) -> None:
 
 def _perfect_player(game: TerminalGame) -> Optimal | None:
     """Return a perfect player whose policies for this game are at hand, or can be solved in a moment."""
+    from pigdice.players.optimal import Optimal  # the solver (numba) loads only for a review
     from pigdice.solve.exact import cached_exact
 
     players = len(game.strategies)
@@ -127,6 +130,8 @@ def review_people(game: TerminalGame, path: Path | None) -> None:
         where = f" {path}" if path is not None else ""
         game.say(Text(f"  For a review of every decision: pigdice review{where}", style="dim"))
         return
+    from pigdice.study.review import review_game, summary_line
+
     humans = [is_human(s) for s in game.strategies]
     try:
         with game.console.status("reviewing your decisions..."):
