@@ -75,16 +75,18 @@ def throw_values(V, i, j, goal, x, t, const, coef, last):  # pragma: no cover - 
 
 @njit(cache=True)
 def solve_levels(VA, VB, goal, s_high, s_low, t, last_a, last_b, same):  # pragma: no cover - numba
-    """Solve every pair whose score sum lies in [s_low, s_high], high sums first; return max change.
+    """Solve every pair whose score sum lies in [s_low, s_high], high sums first; return the pair residual.
 
     VA[i, j] and VB[j, i] are solved together (one array if ``same``: the seat does not matter);
     ``last_a`` (``last_b``) is read when the player at (i, j) (at (j, i)) throws past the goal.
+    Each pair iterates its best throws and their exact 2x2 solve until they agree; the largest
+    last step over all pairs is returned: 0 (to rounding) means every pair is solved exactly.
     """
     kinds, amounts, probs, offsets = t.kinds, t.amounts, t.probabilities, t.offsets
     n_choices = offsets.shape[0] - 1
     const = np.empty(n_choices)
     coef = np.empty(n_choices)
-    change = 0.0
+    residual = 0.0
     for s in range(s_high, s_low - 1, -1):
         i_low = s - goal + 1
         if i_low < 0:
@@ -94,8 +96,7 @@ def solve_levels(VA, VB, goal, s_high, s_low, t, last_a, last_b, same):  # pragm
             j = s - i
             x = VA[i, j]
             z = VB[j, i]
-            old_x = x
-            old_z = z
+            step = 0.0
             for _ in range(100):
                 b1 = _throw_values(VB, i, j, goal, z, kinds, amounts, probs, offsets, const, coef, last_a)
                 c1 = const[b1]
@@ -109,17 +110,16 @@ def solve_levels(VA, VB, goal, s_high, s_low, t, last_a, last_b, same):  # pragm
                     d2 = coef[b2]
                     xn = (c1 + d1 * c2) / (1.0 - d1 * d2)
                     zn = c2 + d2 * xn
-                done = abs(xn - x) <= 1e-16 and abs(zn - z) <= 1e-16
+                step = max(abs(xn - x), abs(zn - z))
                 x = xn
                 z = zn
-                if done:
+                if step <= 1e-16:
                     break
             VA[i, j] = x
             VB[j, i] = z
-            delta = max(abs(x - old_x), abs(z - old_z))
-            if delta > change:
-                change = delta
-    return change
+            if step > residual:
+                residual = step
+    return residual
 
 
 @njit(cache=True)

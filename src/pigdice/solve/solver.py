@@ -108,8 +108,8 @@ def fixed_point(
 
 
 def one_pass_is_exact(variant: Variant, table: EffectTable) -> bool:
-    """Return True if one level pass solves ``variant`` exactly (no resets; Hog's pairs iterate)."""
-    return not table.has_reset and variant.decision is not Decision.DICE_PER_TURN
+    """Return True if one level pass solves ``variant`` exactly: no resets (Hog's pairs iterate within the pass)."""
+    return not table.has_reset
 
 
 class Sweeps(NamedTuple):
@@ -156,8 +156,8 @@ def solve_values(
         while s >= 0:
             low = max(0, s - chunk + 1)
             if variant.decision is Decision.DICE_PER_TURN:
-                out[0] = dicechoice.solve_levels(va, vb, goal, s, low, table, last_a, last_b, same)
-                out[1] = out[2] = 0.0
+                out[0] = out[1] = dicechoice.solve_levels(va, vb, goal, s, low, table, last_a, last_b, same)
+                out[2] = 0.0
             else:
                 rollhold.solve_levels(va, vb, goal, s, low, table, passes == 1, out, ends, same)
             change = max(change, float(out[0]))
