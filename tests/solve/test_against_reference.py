@@ -44,3 +44,11 @@ def test_swine_herd_is_refused_with_a_reason():
 
     with pytest.raises(BadParameterError, match="everyone at once"):
         solve_uncached(find_variant("swine-herd"))
+
+
+@pytest.mark.parametrize("name", ["pig", "big-pig", "pig-dice", "hog", "hog-reroll"])
+def test_games_without_resets_are_solved_in_one_pass(name):
+    policy = solve_uncached(find_variant(name, goal=25))
+    assert not policy.table.has_reset
+    assert policy.iterations == 1  # every dependency is final before it is used (Hog: pairs iterate within)
+    assert policy.residual < 1e-12
