@@ -35,12 +35,18 @@ def test_solve_json_has_the_documented_keys():
         "iterations",
         "residual",
         "seconds",
+        "solve_seconds",
+        "kernel_seconds",
     ):
         assert key in data
     assert data["variant"] == "pig" and data["goal"] == 50 and data["states"] == 50 * 50 * 51 // 2
     assert data["residual"] < 1e-12
     again = json.loads(run("solve", "pig", "--goal", "50", "--json").stdout)
     assert again["from_cache"] and again["win_probability_first_player"] == data["win_probability_first_player"]
+    assert again["kernel_seconds"] == 0.0  # a cached policy needs no solver
+    fresh = json.loads(run("solve", "pig", "--goal", "50", "--no-cache", "--json").stdout)
+    assert fresh["kernel_seconds"] > 0.0 and not fresh["from_cache"]
+    assert fresh["seconds"] >= fresh["kernel_seconds"] + fresh["solve_seconds"]
 
 
 def test_solve_hog_reports_dice_and_people_get_a_table():

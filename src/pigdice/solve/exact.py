@@ -14,6 +14,7 @@ Every policy answers at a ``Position`` (``pigdice.solve.positions``) through the
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -302,3 +303,30 @@ def exact_policy(
     if use_cache:
         _MEMORY.put(key, policy)
     return policy
+
+
+KERNEL_WARM_GOAL = 4  # the goal of the small solve that loads a solver's kernels
+
+
+def is_cached(variant: Variant, players: int) -> bool:
+    """Return True if the exact policy is in this process's memory or in the disk cache (no solve needed)."""
+    if cached_exact(variant, players) is not None:
+        return True
+    form = _exact_form(variant)
+    if solver_kind(form, players) == "first-to-goal":
+        from pigdice.solve.solver import cache_path
+
+        return cache_path(form).exists()
+    return exact_cache_path(form, players).exists()
+
+
+def load_kernels(variant: Variant, players: int = 2) -> float:
+    """Load (or, on a new machine, compile) the kernels that solving ``variant`` uses; return the seconds.
+
+    The kernels are numba functions cached on disk: the first call in a process loads them, which
+    can take longer than a whole solve. Solving the same rules at a tiny goal (nothing cached) loads
+    them, so the solve that follows is timed on its own.
+    """
+    started = time.perf_counter()
+    exact_policy(variant.with_goal(min(variant.goal, KERNEL_WARM_GOAL)), players, use_cache=False)
+    return time.perf_counter() - started
