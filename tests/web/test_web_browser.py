@@ -381,11 +381,25 @@ def test_hog_dice_selector_and_swine_herd_hot_seat(server: str, browser: Any) ->
     page.click("[data-add=you]")
     page.click("#start")
     page.wait_for_url("**/play/**")
-    for _ in range(4):
-        page.wait_for_selector("#roll-btn:not([disabled])")
-        assert page.inner_text("#roll-btn") == "Stand" and page.inner_text("#hold-btn") == "Sit down"
+    # hot seat: my two seats choose in secret, each once the device is passed to them; then all is shown
+    for _ in range(3):
+        page.wait_for_selector("#handover-btn:not([hidden]), #game-over:not([hidden])", timeout=15000)
+        if page.is_visible("#game-over"):
+            break
         seen = page.locator("#log li").count()
-        page.click("#roll-btn")
+        for turn in range(2):
+            page.wait_for_selector("#handover-btn:not([hidden])")
+            assert "Pass the device to" in page.inner_text("#status")
+            assert not page.is_visible("#roll-btn")  # nobody sees the next seat's buttons before it is handed over
+            who = page.inner_text("#handover-btn").removeprefix("I am ").split(":")[0]
+            page.click("#handover-btn")
+            page.wait_for_selector("#roll-btn:not([disabled])")
+            assert page.inner_text("#roll-btn") == "Stay standing" and page.inner_text("#hold-btn") == "Sit down"
+            assert page.inner_text("#status").split(". ")[1].startswith(who)
+            page.click("#roll-btn")
+            if turn == 0:  # the first choice stays hidden until the second is in
+                page.wait_for_selector(f"#status:has-text('{who} has chosen')")
+                assert page.locator("#log li").count() == seen
         page.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=seen, timeout=5000)
     page.wait_for_function(
         "() => document.getElementById('status').textContent.includes('Standing')"

@@ -158,11 +158,12 @@ def test_swine_herd_group_game(client: Any) -> None:
         for _ in range(400):
             if state["finished"]:
                 break
-            seat = state["current"]
-            if seat in tokens:
-                assert state["standing"][seat]
-                action = "hold" if state["turn_total"] >= 5 + seat else "roll"
-                ws.send_json(_action(seat, tokens[seat], action, state["step"]))
+            if state["turn_total"] > 0:  # every standing person chooses now (the first roll of a turn is everyone's)
+                for seat in state["to_choose"]:
+                    if seat in tokens:
+                        assert state["standing"][seat]
+                        action = "hold" if state["turn_total"] >= 5 + seat else "roll"
+                        ws.send_json(_action(seat, tokens[seat], action, state["step"]))
             update = receive_until(ws, "update")
             rolled_for_everyone |= any(e["type"] == "Rolled" and e["player"] == -1 for e in update["events"])
             state = update["state"]

@@ -24,6 +24,7 @@ import numpy as np
 
 from pigdice.engine.events import Event, event_to_json
 from pigdice.engine.game import apply, new_game, parse_move
+from pigdice.engine.simultaneous import seat_view
 from pigdice.errors import PigdiceError, UnknownVariantError
 from pigdice.players.optimal import Optimal, approximation_note, in_play, position_of, seat_chances
 from pigdice.rules.registry import find_variant
@@ -97,7 +98,7 @@ class RoomManager:
         # loop beats a thread, whose GIL hand-offs (5 ms switch interval) would stall every batch under load
         self._inline = store.is_sqlite
         self._checkpointer: asyncio.Task[None] | None = None
-        self._pending: list[tuple[MoveWrite, asyncio.Future[None]]] = []
+        self._pending: list[tuple[list[MoveWrite], asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
         self._executor = ThreadPoolExecutor(max_workers=1 if store.is_sqlite else 4, thread_name_prefix="pigdice-db")
         self.pool = SolvePool(settings.solve_workers, settings.max_solve_jobs)
@@ -173,30 +174,30 @@ class RoomManager:
             log.info("closed %d idle rooms", len(codes))
         return codes
 
-    async def write_move(self, move: MoveWrite) -> None:
-        """Store a move: at once for SQLite; for a server database, moves of many rooms waiting at once are
-        written in one transaction (group commit) by a thread."""
+    async def write_moves(self, moves: list[MoveWrite]) -> None:
+        """Store one room's consecutive moves together (all or none): at once for SQLite; for a server database,
+        the moves of many rooms waiting at once are written in one transaction (group commit) by a thread."""
         if self._inline:  # SQLite: a write takes tens of microseconds; doing it now saves event-loop round trips
-            self.store.record_moves([move])
+            self.store.record_moves(moves)
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((move, future))
+        self._pending.append((moves, future))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_pending())
         await future
 
     async def _write_pending(self) -> None:
-        """Write queued moves in batches until none are left."""
+        """Write queued moves in batches until none are left (a room's moves stay together)."""
         while self._pending:
             batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
             try:
-                await self.db(self.store.record_moves, [move for move, _ in batch])
+                await self.db(self.store.record_moves, [move for moves, _ in batch for move in moves])
                 outcomes: list[BaseException | None] = [None] * len(batch)
             except Exception:
                 outcomes = []
-                for move, _ in batch:  # find the bad one(s); the others still get written
+                for moves, _ in batch:  # find the bad one(s); the others still get written
                     try:
-                        await self.db(self.store.record_moves, [move])
+                        await self.db(self.store.record_moves, moves)
                         outcomes.append(None)
                     except Exception as exc:
                         outcomes.append(exc)
@@ -639,7 +640,7 @@ class RoomManager:
                 for r in self.rooms.values()
                 if not r.connections and not r.lock.locked() and (r.robot_task is None or r.robot_task.done())
             ),
-            key=lambda r: r.last_active,
+            key=lambda r: (bool(r.choices), r.last_active),  # a Swine Herd moment's hidden choices live in memory
         )
         for room in idle[: len(self.rooms) - limit]:
             room.stop_robots()  # its turn timer too: the room reloads from the database when asked
@@ -729,8 +730,9 @@ class RoomManager:
         state = room.state  # read after the wait: the game may have moved on
         if state.is_terminal():
             raise WebError("game_over", "the game is over", 409)
-        hint = advisor.hint(state)
-        mine = state.current == seat_index
+        mine = seat_index in room.choosing()  # in Swine Herd every standing seat chooses, on the same state
+        view = seat_view(state, seat_index) if mine and variant.is_simultaneous else state
+        hint = advisor.hint(view)
         exact = advisor.exact(len(in_play(state)))  # never solves: the advisor was handed its policy
         win: float | None
         if seat_index in state.resigned:

@@ -48,7 +48,7 @@ class JoinSeat(Strict):
 
 
 class ActionRequest(Strict):
-    """POST /api/games/{code}/actions: act for a seat you hold."""
+    """POST /api/games/{code}/actions: act for a seat you hold (in Swine Herd: its hidden choice for this roll)."""
 
     seat: SeatIndex
     token: Token

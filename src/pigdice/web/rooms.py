@@ -4,6 +4,12 @@ Every action goes through ``Room.act`` (people) or the robot loop, both under th
 ``asyncio.Lock``: check the token and the expected step, apply the action with the server's
 dice, write the move to the database, and only then push it to every connection.
 
+Swine Herd is played with simultaneous choices: after each shared roll every standing seat
+(person or robot) chooses on the same state, and the choices stay hidden in the room's memory
+(everyone is told only who has chosen) until the last standing seat has chosen. Then they are
+applied together in seat order (the engine's order, so the stored log replays), written as one
+move per seat, all or none, and shown to everyone in one update. A choice is final once sent.
+
 A room knows nothing of the manager that keeps it: it writes through a ``RoomStorage`` (the
 manager is one), so the dependency goes one way, manager -> rooms.
 """
@@ -14,14 +20,16 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
 
 from pigdice.engine.events import Event, describe_event, event_to_json
-from pigdice.engine.game import GameState, Pass, Resign, apply, parse_action
+from pigdice.engine.game import GameState, Hold, Move, Pass, Resign, Roll, apply, legal_actions, parse_action
 from pigdice.engine.record import Commitment, GameRecord, SeatEntry, commitment_digest, record_game
+from pigdice.engine.simultaneous import choosing_seats, seat_view
 from pigdice.errors import IllegalActionError
 from pigdice.players.optimal import Optimal
 from pigdice.rules.variant import Variant
@@ -41,8 +49,8 @@ def robot_rng(seed: int, step: int) -> np.random.Generator:
 class RoomStorage(Protocol):
     """Where a room writes what must survive a restart: its moves and the seats people claim."""
 
-    async def write_move(self, move: MoveWrite) -> None:
-        """Store one move durably (raise if it could not be stored)."""
+    async def write_moves(self, moves: list[MoveWrite]) -> None:
+        """Store one or more consecutive moves durably, all or none (raise if they could not be stored)."""
 
     async def claim_seat(self, game_id: int, seat: int, name: str, token_hash: str) -> bool:
         """Store a claimed open seat; return False if someone took it meanwhile."""
@@ -81,6 +89,8 @@ class Room:
     skips: dict[int, int] = field(default_factory=dict)  # seat -> timeouts in a row
     timer: asyncio.Task[None] | None = None
     deadline: float | None = None  # when the current person's time runs out (epoch seconds), if a timer runs
+    timer_moment: tuple[int, ...] | None = None  # the moment (``moment()``) the running clock is for
+    choices: dict[int, Move] = field(default_factory=dict)  # Swine Herd: this moment's hidden choices (memory only)
 
     # -- views ---------------------------------------------------------------------------
     @property
@@ -102,6 +112,34 @@ class Room:
     def step(self) -> int:
         """Return the number of actions played so far."""
         return self.state.step
+
+    @property
+    def is_group(self) -> bool:
+        """Return True for a game whose standing players choose at the same time (Swine Herd)."""
+        return self.variant.is_simultaneous
+
+    def choosing(self) -> list[int]:
+        """Return the seats that choose now: in Swine Herd every standing seat still to decide on this roll,
+        elsewhere the player to move (none once the game is over)."""
+        state = self.state
+        seats = choosing_seats(state)
+        if self.is_group:  # a game stored one seat at a time by an older server: those before the mover chose
+            seats = [seat for seat in seats if seat >= state.current]
+        return seats
+
+    def to_choose(self) -> list[int]:
+        """Return the seats of this moment that have not chosen yet (Swine Herd), or the player to move."""
+        return [seat for seat in self.choosing() if seat not in self.choices]
+
+    def moment(self) -> tuple[int, ...]:
+        """Return what identifies the decision the game waits for: a Swine Herd moment (turn and roll; a
+        resignation does not end it), else the step."""
+        state = self.state
+        return (state.turn, state.rolls_this_turn) if self.is_group else (state.step,)
+
+    def rules_stand(self) -> bool:
+        """Return True if, in Swine Herd, the rules leave no choice now (everyone stands for a turn's first roll)."""
+        return self.is_group and not self.state.is_terminal() and legal_actions(self.state) == [Roll()]
 
     def event_json(self, step: int, event: Event, data: dict[str, Any] | None = None) -> dict[str, Any]:
         """Return an event for clients: its fields, the step that made it, and a line of text (``line``)."""
@@ -147,6 +185,10 @@ class Room:
                 "spectators": self.spectators,
                 "deadline": self.deadline,
                 "turn_seconds": self.turn_seconds if self.is_online else None,
+                # who chooses now; in Swine Herd, which of them have chosen (their choices stay hidden until all have)
+                "choosing": self.choosing(),
+                "chosen": sorted(self.choices),
+                "to_choose": self.to_choose(),
             }
         )
         return data
@@ -247,7 +289,7 @@ class Room:
 
     # -- actions -------------------------------------------------------------------------
     async def act(self, index: int, token: str, action_text: str, expected_step: int) -> dict[str, Any]:
-        """Play a person's action for seat ``index``; return the update that was broadcast."""
+        """Play a person's action for seat ``index`` (in Swine Herd: their hidden choice); return the update."""
         async with self.lock:
             self.authorize(index, token)
             self.check_open()
@@ -261,20 +303,26 @@ class Room:
                     f"the game is at step {self.state.step}, not {expected_step}; your view was out of date",
                     409,
                 )
-            if self.state.current != index:
-                who = self.seats[self.state.current].name
-                raise WebError("not_your_turn", f"it is {who}'s turn, not seat {index}'s", 409)
-            try:
-                action = parse_action(action_text)
-            except IllegalActionError as exc:
-                raise WebError("illegal_action", str(exc)) from None
-            update = await self._play(index, action_text, action)
+            if self.is_group:
+                update = await self._choose(index, action_text)
+            else:
+                if self.state.current != index:
+                    who = self.seats[self.state.current].name
+                    raise WebError("not_your_turn", f"it is {who}'s turn, not seat {index}'s", 409)
+                try:
+                    action = parse_action(action_text)
+                except IllegalActionError as exc:
+                    raise WebError("illegal_action", str(exc)) from None
+                update = await self._play(index, action_text, action)
             self.skips.pop(index, None)  # the person is back: their timeouts no longer count
         self.kick_robots()
         return update
 
     async def resign(self, index: int, token: str) -> dict[str, Any]:
-        """Seat ``index`` resigns (at any moment): with one player left the game ends; return the update."""
+        """Seat ``index`` resigns (at any moment): with one player left the game ends; return the update.
+
+        In Swine Herd the seat leaves the moment too; if everyone else standing has chosen, the moment is
+        revealed at once (a separate update)."""
         async with self.lock:
             self.authorize(index, token)
             self.check_open()
@@ -284,6 +332,7 @@ class Room:
                 raise WebError("already_resigned", f"seat {index} has already resigned", 409)
             action = Resign(index)
             update = await self._play(index, str(action), action)
+            await self._reveal_if_complete()
         self.kick_robots()
         return update
 
@@ -296,32 +345,24 @@ class Room:
             raise WebError("illegal_action", str(exc)) from None
         step = state.step
         events_json = [event_to_json(ev) for ev in events]
-        try:
-            await self.storage.write_move(
-                MoveWrite(
-                    self.game_id,
-                    step,
-                    index,
-                    str(action),
-                    events_json,
-                    state.is_terminal(),
-                    None if state.winners is None else list(state.winners),
-                    to_move=None if state.is_terminal() else state.current,
-                )
-            )
-        except GameClosedError as exc:
-            self.rng.bit_generator.state = saved
-            self.closed = exc.reason or f"the game is {exc.status}"
-            raise WebError("room_closed", f"this game is closed: {self.closed}; start a new one", 410) from None
-        except Exception as exc:
-            self.rng.bit_generator.state = saved  # nothing happened: the dice are rolled again next time
-            log.exception("room %s: could not store step %s", self.code, step)
-            message = f"the move could not be saved ({type(exc).__name__}); try again"
-            raise WebError("storage_failed", message, 503) from None
+        move = MoveWrite(
+            self.game_id,
+            step,
+            index,
+            str(action),
+            events_json,
+            state.is_terminal(),
+            None if state.winners is None else list(state.winners),
+            to_move=None if state.is_terminal() else state.current,
+        )
+        await self._store([move], saved)
+        before = self.moment()
         self.state = state
         self.actions.append(str(action))
         self.history.extend((step, ev) for ev in events)
+        self._keep_choices(before)
         self.touch()
+        self.arm_timer()  # before the snapshot: everyone is told the new deadline with the move
         update = {
             "type": "update",
             "step": step,
@@ -331,60 +372,260 @@ class Room:
             "state": self.snapshot(),
         }
         self.broadcast(update)
-        self.arm_timer()
         return update
 
+    async def _store(self, moves: list[MoveWrite], saved: Mapping[str, Any]) -> None:
+        """Write moves before anyone sees them; if that fails, put the dice generator back to ``saved`` and refuse."""
+        try:
+            await self.storage.write_moves(moves)
+        except GameClosedError as exc:
+            self.rng.bit_generator.state = saved
+            self.closed = exc.reason or f"the game is {exc.status}"
+            raise WebError("room_closed", f"this game is closed: {self.closed}; start a new one", 410) from None
+        except Exception as exc:
+            self.rng.bit_generator.state = saved  # nothing happened: the dice are rolled again next time
+            log.exception("room %s: could not store step %s", self.code, moves[0].step)
+            message = f"the move could not be saved ({type(exc).__name__}); try again"
+            raise WebError("storage_failed", message, 503) from None
+
+    # -- Swine Herd: simultaneous choices --------------------------------------------------
+    def _keep_choices(self, before: tuple[int, ...]) -> None:
+        """After a move outside the moment's choices (a resignation), keep the hidden choices that still stand:
+        none once the moment is over (the turn ended, a die was rolled, the game ended), else those of the
+        seats still choosing."""
+        if not self.choices:
+            return
+        if self.state.is_terminal() or self.moment() != before:
+            self.choices = {}
+            return
+        choosing = set(self.choosing())
+        self.choices = {seat: action for seat, action in self.choices.items() if seat in choosing}
+
+    async def _choose(self, index: int, action_text: str) -> dict[str, Any]:
+        """Take seat ``index``'s hidden choice for this moment (the caller holds the lock); reveal the moment
+        once every standing seat has chosen. Return what was broadcast (the chooser's own choice added)."""
+        state = self.state
+        name = self.seats[index].name
+        if index in state.resigned:
+            raise WebError("resigned", f"{name}: resigned, so no longer takes part in the game", 409)
+        if index in self.choices or (state.standing[index] and index not in self.choosing()):
+            raise WebError(
+                "already_chosen",
+                f"{name}: already chose for this roll; a choice is final, and all are shown once everyone has chosen",
+                409,
+            )
+        if not state.standing[index]:
+            raise WebError("seated", f"{name}: sat down this turn, so waits for the others to finish it", 409)
+        try:
+            action = parse_action(action_text)
+        except IllegalActionError as exc:
+            raise WebError("illegal_action", str(exc)) from None
+        self._check_choice(index, action)
+        self.choices[index] = action
+        if self.to_choose():
+            self.arm_timer()  # the clock runs on for those who have not chosen (it stops if no person is left)
+            return {**self._tell_chosen([index]), "action": str(action)}
+        try:
+            return await self._reveal()
+        except WebError:
+            self.choices.pop(index, None)  # nothing was played: the person may send their choice again
+            raise
+
+    def _check_choice(self, index: int, action: Move) -> None:
+        """Raise illegal_action unless ``action`` is a choice seat ``index`` may make now (checked by the engine)."""
+        if isinstance(action, Hold) and self.state.turn_total == 0:
+            nothing = "there is nothing to sit down with yet: everyone stands for the first roll"
+            raise WebError("illegal_action", nothing)
+        try:  # the engine's own check, on a copy of the state with a throwaway generator: nothing is kept
+            apply(seat_view(self.state, index), action, np.random.default_rng(0))
+        except IllegalActionError as exc:
+            raise WebError("illegal_action", str(exc)) from None
+
+    def _tell_chosen(self, seats: list[int]) -> dict[str, Any]:
+        """Tell everyone that ``seats`` have chosen (not what); return the message."""
+        message = {"type": "chosen", "seats": seats, "state": self.snapshot()}
+        self.broadcast(message)
+        return message
+
+    async def _reveal(self) -> dict[str, Any]:
+        """Apply every choice of the moment in seat order (the engine's), store them as one move per seat, all or
+        none, then tell everyone at once; return the update (the caller holds the lock)."""
+        seats = self.choosing()
+        choices = {seat: self.choices[seat] for seat in seats}
+        saved = self.rng.bit_generator.state
+        state = self.state
+        played: list[tuple[int, Move, GameState, list[Event]]] = []
+        try:
+            for seat in seats:
+                if state.current != seat:  # the engine asks the standing seats in seat order
+                    raise IllegalActionError(f"the rules ask seat {state.current} now, not seat {seat}")
+                state, events = apply(state, choices[seat], self.rng)
+                played.append((seat, choices[seat], state, events))
+        except IllegalActionError as exc:
+            self.rng.bit_generator.state = saved
+            raise WebError("illegal_action", str(exc)) from None
+        moves = [
+            MoveWrite(
+                self.game_id,
+                after.step,
+                seat,
+                str(action),
+                [event_to_json(ev) for ev in events],
+                after.is_terminal(),
+                None if after.winners is None else list(after.winners),
+                to_move=None if after.is_terminal() else after.current,
+            )
+            for seat, action, after, events in played
+        ]
+        await self._store(moves, saved)
+        self.state = state
+        self.choices = {}
+        self.actions.extend(move.action for move in moves)
+        for _, _, after, events in played:
+            self.history.extend((after.step, ev) for ev in events)
+        self.touch()
+        self.arm_timer()  # before the snapshot: everyone is told the new moment's deadline with the reveal
+        update = {
+            "type": "update",
+            "step": state.step,
+            "seat": None,  # everyone who stood chose: see "choices"
+            "action": None,
+            "choices": [{"seat": move.seat, "action": move.action, "step": move.step} for move in moves],
+            "events": [
+                self.event_json(move.step, ev, js)
+                for (_, _, _, events), move in zip(played, moves, strict=True)
+                for ev, js in zip(events, move.events, strict=True)
+            ],
+            "state": self.snapshot(),
+        }
+        self.broadcast(update)
+        return update
+
+    def moment_complete(self) -> bool:
+        """Return True if every seat of a Swine Herd moment has chosen but the moment is not revealed yet."""
+        return self.is_group and bool(self.choices) and not self.to_choose() and not self.state.is_terminal()
+
+    async def _reveal_if_complete(self) -> None:
+        """Reveal a moment whose last seat left it (resigned or timed out); if that cannot be stored now, the
+        robot loop tries again (the caller holds the lock and kicks the robots)."""
+        if not self.moment_complete() or not self.started or self.closed is not None:
+            return
+        try:
+            await self._reveal()
+        except WebError as exc:
+            log.error("room %s: the moment could not be revealed yet: %s", self.code, exc)
+
     # -- the turn timer --------------------------------------------------------------------
+    def timed_seats(self) -> list[int]:
+        """Return the people the clock runs for now in an online room: the person to move or, in Swine Herd,
+        everyone standing who has not chosen (nobody while the rules leave no choice)."""
+        if not self.turn_seconds or not self.is_online or not self.started or self.closed is not None:
+            return []
+        if self.state.is_terminal() or self.rules_stand():
+            return []
+        return [seat for seat in self.to_choose() if not self.seats[seat].is_robot]
+
     def arm_timer(self) -> None:
-        """(Re)start the current person's clock in an online room; stop it where nobody is to be waited for."""
-        if self.timer is not None and self.timer is not asyncio.current_task():
-            self.timer.cancel()
+        """(Re)start the clock in an online room; stop it where nobody is to be waited for. In Swine Herd the
+        moment's clock keeps running while people are still to choose (one deadline for all of them)."""
+        timer = self.timer
+        current = asyncio.current_task()
+        waiting = self.timed_seats()
+        if (
+            self.is_group
+            and waiting
+            and timer is not None
+            and not timer.done()
+            and timer is not current
+            and self.timer_moment == self.moment()
+        ):
+            return
+        if timer is not None and timer is not current:
+            timer.cancel()
         self.timer = None
         self.deadline = None
-        if not self.turn_seconds or not self.is_online or not self.started or self.closed is not None:
-            return
-        if self.state.is_terminal() or self.seats[self.state.current].is_robot:
+        self.timer_moment = None
+        if not waiting:
             return
         self.deadline = time.time() + self.turn_seconds
-        self.timer = asyncio.create_task(self._time_out(self.state.step))
+        self.timer_moment = self.moment()
+        self.timer = asyncio.create_task(self._time_out(self.moment()))
 
-    async def _time_out(self, step: int) -> None:
-        """After ``turn_seconds`` without a move, pass the person's turn; after repeated timeouts, open the seat."""
+    async def _time_out(self, moment: tuple[int, ...]) -> None:
+        """After ``turn_seconds`` without a move, pass the person's turn (in Swine Herd: every person who has not
+        chosen sits down with nothing); after repeated timeouts in a row, open the seat."""
         await asyncio.sleep(self.turn_seconds)
         async with self.lock:
-            if self.state.step != step or self.state.is_terminal() or self.closed is not None:
+            if self.moment() != moment or self.state.is_terminal() or self.closed is not None:
                 return
-            index = self.state.current
-            seat = self.seats[index]
-            if seat.is_robot:
+            late = self.timed_seats()
+            if not late:
                 return
-            try:
-                await self._play(index, "pass", Pass())
-            except WebError as exc:
-                log.error("room %s: the timeout of seat %s could not be played: %s", self.code, index, exc)
-                return
-            self.skips[index] = self.skips.get(index, 0) + 1
-            if self.skips[index] >= self.skips_to_free_seat and seat.token_hash is not None:
+            if self.is_group:
+                for seat in late:
+                    self.choices[seat] = Pass()
+                if self.to_choose():  # robots not ready yet (their perfect player is being solved)
+                    self.arm_timer()
+                    self._tell_chosen(late)
+                else:
+                    await self._reveal_if_complete()
+            else:
                 try:
-                    await self.storage.free_seat(self.game_id, index)
-                except Exception:
-                    log.exception("room %s: could not open seat %s", self.code, index)
+                    await self._play(late[0], "pass", Pass())
+                except WebError as exc:
+                    log.error("room %s: the timeout of seat %s could not be played: %s", self.code, late[0], exc)
                     return
-                seat.token_hash = None
-                self.skips.pop(index, None)
-                self.arm_timer()  # the game now waits for someone to take the seat
-                self.broadcast({"type": "seats", "state": self.snapshot(), "freed": index})
+            for seat in late:
+                await self._skipped(seat)
         self.kick_robots()
 
+    async def _skipped(self, index: int) -> None:
+        """Count a timeout of seat ``index``; after ``skips_to_free_seat`` in a row, open the seat for someone else."""
+        seat = self.seats[index]
+        self.skips[index] = self.skips.get(index, 0) + 1
+        if self.skips[index] < self.skips_to_free_seat or seat.token_hash is None:
+            return
+        try:
+            await self.storage.free_seat(self.game_id, index)
+        except Exception:
+            log.exception("room %s: could not open seat %s", self.code, index)
+            return
+        seat.token_hash = None
+        self.skips.pop(index, None)
+        self.arm_timer()  # the game now waits for someone to take the seat
+        self.broadcast({"type": "seats", "state": self.snapshot(), "freed": index})
+
     # -- robots --------------------------------------------------------------------------
+    def _robot_ready(self, seat: Seat) -> bool:
+        """Return True unless the robot is a perfect player whose policy is still being solved."""
+        strategy = seat.strategy
+        return not isinstance(strategy, Optimal) or strategy.is_ready_for(self.state.players)
+
     def robot_to_move(self) -> Seat | None:
-        """Return the robot seat whose move it is, if any (the game has started and its robots are ready)."""
-        if self.state.is_terminal() or not self.started or self.closed is not None:
+        """Return the robot seat whose move it is, if any (the game has started and its robots are ready);
+        None in Swine Herd (see ``server_choosers``)."""
+        if self.is_group or self.state.is_terminal() or not self.started or self.closed is not None:
             return None
         seat = self.seats[self.state.current]
-        if isinstance(seat.strategy, Optimal) and not seat.strategy.is_ready_for(self.state.players):
+        if not self._robot_ready(seat):
             return None  # its policy is being solved in the solve pool; the room is kicked when it is ready
         return seat if seat.is_robot else None
+
+    def server_choosers(self) -> list[int]:
+        """Return the seats of a Swine Herd moment the server chooses for now: its robots that are ready and,
+        when the rules leave no choice (everyone stands for a turn's first roll), everyone."""
+        if not self.is_group or self.state.is_terminal() or not self.started or self.closed is not None:
+            return []
+        if self.rules_stand():
+            return self.to_choose()
+        return [s for s in self.to_choose() if self.seats[s].is_robot and self._robot_ready(self.seats[s])]
+
+    def robot_work(self) -> bool:
+        """Return True if the robot loop has something to do: a robot to move, Swine Herd choices the server
+        makes, or a complete moment whose reveal could not be stored yet."""
+        if self.is_group:
+            return bool(self.server_choosers()) or (self.moment_complete() and self.started and not self.closed)
+        return self.robot_to_move() is not None
 
     @property
     def robots_only(self) -> bool:
@@ -399,19 +640,35 @@ class Room:
             self.timer.cancel()
         self.timer = None
         self.deadline = None
+        self.timer_moment = None
 
     def kick_robots(self) -> None:
-        """Start the robot loop if a robot is to move and none is running."""
-        if self.robot_to_move() is None:
+        """Start the robot loop if it has something to do and none is running."""
+        if not self.robot_work():
             return
         if self.robot_task is None or self.robot_task.done():
             self.robot_task = asyncio.create_task(self._robots())
 
     async def _robots(self) -> None:
-        """Play robot moves, one every ``robot_delay`` seconds, while a robot is to move."""
+        """Play robot moves, one every ``robot_delay`` seconds, while a robot is to move; in Swine Herd, after
+        ``robot_delay`` every robot of the moment chooses at once, each on the moment's state as it is."""
         delay = self.robot_delay
-        while self.robot_to_move() is not None:
+        while self.robot_work():
             await asyncio.sleep(delay)
+            if self.is_group:
+                async with self.lock:
+                    try:
+                        await self._server_choose()
+                        continue
+                    except WebError as exc:
+                        log.error("room %s: the robots' choices failed: %s", self.code, exc)
+                        if exc.code != "storage_failed":
+                            return
+                    except Exception:
+                        log.exception("room %s: the robots' choices failed", self.code)
+                        return
+                await asyncio.sleep(1.0)  # storage failed: try again (the choices are kept)
+                continue
             async with self.lock:
                 seat = self.robot_to_move()
                 if seat is None or seat.strategy is None:
@@ -430,3 +687,26 @@ class Room:
                 except Exception:
                     log.exception("room %s: robot %s failed", self.code, seat.name)
                     return
+
+    async def _server_choose(self) -> None:
+        """Swine Herd: make the choices the server makes now (robots, each on ``seat_view``: no choice of this
+        moment is visible to them; everyone's when the rules leave no choice), then reveal if all have chosen
+        (the caller holds the lock)."""
+        seats = self.server_choosers()
+        if seats:
+            if self.robot_rng is None:
+                self.robot_rng = robot_rng(self.seed, self.state.step)
+            stand = self.rules_stand()
+            for index in seats:
+                strategy = self.seats[index].strategy
+                if stand or strategy is None:
+                    self.choices[index] = Roll()
+                else:
+                    self.choices[index] = strategy.choose(seat_view(self.state, index), self.robot_rng)
+        if self.to_choose():
+            if seats:
+                self.arm_timer()
+                self._tell_chosen(seats)
+            return
+        if self.moment_complete():
+            await self._reveal()

@@ -437,13 +437,22 @@ class Store:
     def record_moves(self, moves: list[MoveWrite]) -> None:
         """Append moves of different games and advance each game, all in one transaction (group commit).
 
+        A game may have several moves in a batch if they follow each other (steps N, N+1, ...: the choices of
+        one Swine Herd moment); the game then advances once, to its last move's step and outcome.
+
         Raises GameClosedError for a game that is finished, expired or quarantined, and StoreError for a move
         that does not follow its game's stored step or a database that refused the write; nothing is written then.
         """
         if not moves:
             return
-        if len({m.game_id for m in moves}) != len(moves):
-            raise StoreError("a batch may hold one move per game")
+        firsts: dict[int, MoveWrite] = {}
+        lasts: dict[int, MoveWrite] = {}
+        for m in moves:
+            before = lasts.get(m.game_id)
+            if before is not None and m.step != before.step + 1:
+                raise StoreError("a game's moves in one batch must follow each other, step after step")
+            firsts.setdefault(m.game_id, m)
+            lasts[m.game_id] = m
         now = time.time()
         rows = [
             {
@@ -459,14 +468,14 @@ class Store:
         advances = [
             {
                 "b_id": m.game_id,
-                "b_prev": m.step - 1,
+                "b_prev": firsts[m.game_id].step - 1,
                 "b_step": m.step,
                 "b_finished": m.finished,
                 "b_winners": None if m.winners is None else json.dumps(m.winners),
                 "b_now": now,
                 "b_to_move": None if m.finished else m.to_move,
             }
-            for m in moves
+            for m in lasts.values()
         ]
         try:
             if self.is_sqlite:  # one connection kept open: no pool check-out per move (the hot path)
@@ -478,7 +487,7 @@ class Store:
                     self._write_moves(conn, rows, advances)
         except (IntegrityError, _NotAdvanced):
             # a step already stored, a game that does not exist or is closed: nothing was written; say which
-            raise self._refusal(moves) from None
+            raise self._refusal(list(firsts.values())) from None
         except SQLAlchemyError as exc:
             if self._moves is not None and self._moves.invalidated:
                 self._moves.close()

@@ -72,7 +72,8 @@ async def api_join(code: str, body: JoinSeat, manager: Manager) -> dict[str, Any
 
 @router.post("/games/{code}/actions")
 async def api_action(code: str, body: ActionRequest, manager: Manager) -> dict[str, Any]:
-    """Play roll / hold / roll:N for a seat you hold, at the step you last saw."""
+    """Play roll / hold / roll:N for a seat you hold, at the step you last saw. In Swine Herd every standing seat
+    chooses at once: the choice is final and stays hidden until all have chosen (the reply then is the reveal)."""
     room = await manager.get(code)
     return await room.act(body.seat, body.token, body.action, body.expected_step)
 

@@ -12,12 +12,14 @@
   let events = [];
   let ws = null;
   let pending = false;
+  let pendingSeat = null;  // Swine Herd: the seat whose choice was sent and not yet acknowledged
+  let handedTo = null;  // Swine Herd, several seats in this browser: the seat the device was passed to
   let retry = 0;
   let lastHint = null;
   let hintShown = false;
-  let hintAskedAt = -1;
+  let hintAskedAt = null;  // "step:seat" of the last hint asked for
   let hintTimer = null;
-  let hintStep = -1;
+  let hintStep = null;
   let waitingForHint = false;  // the server is preparing the perfect player; ask again when it says "ready"
   let noHints = null;  // the server's reason when it offers no hints for this game (goal too large)
   let overDismissed = false;
@@ -31,11 +33,42 @@
   function mySeats() { return Object.keys(tokens).map(Number).filter((s) => state && s < state.seats.length); }
   function actingSeat() {
     if (!state || state.finished || !state.started) return null;
+    if (isGroup()) {
+      const waiting = localToChoose();
+      if (!waiting.length || handover() !== null) return null;
+      return waiting[0];
+    }
     return tokens[state.current] !== undefined ? state.current : null;
   }
+  // -- Swine Herd: everyone standing chooses at once; the choices are shown once all have chosen --------
+  function rulesStand() {  // nothing to bank yet: the rules have everyone stand for the first roll
+    return isGroup() && (state.legal_actions || []).length === 1 && state.legal_actions[0] === "roll";
+  }
+  function localToChoose() {  // this browser's seats still to choose now, in seat order
+    if (!state || state.finished || !state.started || state.closed || rulesStand()) return [];
+    const mine = new Set(mySeats());
+    return (state.to_choose || []).filter((s) => mine.has(s));
+  }
+  function localChosen() {  // this browser's seats that have chosen in this moment
+    const mine = new Set(mySeats());
+    return (state.chosen || []).filter((s) => mine.has(s));
+  }
+  function handover() {
+    // several seats of this moment in one browser (hot seat): each is asked only once the device is passed to
+    // them, so nobody answers for someone else or sees their choice, buttons or hint
+    const waiting = localToChoose();
+    if (!waiting.length || waiting.length + localChosen().length < 2 || handedTo === waiting[0]) return null;
+    return waiting[0];
+  }
+  function names(seats) {
+    const list = seats.map(name);
+    return list.length <= 1 ? list.join("") : list.slice(0, -1).join(", ") + " and " + list[list.length - 1];
+  }
+  function verb(who, plural, singular) { return who === "You" ? plural : singular; }
   function viewSeat() {
     const acting = actingSeat();
     if (acting !== null) return acting;
+    if (isGroup() && handover() !== null) return null;  // the next person's advice waits until they have the device
     const mine = mySeats();
     return mine.length ? mine[0] : null;
   }
@@ -71,13 +104,18 @@
         renderLog(true); render(true);
         break;
       case "update":
-        state = msg.state; pending = false;
+        state = msg.state; pending = false; pendingSeat = null; handedTo = null;
         for (const ev of msg.events) events.push(ev);
         appendLog(msg.events);
         render(msg.events.some((e) => e.type === "Rolled"));
         break;
       case "seats":
         state = msg.state; render(false);
+        break;
+      case "chosen":  // Swine Herd: these seats have chosen (what they chose stays hidden until all have)
+        state = msg.state;
+        if (pendingSeat !== null && msg.seats.includes(pendingSeat)) { pending = false; pendingSeat = null; }
+        render(false);
         break;
       case "ready":
         state = msg.state; render(false);
@@ -106,7 +144,7 @@
         if (state) { state.spectators = msg.spectators; renderSeats(); }
         break;
       case "error":
-        pending = false;
+        pending = false; pendingSeat = null;
         if (msg.code === "no_hint") { noHints = msg.message; $("hint-btn").disabled = true; $("hint-text").textContent = msg.message; break; }
         if (msg.code === "unknown_room") { setStatus("No room has that code.", false); ws.onclose = null; break; }
         if (msg.code === "preparing") { waitingForHint = true; $("hint-text").textContent = "The perfect player is working out its advice; it appears here when ready."; break; }
@@ -137,12 +175,7 @@
     }
     const seat = state.seats[state.current];
     const acting = actingSeat();
-    if (isGroup()) {
-      const standing = state.standing.map((up, i) => (up ? name(i) : null)).filter(Boolean);
-      const prefix = "Standing: " + standing.join(", ") + ". ";
-      if (acting !== null) return [prefix + (mySeats().length > 1 ? name(acting) + ": stand or sit?" : "Stand or sit down?"), true];
-      return [prefix + "Waiting for " + seat.name + " to decide", false];
-    }
+    if (isGroup()) return groupStatus(acting);
     const final = state.final_round ? " (final round)" : "";
     if (!mySeats().length && seat.kind !== "robot") return ["You are watching · " + seat.name + " to move" + final, false];
     if (acting !== null) {
@@ -152,6 +185,39 @@
     if (seat.kind === "robot") return [seat.name + " is thinking…" + final, false];
     if (!seat.taken) return ["Waiting for someone to take seat " + (seat.seat + 1), false];
     return ["Waiting for " + seat.name + final, false];
+  }
+
+  function groupStatus(acting) {
+    const standing = state.standing.map((up, i) => (up ? i : null)).filter((i) => i !== null);
+    const prefix = "Standing: " + names(standing) + ". ";
+    if (rulesStand()) return [prefix + "Everyone stands for the first roll…", false];
+    const waiting = state.to_choose || [];
+    const several = mySeats().length > 1;
+    if (acting !== null) {
+      const ask = several ? name(acting) + ": sit down or stay standing?" : "Sit down or stay standing?";
+      return [prefix + ask + " Everyone standing chooses at the same time.", true];
+    }
+    const next = handover();
+    if (next !== null) {
+      const done = localChosen().map(name);
+      if (!done.length) return [prefix + "Everyone standing chooses in secret. Pass the device to " + name(next) + ".", true];
+      return [names(localChosen()) + " " + (done.length > 1 || done[0] === "You" ? "have" : "has")
+        + " chosen (it stays hidden). Pass the device to " + name(next) + ".", true];
+    }
+    // who the table waits for (their choices stay hidden); nobody once all have chosen (the reveal is coming)
+    const wait = waiting.length ? "waiting for " + names(waiting) + " to choose" : "everyone has chosen";
+    if (localChosen().length) {
+      const who = several ? names(localChosen()) + " chose" : "You chose";
+      return [prefix + who + "; " + wait + "…", false];
+    }
+    const waitLine = wait[0].toUpperCase() + wait.slice(1);
+    if (!mySeats().length) return ["You are watching · " + prefix + waitLine, false];
+    const mine = mySeats().filter((s) => !(state.resigned || []).includes(s));
+    if (mine.length === 1 && !state.standing[mine[0]]) return ["You sat down this turn. " + prefix + waitLine, false];
+    if (waiting.some((s) => state.seats[s].kind === "robot") && state.preparing) {
+      return [prefix + "The robots are preparing (working out perfect play)…", false];
+    }
+    return [prefix + waitLine, false];
   }
 
   function lastRoll() {
@@ -178,18 +244,20 @@
     renderSeats();
     renderOver();
     renderCommitment();
-    if (hintStep !== state.step) {  // advice is for one position: forget it when the game moves on
-      hintStep = state.step;
+    const hintKey = state.step + ":" + viewSeat();
+    if (hintStep !== hintKey) {  // advice is for one position and one seat: forget it when either changes
+      hintStep = hintKey;
       hintShown = false;
       $("hint-text").textContent = "";
     }
     // ask for the win chance once the table is quiet (robots can move several times a second)
     clearTimeout(hintTimer);
-    if (hintAskedAt !== state.step) hintTimer = setTimeout(requestHint, 150);
+    if (hintAskedAt !== hintKey) hintTimer = setTimeout(requestHint, 150);
   }
 
   function disableControls() {
     $("roll-btn").disabled = true; $("hold-btn").disabled = true; $("hint-btn").disabled = true;
+    $("handover-btn").hidden = true;
   }
 
   function renderControls() {
@@ -201,7 +269,7 @@
     rollBtn.disabled = !canAct || rolls.length === 0;
     holdBtn.disabled = !canAct || !legal.includes("hold");
     holdBtn.hidden = !state.can_hold;
-    if (isGroup()) { rollBtn.textContent = "Stand"; holdBtn.textContent = "Sit down"; }
+    if (isGroup()) { rollBtn.textContent = "Stay standing"; holdBtn.textContent = "Sit down"; }
     else if (state.decision === "dice-per-turn") { rollBtn.textContent = "Throw"; }
     else { rollBtn.textContent = "Roll"; holdBtn.textContent = "Hold"; }
     const choice = $("dice-choice");
@@ -213,6 +281,12 @@
       clampDice();
     }
     $("hint-btn").disabled = acting === null || state.finished || !!noHints;
+    const next = isGroup() ? handover() : null;
+    const handBtn = $("handover-btn");
+    handBtn.hidden = next === null;
+    if (next !== null) handBtn.textContent = "I am " + name(next) + ": show my choice";
+    rollBtn.hidden = next !== null;
+    holdBtn.hidden = !state.can_hold || next !== null;
     const resigned = new Set(state.resigned || []);
     $("resign-btn").hidden = state.finished || !state.started || !mySeats().some((s) => !resigned.has(s));
     renderClock();
@@ -221,6 +295,8 @@
   function resignSeat() {
     const resigned = new Set(state.resigned || []);
     const mine = mySeats().filter((s) => !resigned.has(s));
+    const acting = actingSeat();  // the seat being asked (in Swine Herd, the one holding the device)
+    if (acting !== null && mine.includes(acting)) return acting;
     return mine.includes(state.current) ? state.current : (mine.length ? mine[0] : null);
   }
 
@@ -245,7 +321,8 @@
     const clock = $("clock");
     if (!state.deadline || state.finished) { clock.hidden = true; return; }
     const left = Math.max(0, Math.ceil(state.deadline - Date.now() / 1000));
-    const whose = actingSeat() !== null ? "Your time" : name(state.current) + "'s time";
+    let whose = actingSeat() !== null ? "Your time" : name(state.current) + "'s time";
+    if (isGroup()) whose = localToChoose().length ? "Your time to choose" : "Time to choose";
     clock.textContent = whose + ": " + left + " s";
     clock.classList.toggle("urgent", left <= 15);
     clock.hidden = false;
@@ -267,7 +344,8 @@
     for (const seat of state.seats) {
       const li = document.createElement("li");
       li.className = "seat";
-      if (!state.finished && state.started && seat.seat === state.current) li.classList.add("current");
+      const choosing = isGroup() ? (state.to_choose || []).includes(seat.seat) : seat.seat === state.current;
+      if (!state.finished && state.started && choosing) li.classList.add("current");
       if (state.finished && state.winners.includes(seat.seat)) li.classList.add("winner");
       const left = document.createElement("div");
       const nm = document.createElement("div");
@@ -279,6 +357,9 @@
       if (mine.has(seat.seat)) nm.insertAdjacentHTML("beforeend", ' <span class="tag you">you</span>');
       if (isGroup() && state.started && !state.finished) {
         nm.insertAdjacentHTML("beforeend", state.standing[seat.seat] ? ' <span class="tag up">standing</span>' : ' <span class="tag down">seated</span>');
+        if ((state.chosen || []).includes(seat.seat)) {
+          nm.insertAdjacentHTML("beforeend", ' <span class="tag chosen" title="has chosen; shown when everyone has">✓ has chosen</span>');
+        }
       }
       const meta = document.createElement("div");
       meta.className = "meta";
@@ -347,6 +428,15 @@
       what.className = "muted";
       what.textContent = describeEffect(ev);
       li.append(who, dice, what);
+    } else if (isGroup() && ev.type === "StayedStanding") {
+      const who = name(ev.player);
+      li.textContent = who + " " + verb(who, "stay", "stays") + " standing";
+    } else if (isGroup() && ev.type === "Banked") {
+      const who = name(ev.player);
+      li.textContent = who + " " + verb(who, "sit", "sits") + " down, banking " + ev.points + ": score " + ev.score;
+    } else if (isGroup() && ev.type === "TimedOut") {
+      const who = name(ev.player);
+      li.textContent = who + " ran out of time and " + verb(who, "sit", "sits") + " down with nothing";
     } else if (ev.type === "Busted" && ev.lost === 0) {
       const who = name(ev.player);
       li.textContent = (who === "You" ? "Your" : who + "'s") + " turn is over";
@@ -371,15 +461,23 @@
     }
   }
 
+  let firstRoll = true;  // Swine Herd: before a turn's first roll, which the rules have everyone stand for
+  function logged(ev) {
+    // a turn's first roll is everyone's by the rules: its "stays standing" lines say nothing, so they are left out
+    if (!isGroup()) return true;
+    if (ev.type === "TurnStarted") firstRoll = true;
+    if (ev.type === "Rolled") firstRoll = false;
+    return !(firstRoll && ev.type === "StayedStanding");
+  }
   function renderLog(full) {
     const log = $("log");
-    if (full) log.textContent = "";
-    for (const ev of events) log.appendChild(logItem(ev));
+    if (full) { log.textContent = ""; firstRoll = true; }
+    for (const ev of events) if (logged(ev)) log.appendChild(logItem(ev));
     log.scrollTop = log.scrollHeight;
   }
   function appendLog(newEvents) {
     const log = $("log");
-    for (const ev of newEvents) log.appendChild(logItem(ev));
+    for (const ev of newEvents) if (logged(ev)) log.appendChild(logItem(ev));
     log.scrollTop = log.scrollHeight;
   }
 
@@ -423,8 +521,9 @@
       return;
     }
     if (noHints) { $("hint-text").textContent = noHints; return; }
-    if (hintAskedAt === state.step) return;  // asked already; the reply shows it
-    if (send({ type: "hint", seat, token: tokens[seat] })) hintAskedAt = state.step;
+    const key = state.step + ":" + seat;
+    if (hintAskedAt === key) return;  // asked already; the reply shows it
+    if (send({ type: "hint", seat, token: tokens[seat] })) hintAskedAt = key;
   }
 
   function optionWords(key) {
@@ -437,7 +536,7 @@
 
   function showHint() {
     const h = lastHint;
-    if (!h || h.step !== state.step) return;
+    if (!h || h.step !== state.step || h.seat !== viewSeat()) return;
     $("win-chance").textContent = h.win_probability === null ? "—" : (100 * h.win_probability).toFixed(1) + "%";
     const inPlay = state.players - (state.resigned || []).length;
     // with 3+ players this is the chance to be the winner among all of them, not to beat one opponent
@@ -474,6 +573,7 @@
         && !window.confirm("Hold with nothing to bank? Your turn passes to the next player.")) return;
     if (send({ type: "action", seat, token: tokens[seat], action, expected_step: state.step })) {
       pending = true;
+      if (isGroup()) pendingSeat = seat;
       renderControls();
     }
   }
@@ -527,9 +627,10 @@
 
   $("roll-btn").addEventListener("click", () => act("roll"));
   $("hold-btn").addEventListener("click", () => act("hold"));
+  $("handover-btn").addEventListener("click", () => { handedTo = handover(); render(false); });
   $("hint-btn").addEventListener("click", () => {
     hintShown = true;
-    if (lastHint && lastHint.step === state.step) showHint();
+    if (lastHint && lastHint.step === state.step && lastHint.seat === viewSeat()) showHint();
     else { clearTimeout(hintTimer); requestHint(); }
   });
   $("dice-minus").addEventListener("click", () => { $("dice-count").value = Number($("dice-count").value) - 1; clampDice(); });

@@ -1,0 +1,107 @@
+"""Swine Herd in two real browsers (Debian's /usr/bin/chromium through Playwright): both people are asked at once,
+neither sees the other's choice before their own is in, and both see every choice and the roll together."""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from test_web_browser import ARGS, CHROMIUM, SHOTS, missing
+from webhelpers import free_port, start_server
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
+
+BOTH_ASKED = "() => !document.getElementById('roll-btn').disabled && !document.getElementById('hold-btn').disabled"
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Launch Chromium once for the module, or skip (fail in CI) when it or Playwright is missing."""
+    if not CHROMIUM.exists():
+        missing(f"chromium is not installed at {CHROMIUM} (PIGDICE_CHROMIUM names another path)")
+    try:
+        import playwright.sync_api as api
+    except ImportError:
+        missing("the playwright package is not installed")
+    with api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[str]:
+    """Start a real server (robots and the rules' first rolls at once); return its base URL."""
+    db = tmp_path_factory.mktemp("herd") / "games.sqlite3"
+    port = free_port()
+    process = start_server(db, port, delay=0.0)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(10)
+        except Exception:
+            process.kill()
+
+
+def _page(browser: Any, width: int = 1280, height: int = 860) -> tuple[Any, Any, list[str]]:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    return context, page, errors
+
+
+def _shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def test_two_people_choose_at_the_same_time(server: str, chromium: Any) -> None:
+    ctx_a, alice, errors_a = _page(chromium)
+    ctx_b, bob, errors_b = _page(chromium)
+    alice.goto(server + "/?variant=swine-herd")
+    alice.fill("#goal", "50")
+    alice.fill("#your-name", "Alice")
+    alice.select_option("#seat-list li:nth-child(2) select", "friend")
+    alice.click("#start")
+    alice.wait_for_url("**/play/**")
+    bob.goto(alice.url)
+    bob.fill(".seat .join-form input", "Bob")
+    bob.click(".seat .join-form button")
+    bob.wait_for_selector(".tag.you")
+    # the rules stand everyone for the first roll; then both are asked at once, nobody waits for a turn
+    alice.wait_for_function(BOTH_ASKED, timeout=15000)
+    bob.wait_for_function(BOTH_ASKED, timeout=15000)
+    for page in (alice, bob):
+        assert page.inner_text("#roll-btn") == "Stay standing" and page.inner_text("#hold-btn") == "Sit down"
+        assert "Sit down or stay standing?" in page.inner_text("#status")
+        assert page.inner_text("#clock").startswith("Your time to choose: ")  # an online room: choices are timed
+    total = int(alice.inner_text("#turn-total"))
+    log_before = bob.inner_text("#log")
+    # Alice sits down: she is told she chose; Bob only sees that she has chosen, not what
+    alice.click("#hold-btn")
+    alice.wait_for_selector("#status:has-text('You chose; waiting for Bob')")
+    assert alice.is_disabled("#roll-btn") and alice.is_disabled("#hold-btn")
+    bob.wait_for_selector(".seat:has-text('Alice') .tag.chosen")
+    assert bob.locator(".seat:has-text('Bob') .tag.chosen").count() == 0
+    assert not bob.is_disabled("#hold-btn") and not bob.is_disabled("#roll-btn")
+    assert bob.inner_text("#log") == log_before and "Sit down or stay standing?" in bob.inner_text("#status")
+    assert "sits down" not in bob.inner_text("#log") and bob.inner_text("#turn-total") == str(total)
+    _shot(bob, "swine_herd")
+    # Bob stays standing: both see both choices and the roll, together
+    bob.click("#roll-btn")
+    for page in (alice, bob):
+        page.wait_for_function("() => document.getElementById('log').textContent.includes('Alice sits down')")
+        log = page.inner_text("#log")
+        assert f"Alice sits down, banking {total}" in log and "Bob stays standing" in log
+        assert log.rindex("Bob stays standing") < log.rindex("Everyone rolled")
+    alice.wait_for_function("() => !document.querySelector('.tag.chosen')")  # a new moment: nobody has chosen
+    _shot(alice, "swine_herd_reveal")
+    assert not errors_a and not errors_b, (errors_a, errors_b)
+    ctx_a.close()
+    ctx_b.close()
