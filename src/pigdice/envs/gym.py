@@ -22,7 +22,15 @@ from gymnasium import spaces
 from pigdice.engine.game import GameState, apply, new_game, returns
 from pigdice.engine.simultaneous import apply_choices, choosing_seats, seat_view
 from pigdice.envs.encoding import OBSERVATION_HIGH, action_count, action_mask, observation_size, observe, to_action
-from pigdice.envs.setup import MAX_DECISIONS, check_decisions, describe, make_variant, skip_empty_moments
+from pigdice.envs.setup import (
+    MAX_DECISIONS,
+    check_decisions,
+    check_player_count,
+    check_render_mode,
+    describe,
+    make_variant,
+    skip_empty_moments,
+)
 from pigdice.errors import BadParameterError, BadStrategyError
 from pigdice.players.base import Human, Strategy
 from pigdice.players.specs import parse_strategy
@@ -52,13 +60,10 @@ class PigdiceEnv(gym.Env):
         self.robots: list[Strategy] = [parse_strategy(spec.strip(), self.variant) for spec in specs]
         if any(isinstance(robot, Human) for robot in self.robots):
             raise BadStrategyError("the opponents are robots: a person cannot sit at a Gymnasium environment")
-        players = len(self.robots) + 1
-        self.variant.check_players(players)
+        players = check_player_count(self.variant, len(self.robots) + 1)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise BadParameterError(f"seat must be a whole number 0..{players - 1}, got {seat!r}")
-        if render_mode not in (None, "ansi"):
-            raise BadParameterError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.seat = seat
         self.players = players
         self.max_decisions = check_decisions(max_decisions)

@@ -38,6 +38,21 @@ def check_decisions(max_decisions: int) -> int:
     return max_decisions
 
 
+def check_player_count(variant: Variant, players: int) -> int:
+    """Return ``players`` after checking it is a whole number the variant allows."""
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise BadParameterError(f"players must be a whole number, got {players!r}")
+    variant.check_players(players)
+    return players
+
+
+def check_render_mode(render_mode: str | None) -> str | None:
+    """Return ``render_mode`` after checking it is None or 'ansi' (a line of text)."""
+    if render_mode not in (None, "ansi"):
+        raise BadParameterError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+    return render_mode
+
+
 def skip_empty_moments(state: GameState, rng: np.random.Generator) -> tuple[GameState, list[Event]]:
     """Swine Herd: roll on while the shared turn total is 0 (nothing to bank, so everyone stands: no choice)."""
     events: list[Event] = []
