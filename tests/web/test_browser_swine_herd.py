@@ -3,13 +3,12 @@ neither sees the other's choice before their own is in, and both see every choic
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from test_web_browser import ARGS, CHROMIUM, SHOTS, missing
-from webhelpers import free_port, start_server
+from webhelpers import served
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 
@@ -34,17 +33,8 @@ def chromium() -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[str]:
     """Start a real server (robots and the rules' first rolls at once); return its base URL."""
-    db = tmp_path_factory.mktemp("herd") / "games.sqlite3"
-    port = free_port()
-    process = start_server(db, port, delay=0.0)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(10)
-        except Exception:
-            process.kill()
+    with served(tmp_path_factory.mktemp("herd") / "games.sqlite3") as url:
+        yield url
 
 
 def _page(browser: Any, width: int = 1280, height: int = 860) -> tuple[Any, Any, list[str]]:

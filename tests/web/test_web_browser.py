@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
-from webhelpers import free_port, start_server
+from webhelpers import served
 
 CHROMIUM = Path(os.environ.get("PIGDICE_CHROMIUM", "/usr/bin/chromium"))  # Debian's chromium by default
 ARGS = [
@@ -58,17 +57,8 @@ def playwright_api() -> Any:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Start a real server with robots that move at once; return its base URL."""
-    db = tmp_path_factory.mktemp("browser") / "games.sqlite3"
-    port = free_port()
-    process = start_server(db, port, delay=0.0)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(10)
-        except Exception:
-            process.kill()
+    with served(tmp_path_factory.mktemp("browser") / "games.sqlite3") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -272,10 +262,7 @@ def test_two_people_in_one_room_see_each_others_rolls(server: str, browser: Any)
 
 
 def test_a_silent_player_runs_out_of_time(tmp_path: Path, browser: Any) -> None:
-    port = free_port()
-    process = start_server(tmp_path / "timed.sqlite3", port, delay=0.0, turn_seconds="3")
-    try:
-        url = f"http://127.0.0.1:{port}"
+    with served(tmp_path / "timed.sqlite3", turn_seconds="3") as url:
         ctx_a, alice, errors_a = _page(browser)
         ctx_b, bob, errors_b = _page(browser)
         alice.goto(url + "/")
@@ -295,9 +282,6 @@ def test_a_silent_player_runs_out_of_time(tmp_path: Path, browser: Any) -> None:
         assert not errors_a and not errors_b, (errors_a, errors_b)
         ctx_a.close()
         ctx_b.close()
-    finally:
-        process.send_signal(signal.SIGTERM)
-        process.wait(10)
 
 
 def test_explorer_draws_the_3d_surface(server: str, browser: Any) -> None:

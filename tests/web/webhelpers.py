@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -120,3 +122,18 @@ def start_server(db: Path, port: int, delay: float, **settings: str) -> subproce
         process.kill()
         raise
     return process
+
+
+@contextlib.contextmanager
+def served(db: Path, delay: float = 0.0, **settings: str) -> Iterator[str]:
+    """Run `pigdice serve` on a free port for the block (as ``start_server``); yield its base URL, then stop it."""
+    port = free_port()
+    process = start_server(db, port, delay, **settings)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
