@@ -1,0 +1,774 @@
+"""The exact equilibrium of 2-player Swine Herd, a simultaneous zero-sum stochastic game (seed 001).
+
+Both players (A with score a, B with b, both below the goal G) stand at the start of a turn and
+one die is rolled for both; the first roll is taken by everyone. After every roll that adds to
+the shared turn total t, each standing player chooses at the same time to sit (bank t, out for
+the rest of the turn) or to stay. A bust ends the turn and the standing bank nothing. After the
+turn in which someone reaches G, the best score wins and a tie is shared (worth 1/2). A's
+payoff is its chance to win (a tie counts 1/2): the game is zero-sum.
+
+While both stand, each roll is a 2x2 stage game (rows: A sits or stays; columns: B sits or
+stays): sit-sit ends the turn at (a + t, b + t); sit-stay leaves B alone, rolling from t against
+A's banked a + t (a one-player stopping problem, ``_lone_tables``); stay-stay rolls again: a
+bust starts the same turn again at (a, b), else the next stage at t + f. Once t >= G - min(a, b)
+a sit puts either player past the goal, so the stage depends on the lead a - b alone and is the
+same for every larger t: one stationary stage S = val[[.., ..], [.., p_bust x + (1 - p_bust) S]]
+(a contraction in S), no truncation needed. Every other value the turn reads lies at a higher
+score sum, so sums are solved from the top down, and the only unknown of a turn is its own
+turn-start value x = V(a, b), which a bust with both standing brings back.
+
+The endless game. The turn's value given x is F(x) = c(x) + (1 - e(x)) x, where e is the chance
+the turn ends with a banked score (an exit) and c the payoff those exits bring (the stage
+equilibria fixed). F is monotone and 1-Lipschitz, so its fixed points form an interval
+[lo, hi], and it is often a wide one: near the goal whoever sits first hands the other a free
+roll, both stay until a bust, the turn banks nothing and the next turn is the same turn (at
+a = b = G - 2 sitting first is worth 1/6, staying is worth whatever the repeat is worth). Such a
+play never ends, and the rules (seed 001) do not score it: a game that never ends needs a
+stated value. This is a recursive game in Everett's sense (payoff only at the end; Everett
+1957, "Recursive games"): given A's payoff ``endless`` for a play that never ends, the game has
+a value, and for one turn start it is the fixed point of F nearest to it,
+V = clamp(endless, lo, hi) (Everett's conditions: F(u) > u just below V when V > endless, F(u) < u
+just above V when V < endless). We score an endless game as a draw (``endless`` = 1/2): the
+players share it like any tie, the rule keeps the two seats symmetric (V(a, b) + V(b, a) = 1,
+V(a, a) = 1/2) and zero-sum, and it is the limit of ``stop`` -> 0, where every roll ends the game
+as a draw with chance ``stop`` (a memoryless end nobody can time; |V_stop - V| is about 90 stop
+at goal 100: bench/swine_herd.py). Rules the players can time are other games: a cut of the
+turn total (everyone must sit at K, ``truncated_values``, the first look's model) makes the
+leader win every endless turn, its values move with K and settle only for K in the hundreds;
+a cap on the number of rolls (what value iteration of all states from the endless payoff
+computes) lets a player sit just before the cap (tests/solve/test_swineherd.py has a goal-8 die
+where its limit is 7/18 and the value 32/81).
+
+What optimal play does: at equal scores the stage games are symmetric and pure, so both sit at
+the same total (or neither does) and the scores stay equal; with a d6, from a = b >= G - 50 on,
+sitting first is worse than the draw and nobody sits. Optimal play from (0, 0) therefore reaches
+an endless turn start with certainty: between two optimal players the 2-player game is a draw
+that never ends (with a d6 the endless turn starts are the same 938 at every goal >= 50: within
+50 of the goal, a + b >= 2 G - 100, |a - b| <= 12; at goal 50 or less (0, 0) is one). The values
+elsewhere (where a player has left the equilibrium) are well defined and are what a robot plays
+by; a front end that pits two such players needs a way to end the game.
+
+Solving one turn start: evaluate the stage games backwards in t for a guess x (each a 2x2 game
+solved in closed form: a saddle point, else the mixed formula), read (c, e), and move x to c / e
+(Newton's step for F(x) = x: by the envelope theorem F' = 1 - e; c and e are sums of positive
+terms, so c / e stays accurate when e is tiny). The steps are safeguarded by a bracket and stop
+when x is within ROOT_TOLERANCE of c / e or the bracket is narrower than BRACKET_TOLERANCE;
+e == 0 at x = ``endless`` (no exit on the equilibrium path) means the turn is endless there and
+V = ``endless`` (``is_endless``). V is ``is_boundary`` when the turn is endless just beyond V,
+away from ``endless``: V ends an interval of solutions and another rule could move it.
+``SwineHerdPolicy.residual`` re-evaluates every turn from the stored values and strategies.
+
+Strategies: the stage equilibria at x = V, except that where V != ``endless`` the player who
+wants the turn to end (A if V > endless) must not take a tie with staying (staying for ever is
+worth ``endless`` to it, not V): its strategy is read at x = V -/+ STRICT_OFFSET, towards
+``endless``, where every exit worth V is strictly better than the repeat, and keeps it within
+STRICT_OFFSET of V (Everett's epsilon-optimal stationary strategies). Ties in a stage game go to
+sitting.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from pigdice.errors import BadParameterError
+from pigdice.rules.effects import EffectKind
+from pigdice.rules.variant import Decision, Variant
+
+MAX_GOAL = 200  # stage rows (goal^3) and lone tables (2 goal^3 floats): 320 MB at 200, 40 MB at 100
+ROOT_TOLERANCE = 1e-15  # a turn start is solved when the Newton target c / e is this close to x
+BRACKET_TOLERANCE = 1e-14  # ... or when the bracket of its fixed point is this narrow
+STRICT_OFFSET = 1e-10  # boundary states: the exiting player's strategy is read this far inside
+MAX_ROOT_STEPS = 200
+MAX_STAGE_STEPS = 200
+SIT_MARGIN = 1e-12  # a stage counts as mixed if a sit probability is this far inside (0, 1)
+
+# kinds of turn start
+UNIQUE = 0  # F(x) = x has one solution: the turn ends with positive chance
+ENDLESS = 1  # V = endless: on the equilibrium path nobody ever sits (the play never ends)
+BOUNDARY = 2  # V ends an interval of solutions (the turn is endless just beyond V, away from endless)
+
+
+class Stage(NamedTuple):
+    """One both-standing stage game: A's payoffs, its value and the equilibrium's sit probabilities.
+
+    ``payoffs[i][j]``: A's chance to win when A sits (i = 0) or stays (i = 1) and B sits (j = 0)
+    or stays (j = 1).
+    """
+
+    payoffs: tuple[tuple[float, float], tuple[float, float]]
+    value: float
+    sit_a: float
+    sit_b: float
+
+    @property
+    def is_mixed(self) -> bool:
+        """Return True if a player's equilibrium strategy mixes sitting and staying."""
+        return any(SIT_MARGIN < p < 1.0 - SIT_MARGIN for p in (self.sit_a, self.sit_b))
+
+
+class Residual(NamedTuple):
+    """The largest errors of a solution, each over every turn start (a, b)."""
+
+    turn: float  # |F(V) - V|: V solves its turn's equation
+    stage: float  # |stored stage value - recomputed|
+    play: float  # |value of one turn played by the stored strategies (V afterwards) - V|
+
+
+# -- kernels ------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _solve2(m00, m01, m10, m11):  # pragma: no cover - numba
+    """Return (value, A's sit chance, B's sit chance) of a zero-sum 2x2 game that A maximises.
+
+    Rows: A sits, stays; columns: B sits, stays. Saddle points first (ties go to sitting: the
+    turn then ends), else the unique mixed equilibrium.
+    """
+    if m10 <= m00 <= m01:
+        return m00, 1.0, 1.0
+    if m11 <= m01 <= m00:
+        return m01, 1.0, 0.0
+    if m00 <= m10 <= m11:
+        return m10, 0.0, 1.0
+    if m01 <= m11 <= m10:
+        return m11, 0.0, 0.0
+    den = m00 - m01 - m10 + m11  # no saddle point: both differences have one sign, so den != 0
+    p = (m11 - m10) / den
+    q = (m11 - m01) / den
+    return m10 + p * (m00 - m10), p, q
+
+
+@njit(cache=True, inline="always")
+def _ending(x, y, goal, V):  # pragma: no cover - numba
+    """Return A's payoff after a turn that ends at (x, y): the game's result, or the next turn start."""
+    if x >= goal or y >= goal:
+        if x > y:
+            return 1.0
+        if x == y:
+            return 0.5
+        return 0.0
+    return V[x, y]
+
+
+@njit(cache=True)
+def _terminal_lone(goal, amounts, probs, pbust, w, eps, RA, RB):  # pragma: no cover - numba
+    """Fill RA, RB: a lone roller's rolling value against a seated score at or past the goal.
+
+    Index goal + D, D = seated score - roller's score - turn total (the deficit; D < 0: ahead).
+    RA: A rolls (A's payoff); RB: B rolls (A's payoff). A bust leaves the roller behind (lost).
+    """
+    nf = amounts.shape[0]
+    for d in range(-goal, goal + 1):
+        va = eps * w
+        vb = eps * w + (1.0 - eps) * pbust
+        for k in range(nf):
+            d2 = d - amounts[k]
+            if d2 < 0:
+                ba, bb = 1.0, 0.0
+            elif d2 == 0:
+                ba = max(0.5, RA[goal])
+                bb = min(0.5, RB[goal])
+            else:
+                ba, bb = RA[goal + d2], RB[goal + d2]
+            va += (1.0 - eps) * probs[k] * ba
+            vb += (1.0 - eps) * probs[k] * bb
+        RA[goal + d] = va
+        RB[goal + d] = vb
+
+
+@njit(cache=True)
+def _lone_tables(s, o, goal, amounts, probs, pbust, w, eps, V, LA, LB):  # pragma: no cover - numba
+    """Fill LA[s, o, u], LB[s, o, u] for 1 <= u < goal - s: the lone roller's value of rolling on.
+
+    LA: A rolls with score s and turn total u against B's banked o < goal; LB: B rolls with score
+    s against A's banked o. Both are A's payoff. Reads V at sums s + o (the bust) and above.
+    """
+    nf = amounts.shape[0]
+    for u in range(goal - s - 1, 0, -1):
+        va = eps * w + (1.0 - eps) * pbust * V[s, o]
+        vb = eps * w + (1.0 - eps) * pbust * V[o, s]
+        for k in range(nf):
+            u2 = u + amounts[k]
+            if s + u2 >= goal:  # past the goal against o < goal: hold and win
+                ba, bb = 1.0, 0.0
+            else:
+                ba = max(V[s + u2, o], LA[s, o, u2])
+                bb = min(V[o, s + u2], LB[s, o, u2])
+            va += (1.0 - eps) * probs[k] * ba
+            vb += (1.0 - eps) * probs[k] * bb
+        LA[s, o, u] = va
+        LB[s, o, u] = vb
+
+
+@njit(cache=True, inline="always")
+def _entries(a, b, t, goal, pbust, w, eps, V, LA, LB, RA, RB):  # pragma: no cover - numba
+    """Return A's payoffs (sit-sit, A sits and B stays, A stays and B sits) at the stage (a, b, t)."""
+    x1 = a + t
+    y1 = b + t
+    ss = _ending(x1, y1, goal, V)
+    if x1 >= goal:
+        sy = RB[goal + a - b]
+    elif y1 >= goal:  # B rolls once more, then holds past the goal unless it busts
+        sy = eps * w + (1.0 - eps) * pbust * V[x1, b]
+    else:
+        sy = LB[b, x1, t]
+    if y1 >= goal:
+        ys = RA[goal + b - a]
+    elif x1 >= goal:
+        ys = eps * w + (1.0 - eps) * (pbust * V[a, y1] + 1.0 - pbust)
+    else:
+        ys = LA[a, y1, t]
+    return ss, sy, ys
+
+
+@njit(cache=True, inline="always")
+def _play(m00, m01, m10, m11, p, q):  # pragma: no cover - numba
+    """Return A's expected payoff when A sits with chance p and B with chance q."""
+    return p * (q * m00 + (1.0 - q) * m01) + (1.0 - p) * (q * m10 + (1.0 - q) * m11)
+
+
+@njit(cache=True)
+def _turn(  # pragma: no cover - numba
+    a, b, x, goal, cut, fixed, amounts, probs, pbust, w, eps, V, LA, LB, RA, RB, S, P, Q, C, E
+):
+    """Solve the stage games of the turn at (a, b) for the turn-start value x; return (F(x), c, e).
+
+    Fills S (stage values), P and Q (A's and B's sit chances), C and E (exit payoff and exit
+    chance; S = C + (1 - E) x) for t = 1..top, top = goal - min(a, b) the stationary stage (every
+    t >= top is the same), or with ``cut`` > 0: top = cut, where both must sit. With ``fixed``
+    the sit chances are read from P and Q instead (a strategy profile evaluated, not solved).
+    """
+    nf = amounts.shape[0]
+    stop = eps * w
+    go = 1.0 - eps
+    if cut > 0:
+        top = cut
+        cap = cut + amounts.max()  # a roll past the cut sits at its own total
+        for t in range(top, cap + 1):
+            ss, _, _ = _entries(a, b, t, goal, pbust, w, eps, V, LA, LB, RA, RB)
+            S[t], P[t], Q[t], C[t], E[t] = ss, 1.0, 1.0, ss, 1.0
+    else:
+        top = goal - min(a, b)
+        cap = top
+        ss, sy, ys = _entries(a, b, top, goal, pbust, w, eps, V, LA, LB, RA, RB)
+        # the stationary stage: S = val(ss, sy, ys, k0 + k1 S), a contraction (k1 < 1)
+        k0 = stop + go * pbust * x
+        k1 = go * (1.0 - pbust)
+        if fixed:
+            p, q = P[top], Q[top]
+        else:
+            lo, hi = 0.0, 1.0
+            s = x
+            for _ in range(MAX_STAGE_STEPS):
+                v, p, q = _solve2(ss, sy, ys, k0 + k1 * s)
+                if v == s:
+                    break
+                if v > s:
+                    lo = s
+                else:
+                    hi = s
+                r = (1.0 - p) * (1.0 - q)  # Newton: the profile (p, q) kept, S solved exactly
+                target = (_play(ss, sy, ys, 0.0, p, q) + r * k0) / (1.0 - r * k1)
+                if not lo < target < hi:
+                    target = 0.5 * (lo + hi)
+                if target == s or hi - lo <= 1e-17:
+                    s = target
+                    break
+                s = target
+            _, p, q = _solve2(ss, sy, ys, k0 + k1 * s)
+        r = (1.0 - p) * (1.0 - q)
+        den = 1.0 - r * k1
+        S[top] = (_play(ss, sy, ys, 0.0, p, q) + r * k0) / den
+        P[top], Q[top] = p, q
+        C[top] = (_play(ss, sy, ys, 0.0, p, q) + r * stop) / den
+        E[top] = (p + (1.0 - p) * q + r * eps) / den
+    for t in range(top - 1, 0, -1):
+        ss, sy, ys = _entries(a, b, t, goal, pbust, w, eps, V, LA, LB, RA, RB)
+        yy = pbust * x
+        cy = 0.0
+        ey = 0.0
+        for k in range(nf):
+            t2 = min(t + amounts[k], cap)
+            yy += probs[k] * S[t2]
+            cy += probs[k] * C[t2]
+            ey += probs[k] * E[t2]
+        yy = stop + go * yy
+        if fixed:
+            p, q = P[t], Q[t]
+            v = _play(ss, sy, ys, yy, p, q)
+        else:
+            v, p, q = _solve2(ss, sy, ys, yy)
+        r = (1.0 - p) * (1.0 - q)
+        S[t], P[t], Q[t] = v, p, q
+        C[t] = _play(ss, sy, ys, 0.0, p, q) + r * (stop + go * cy)
+        E[t] = p + (1.0 - p) * q + r * (eps + go * ey)
+    f = pbust * x
+    c = 0.0
+    e = 0.0
+    for k in range(nf):
+        t2 = min(amounts[k], cap)
+        f += probs[k] * S[t2]
+        c += probs[k] * C[t2]
+        e += probs[k] * E[t2]
+    return stop + go * f, stop + go * c, eps + go * e
+
+
+@njit(cache=True)
+def _turn_start(  # pragma: no cover - numba
+    a, b, goal, cut, fixed, amounts, probs, pbust, w, eps, V, LA, LB, RA, RB, S, P, Q, C, E
+):
+    """Return (V(a, b), evaluations): the fixed point of F nearest to ``w`` (see the module doc)."""
+    args = (goal, cut, fixed, amounts, probs, pbust, w, eps, V, LA, LB, RA, RB, S, P, Q, C, E)
+    _, c, e = _turn(a, b, w, *args)
+    evaluations = 1
+    if e <= 0.0:  # nobody ever sits on the equilibrium path: the turn is endless at w
+        return w, evaluations
+    target = c / e
+    if abs(target - w) <= ROOT_TOLERANCE:
+        return target, evaluations
+    up = target > w  # the fixed point lies above w (A wants the turn to end) or below it
+    lo, hi = (w, 1.0) if up else (0.0, w)
+    flat = False
+    for _ in range(MAX_ROOT_STEPS):
+        if not (lo < target <= hi if up else lo <= target < hi):
+            target = 0.5 * (lo + hi)
+        x = target
+        _, c, e = _turn(a, b, x, *args)
+        evaluations += 1
+        if e > 0.0:
+            target = c / e
+            if abs(target - x) <= ROOT_TOLERANCE:
+                return target, evaluations
+        if e <= 0.0:  # an endless stretch: x is past the end of the interval nearest w
+            flat = True
+            if up:
+                hi = x
+            else:
+                lo = x
+            # probe just short of x: a Newton step from the exit side lands on the end exactly
+            probe = x - BRACKET_TOLERANCE if up else x + BRACKET_TOLERANCE
+            if lo < probe < hi:
+                _, c, e = _turn(a, b, probe, *args)
+                evaluations += 1
+                if e > 0.0 and (c / e > probe) == up:
+                    return x, evaluations
+            target = 0.5 * (lo + hi)
+        elif (target > x) == up:
+            if up:
+                lo = x
+            else:
+                hi = x
+        else:
+            if up:
+                hi = x
+            else:
+                lo = x
+        if hi - lo <= BRACKET_TOLERANCE:
+            break
+    if flat:
+        return hi if up else lo, evaluations
+    return 0.5 * (lo + hi), evaluations
+
+
+@njit(cache=True)
+def _store(a, b, top, S, P, Q, SV, SP, SQ, rows):  # pragma: no cover - numba
+    """Copy the turn's stage values (rows & 1), A's (rows & 2) and B's (rows & 4) sit chances into the tables."""
+    for t in range(1, top + 1):
+        if rows & 1:
+            SV[a, b, t] = S[t]
+        if rows & 2:
+            SP[a, b, t] = P[t]
+        if rows & 4:
+            SQ[a, b, t] = Q[t]
+
+
+@njit(cache=True)
+def _solve(goal, cut, amounts, probs, pbust, w, eps, V, KIND, SV, SP, SQ, LA, LB, RA, RB):  # pragma: no cover
+    """Solve every turn start from the highest score sum down; return the number of turn evaluations.
+
+    Writes V, KIND and, without ``cut``, the rows SV, SP, SQ (stage values and sit chances at
+    t = 1..goal - min(a, b)); the lone tables LA, LB are filled level by level.
+    """
+    _terminal_lone(goal, amounts, probs, pbust, w, eps, RA, RB)
+    size = max(goal, cut) + amounts.max() + 1
+    S = np.zeros(size)
+    P = np.zeros(size)
+    Q = np.zeros(size)
+    C = np.zeros(size)
+    E = np.zeros(size)
+    args = (goal, cut, False, amounts, probs, pbust, w, eps, V, LA, LB, RA, RB, S, P, Q, C, E)
+    evaluations = 0
+    for n in range(2 * goal - 2, -1, -1):
+        for a in range(max(0, n - goal + 1), min(n, goal - 1) + 1):
+            b = n - a
+            x, count = _turn_start(a, b, *args)
+            evaluations += count
+            V[a, b] = x
+            if cut > 0:
+                continue
+            top = goal - min(a, b)
+            _, _, e = _turn(a, b, x, *args)
+            _store(a, b, top, S, P, Q, SV, SP, SQ, 7)
+            evaluations += 1
+            if e <= 0.0 and x == w:
+                KIND[a, b] = ENDLESS
+                continue
+            KIND[a, b] = UNIQUE
+            if x == w:
+                continue
+            # V ends an interval of solutions if the turn is endless just beyond it (away from w)
+            away = x + STRICT_OFFSET if x > w else x - STRICT_OFFSET
+            _, _, e = _turn(a, b, away, *args)
+            if e <= 0.0:
+                KIND[a, b] = BOUNDARY
+            # the player who wants the turn to end (A if V > w) must not take a tie with staying:
+            # its strategy is read just inside, towards w, where every exit worth V is strictly better
+            _turn(a, b, x - STRICT_OFFSET if x > w else x + STRICT_OFFSET, *args)
+            _store(a, b, top, S, P, Q, SV, SP, SQ, 2 if x > w else 4)
+            evaluations += 2
+        for s in range(max(0, n - goal + 1), min(n, goal - 1) + 1):
+            _lone_tables(s, n - s, goal, amounts, probs, pbust, w, eps, V, LA, LB)
+    return evaluations
+
+
+@njit(cache=True)
+def _residual(goal, amounts, probs, pbust, w, eps, V, SV, SP, SQ, LA, LB, RA, RB):  # pragma: no cover - numba
+    """Return the largest errors: |F(V) - V| over the turn starts, |stored - recomputed| over the stage
+    values, and |value of the stored strategies - V| (one turn played by them, V afterwards)."""
+    size = goal + 1
+    S = np.zeros(size)
+    P = np.zeros(size)
+    Q = np.zeros(size)
+    C = np.zeros(size)
+    E = np.zeros(size)
+    worst_turn = 0.0
+    worst_stage = 0.0
+    worst_play = 0.0
+    for a in range(goal):
+        for b in range(goal):
+            x = V[a, b]
+            f, _, _ = _turn(a, b, x, goal, 0, False, amounts, probs, pbust, w, eps, V, LA, LB, RA, RB, S, P, Q, C, E)
+            worst_turn = max(worst_turn, abs(f - x))
+            top = goal - min(a, b)
+            for t in range(1, top + 1):
+                worst_stage = max(worst_stage, abs(S[t] - SV[a, b, t]))
+                P[t] = SP[a, b, t]
+                Q[t] = SQ[a, b, t]
+            _, c, e = _turn(a, b, x, goal, 0, True, amounts, probs, pbust, w, eps, V, LA, LB, RA, RB, S, P, Q, C, E)
+            played = c / e if e > 0.0 else w
+            worst_play = max(worst_play, abs(played - x))
+    return worst_turn, worst_stage, worst_play
+
+
+# -- the Python side ----------------------------------------------------------------------------
+
+
+class Die(NamedTuple):
+    """A Swine Herd die read from a variant's outcome table: what each adding face adds, and its chance."""
+
+    amounts: np.ndarray  # int64, each >= 1
+    probabilities: np.ndarray  # float64, aligned with amounts
+    bust: float  # the chance of a bust
+
+
+def read_die(variant: Variant) -> Die:
+    """Return the shared die of a simultaneous ``variant``, or raise BadParameterError if it has none we solve.
+
+    The solver handles tables whose every outcome adds a positive amount to the shared total or
+    busts, with a bust possible (without one a turn where both stand could never end).
+    """
+    if variant.decision is not Decision.SIMULTANEOUS:
+        raise BadParameterError(
+            f"{variant.name} is a turn-based game ({variant.decision}); the Swine Herd solver takes games "
+            "played by everyone at once on shared rolls: use pigdice.solve.solve"
+        )
+    amounts: list[int] = []
+    probabilities: list[Fraction] = []
+    bust = Fraction(0)
+    for effect, probability in variant.roll_spec().distribution():
+        if effect.kind is EffectKind.BUST:
+            bust += probability
+        elif effect.kind is EffectKind.ADD and effect.amount >= 1:
+            amounts.append(effect.amount)
+            probabilities.append(probability)
+        else:
+            raise BadParameterError(
+                f"{variant.name}: the Swine Herd solver handles shared rolls that add a positive amount to the "
+                f"turn total or bust, not {effect.kind.name.lower()} {effect.amount}"
+            )
+    if bust == 0 or not amounts:
+        raise BadParameterError(
+            f"{variant.name}: the Swine Herd solver needs a shared roll that can bust and one that can add "
+            "(without a bust a turn where both stand never ends)"
+        )
+    return Die(np.array(amounts, dtype=np.int64), np.array([float(p) for p in probabilities]), float(bust))
+
+
+def _check_rule(goal: int, endless: float, stop: float) -> None:
+    """Raise BadParameterError unless the goal and the rule for endless play are solvable."""
+    if goal > MAX_GOAL:
+        raise BadParameterError(
+            f"the Swine Herd solver takes goals up to {MAX_GOAL} (its tables grow as goal^3), not {goal}"
+        )
+    if not 0.0 <= endless <= 1.0:
+        raise BadParameterError(f"endless is A's share of a game that never ends, in [0, 1], not {endless}")
+    if not 0.0 <= stop < 1.0:
+        raise BadParameterError(f"stop is a chance per roll that the game ends, in [0, 1), not {stop}")
+
+
+@dataclass(frozen=True, eq=False)
+class SwineHerdPolicy:
+    """The solved 2-player game: turn-start values, stage equilibria and the lone roller's values.
+
+    Seat A has score a, seat B score b; every value is A's chance to win (a shared result 1/2).
+    Under the default rule (an endless game is a draw) the seats are symmetric: V(a, b) is the
+    chance of whichever player has a against b.
+    """
+
+    name: str
+    goal: int
+    endless: float  # A's payoff of a game that never ends
+    stop: float  # the chance per roll that the game ends at once, scored as endless
+    die: Die
+    V: np.ndarray  # (goal, goal) turn-start values
+    kinds: np.ndarray  # (goal, goal) UNIQUE, ENDLESS or BOUNDARY
+    stage_values: np.ndarray  # (goal, goal, goal + 1): [a, b, t] for t = 1..goal - min(a, b)
+    sit_a: np.ndarray  # same shape: A's chance to sit
+    sit_b: np.ndarray  # same shape: B's chance to sit
+    lone_a: np.ndarray  # [s, o, u]: A rolls on alone (score s, total u) against B banked at o < goal
+    lone_b: np.ndarray  # [s, o, u]: B rolls on alone (score s, total u) against A banked at o < goal
+    past_a: np.ndarray  # (2 goal + 1,): A rolls alone against a banked score past the goal, by deficit
+    past_b: np.ndarray  # (2 goal + 1,): B rolls alone ...
+    seconds: float
+    evaluations: int  # turn evaluations (backward sweeps over t) the solve took
+
+    def _scores(self, a: int, b: int) -> None:
+        """Raise BadParameterError unless (a, b) is a turn start below the goal."""
+        if not (0 <= a < self.goal and 0 <= b < self.goal):
+            raise BadParameterError(f"scores must be in 0..{self.goal - 1}, got ({a}, {b})")
+
+    def _row(self, a: int, b: int, t: int) -> int:
+        """Return the stored index of the stage at turn total t (every t past the stationary one maps to it)."""
+        self._scores(a, b)
+        if t < 1:
+            raise BadParameterError(f"a stage has a turn total of at least 1, got {t}")
+        return min(t, self.goal - min(a, b))
+
+    def value(self, a: int, b: int) -> float:
+        """Return A's chance to win at the start of a turn with scores (a, b)."""
+        self._scores(a, b)
+        return float(self.V[a, b])
+
+    def is_endless(self, a: int, b: int) -> bool:
+        """Return True if equilibrium play at this turn start never ends: its value is the rule's."""
+        self._scores(a, b)
+        return bool(self.kinds[a, b] == ENDLESS)
+
+    def is_boundary(self, a: int, b: int) -> bool:
+        """Return True if V(a, b) ends an interval of solutions of its turn: another endless rule could move it."""
+        self._scores(a, b)
+        return bool(self.kinds[a, b] == BOUNDARY)
+
+    def sit_probability(self, a: int, b: int, t: int, seat: int) -> float:
+        """Return the chance that ``seat`` (0: A, score a; 1: B, score b) sits at turn total t with both standing."""
+        row = self._row(a, b, t)
+        if seat not in (0, 1):
+            raise BadParameterError(f"seat is 0 (A) or 1 (B), got {seat}")
+        return float((self.sit_a if seat == 0 else self.sit_b)[a, b, row])
+
+    def stage(self, a: int, b: int, t: int) -> Stage:
+        """Return the stage game at (a, b, t) with both standing: A's payoffs, value and sit chances."""
+        row = self._row(a, b, t)
+        goal, die, w, eps = self.goal, self.die, self.endless, self.stop
+        ss, sy, ys = self._entries(a, b, t)
+        yy = die.bust * self.V[a, b]
+        for amount, probability in zip(die.amounts.tolist(), die.probabilities.tolist(), strict=True):
+            yy += probability * self.stage_values[a, b, min(t + amount, goal - min(a, b))]
+        yy = eps * w + (1.0 - eps) * yy
+        return Stage(
+            ((ss, sy), (ys, float(yy))),
+            float(self.stage_values[a, b, row]),
+            float(self.sit_a[a, b, row]),
+            float(self.sit_b[a, b, row]),
+        )
+
+    def _entries(self, a: int, b: int, t: int) -> tuple[float, float, float]:
+        """Return A's payoffs sit-sit, (A sits, B stays), (A stays, B sits) at (a, b, t)."""
+        goal, w, eps, bust = self.goal, self.endless, self.stop, self.die.bust
+        x1, y1 = a + t, b + t
+        ss = self._ending(x1, y1)
+        if x1 >= goal:
+            sy = self.past_b[goal + a - b]
+        elif y1 >= goal:
+            sy = eps * w + (1.0 - eps) * bust * self.V[x1, b]
+        else:
+            sy = self.lone_b[b, x1, t]
+        if y1 >= goal:
+            ys = self.past_a[goal + b - a]
+        elif x1 >= goal:
+            ys = eps * w + (1.0 - eps) * (bust * self.V[a, y1] + 1.0 - bust)
+        else:
+            ys = self.lone_a[a, y1, t]
+        return ss, float(sy), float(ys)
+
+    def _ending(self, x: int, y: int) -> float:
+        """Return A's payoff after a turn that ends with scores (x, y)."""
+        if x >= self.goal or y >= self.goal:
+            return 1.0 if x > y else 0.5 if x == y else 0.0
+        return float(self.V[x, y])
+
+    def alone(self, a: int, b: int, t: int, seat: int) -> tuple[float, float]:
+        """Return the standing player's chances to win if it holds and if it rolls on, the other seated.
+
+        ``seat`` stands with turn total t >= 1; a and b are both players' banked scores (the
+        seated player's includes what it banked this turn; the standing one's is below the goal).
+        """
+        if seat not in (0, 1):
+            raise BadParameterError(f"seat is 0 (A) or 1 (B), got {seat}")
+        mine, other = (a, b) if seat == 0 else (b, a)
+        if not (0 <= mine < self.goal and other >= 0 and t >= 1):
+            raise BadParameterError(
+                f"the standing player's score is in 0..{self.goal - 1} and its turn total at least 1, got "
+                f"scores ({a}, {b}) and total {t}"
+            )
+        goal, w, eps, bust = self.goal, self.endless, self.stop, self.die.bust
+        if other >= goal and other - mine - t >= goal:
+            raise BadParameterError(f"no play reaches scores ({a}, {b}) with the standing player's total {t}")
+        if seat == 0:
+            hold = self._ending(a + t, b)
+            if b >= goal:
+                roll = self.past_a[goal + max(-goal, b - a - t)]
+            elif a + t >= goal:
+                roll = eps * w + (1.0 - eps) * (bust * self.V[a, b] + 1.0 - bust)
+            else:
+                roll = self.lone_a[a, b, t]
+            return float(hold), float(roll)
+        hold = self._ending(a, b + t)
+        if a >= goal:
+            roll = self.past_b[goal + max(-goal, a - b - t)]
+        elif b + t >= goal:
+            roll = eps * w + (1.0 - eps) * bust * self.V[a, b]
+        else:
+            roll = self.lone_b[b, a, t]
+        return 1.0 - float(hold), 1.0 - float(roll)
+
+    def residual(self) -> Residual:
+        """Return the largest errors of the solution (see ``Residual``), recomputed from V."""
+        die = self.die
+        turn, stage, play = _residual(
+            self.goal,
+            die.amounts,
+            die.probabilities,
+            die.bust,
+            self.endless,
+            self.stop,
+            self.V,
+            self.stage_values,
+            self.sit_a,
+            self.sit_b,
+            self.lone_a,
+            self.lone_b,
+            self.past_a,
+            self.past_b,
+        )
+        return Residual(float(turn), float(stage), float(play))
+
+
+def solve_swine_herd(variant: Variant, *, endless: float = 0.5, stop: float = 0.0) -> SwineHerdPolicy:
+    """Solve 2-player ``variant`` (Swine Herd or another simultaneous game on one shared roll) exactly.
+
+    ``endless`` is A's share of a game that never ends (1/2: a draw, the rule that keeps the game
+    symmetric); ``stop`` a chance per roll that the game ends at once, scored as endless (0: never).
+    Raises BadParameterError for a turn-based variant, a roll table other than add-or-bust, a
+    goal above MAX_GOAL or a rule outside its range.
+    """
+    die = read_die(variant)
+    goal = variant.goal
+    _check_rule(goal, endless, stop)
+    started = time.perf_counter()
+    V = np.zeros((goal, goal))
+    kinds = np.zeros((goal, goal), dtype=np.int8)
+    stage_values = np.zeros((goal, goal, goal + 1))
+    sit_a = np.zeros((goal, goal, goal + 1))
+    sit_b = np.zeros((goal, goal, goal + 1))
+    lone_a = np.zeros((goal, goal, goal))
+    lone_b = np.zeros((goal, goal, goal))
+    past_a = np.zeros(2 * goal + 1)
+    past_b = np.zeros(2 * goal + 1)
+    evaluations = _solve(
+        goal,
+        0,
+        die.amounts,
+        die.probabilities,
+        die.bust,
+        float(endless),
+        float(stop),
+        V,
+        kinds,
+        stage_values,
+        sit_a,
+        sit_b,
+        lone_a,
+        lone_b,
+        past_a,
+        past_b,
+    )
+    return SwineHerdPolicy(
+        variant.name,
+        goal,
+        float(endless),
+        float(stop),
+        die,
+        V,
+        kinds,
+        stage_values,
+        sit_a,
+        sit_b,
+        lone_a,
+        lone_b,
+        past_a,
+        past_b,
+        time.perf_counter() - started,
+        int(evaluations),
+    )
+
+
+def truncated_values(variant: Variant, cut: int, *, endless: float = 0.5) -> np.ndarray:
+    """Return V of the game where both players still standing at turn total ``cut`` must sit (for study).
+
+    The truncated model of the first look: not Swine Herd, and its values do not settle as
+    ``cut`` grows (every endless turn becomes a win for the leader at the cut).
+    """
+    die = read_die(variant)
+    goal = variant.goal
+    _check_rule(goal, endless, 0.0)
+    if cut < 1:
+        raise BadParameterError(f"cut is a turn total of at least 1, got {cut}")
+    V = np.zeros((goal, goal))
+    kinds = np.zeros((goal, goal), dtype=np.int8)
+    empty = np.zeros((1, 1, 1))
+    _solve(
+        goal,
+        int(cut),
+        die.amounts,
+        die.probabilities,
+        die.bust,
+        float(endless),
+        0.0,
+        V,
+        kinds,
+        empty,
+        empty,
+        empty,
+        np.zeros((goal, goal, goal)),
+        np.zeros((goal, goal, goal)),
+        np.zeros(2 * goal + 1),
+        np.zeros(2 * goal + 1),
+    )
+    return V
