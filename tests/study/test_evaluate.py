@@ -97,14 +97,24 @@ def test_engine_loop_is_used_without_tables() -> None:
     assert seen[0] == 0 and seen[-1] == 120 and seen == sorted(seen)
 
 
-def test_final_round_endings_are_simulated_by_the_engine_and_noted() -> None:
+def test_final_round_endings_between_chasing_robots_are_simulated_fast_and_noted() -> None:
     variant = find_variant("pig", goal=20, endgame="final-round")
     a, b = robots(variant, "hold:10", "hold:5")
     result = compare(variant, a, b, games=30, seed=1)
     assert result.exact is not None and result.simulated is not None
-    assert result.simulated.engine == "engine"
-    assert result.notes and "first-to-goal" in result.notes[0] and "engine loop" in result.notes[1]
+    assert result.simulated.engine == "fast"
+    assert result.notes == ("exact values are for the first-to-goal ending; simulations play final-round",)
     assert result.to_json()["endgame"] == "final-round"
+
+
+def test_other_endings_go_to_the_engine_loop_where_the_fast_simulator_cannot_follow() -> None:
+    variant = find_variant("pig", goal=20, endgame="final-round")
+    optimal, hold = robots(variant, "optimal", "hold:5")  # the perfect player's last turn is not a table
+    result = compare(variant, optimal, hold, games=30, seed=1)
+    assert result.simulated is not None and result.simulated.engine == "engine"
+    assert "engine loop" in result.notes[1] and "chase" in result.notes[1]
+    hog = find_variant("hog", goal=20, endgame="final-round")  # chooses its dice
+    assert simulate_compare(hog, *robots(hog, "dice:3", "dice:5"), 30, seed=1).engine == "engine"
 
 
 def test_compare_without_tables_needs_games() -> None:

@@ -151,11 +151,50 @@ def test_game_length_statistics() -> None:
     assert result.lengths.minimum >= 8  # 100 points take at least 4 turns of at most 25 (+ the other's)
 
 
+ENDINGS = [
+    # (variant, robots): a last turn rolls until strictly ahead; ties shared or to the first to reach
+    (find_variant("pig", goal=20).with_endgame("final-round", "shared", "roll"), "hold:8,hold:12"),  # ties happen
+    (find_variant("pig", goal=20).with_endgame("final-round", "first-to-reach", "roll"), "hold:8,hold:12,hold:5"),
+    (find_variant("pig-dice", goal=20), "keep-pace,hold:10"),  # double, subtract; one more turn
+    (find_variant("freys-pig", goal=20), "hold:10,max-score,hold:6"),  # equal turns, bank
+    (find_variant("piggy-six", goal=20), "hold:10,hold:15"),  # equal turns, resets, ties shared
+]
+
+
+@pytest.mark.parametrize(("variant", "specs"), ENDINGS, ids=lambda x: getattr(x, "name", x))
+def test_fast_simulator_plays_final_rounds_and_equal_turns_as_the_engine_loop(variant: Variant, specs: str) -> None:
+    games = 3000
+    robots = [parse_strategy(s, variant) for s in specs.split(",")]
+    engine = simulate(variant, robots, games, 4)
+    fast = simulate_tables(variant, tables(variant, *specs.split(",")), 300_000, seed=4)
+    for seat in range(len(robots)):
+        rate = fast.wins[seat] / fast.games
+        se = math.sqrt(max(rate * (1 - rate), 1e-4) / games)
+        assert abs(engine.wins[seat] / games - rate) < Z999 * se, (seat, engine.wins, fast.wins)
+    tie_rate = fast.ties / fast.games
+    assert abs(engine.ties / games - tie_rate) < Z999 * math.sqrt(max(tie_rate * (1 - tie_rate), 1e-4) / games)
+    assert abs(engine.mean_turns - fast.mean_turns) < Z999 * fast.lengths.std / math.sqrt(games)
+    assert sum(fast.outright) + fast.ties == fast.games
+    assert sum(fast.wins) == pytest.approx(fast.games)
+
+
+def test_a_shared_victory_is_split_and_counted_for_both() -> None:
+    variant, specs = ENDINGS[0]
+    result = simulate_tables(variant, tables(variant, *specs.split(",")), 100_000, seed=1)
+    assert result.ties > 1000  # one roll to catch up often lands exactly on the leader's score
+    assert result.shared == (result.ties, result.ties)
+    assert result.wins[0] == pytest.approx(result.outright[0] + result.ties / 2)
+    first = variant.with_endgame("final-round", "first-to-reach", "roll")
+    assert simulate_tables(first, tables(first, *specs.split(",")), 100_000, seed=1).ties == 0
+
+
 def test_fast_simulator_refuses_what_it_cannot_play() -> None:
     pig = find_variant("pig", goal=20)
     table = action_table(HoldAt(10), pig)
-    with pytest.raises(BadParameterError, match="first-to-goal"):
-        simulate_tables(pig.with_endgame("final-round"), [table, table], 10)
+    hog = find_variant("hog", goal=20).with_endgame("final-round")
+    dice = action_table(parse_strategy("dice:3", hog), hog)
+    with pytest.raises(BadParameterError, match="roll-or-hold games"):
+        simulate_tables(hog, [dice, dice], 10)
     with pytest.raises(BadParameterError, match="at least 1"):
         simulate_tables(pig, [table, table], 0)
     with pytest.raises(BadParameterError, match="shape"):

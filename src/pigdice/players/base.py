@@ -74,6 +74,16 @@ def must_keep_rolling(state: GameState) -> bool:
     return state.final_round is not None and not can_win_by_holding(state)
 
 
+def chases_in_last_turn(strategy: Strategy) -> bool:
+    """Return True if ``strategy``, in a last turn after someone reached the goal, rolls until strictly ahead.
+
+    The robots built on ``may_hold`` and ``can_win_by_holding`` do (hold:N, keep-pace, max-score);
+    they say so with a class attribute ``chases_in_last_turn = True``, which lets the fast
+    simulator play their final rounds and equal turns. Plug-ins and the perfect player do not.
+    """
+    return bool(getattr(strategy, "chases_in_last_turn", False))
+
+
 def may_hold(state: GameState) -> bool:
     """Return True if holding is legal and the final round does not force another roll."""
     return Hold() in legal_actions(state) and not must_keep_rolling(state)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -25,6 +26,7 @@ class HoldAt:
 
     threshold: int
     dice: int | None = None
+    chases_in_last_turn: ClassVar[bool] = True  # a last turn: roll until ahead (may_hold)
 
     @property
     def name(self) -> str:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 
 import numpy as np
 
@@ -89,6 +90,7 @@ class MaxScore:
     """Maximise the expected score of the turn: roll while one more roll gains points on average."""
 
     name: str = "max-score"
+    chases_in_last_turn: ClassVar[bool] = True  # a last turn: roll until ahead (may_hold)
 
     def decide(self, variant: Variant, score: int, turn_total: int) -> int:
         """Return 0 to hold or c + 1 to roll with choice c (table code) at (score, turn_total)."""
@@ -149,6 +151,7 @@ class KeepPace:
     """Neller & Presser's 'keep pace and end race' (2010), scaled to the goal."""
 
     name: str = "keep-pace"
+    chases_in_last_turn: ClassVar[bool] = True  # a last turn: roll until ahead (may_hold)
 
     def wants_roll(self, goal: int, score: int, opponent: int, turn_total: int) -> bool:
         """Return True if keep-pace rolls at this state (before the can-win check)."""

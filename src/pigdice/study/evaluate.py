@@ -2,7 +2,8 @@
 
 Exact numbers come from ``pigdice.solve.headtohead`` (2 players, first to the goal, strategies
 with action tables). Simulations use the fast numba simulator (``pigdice.study.fastsim``) when every
-player has a table and the game ends first-to-goal, and the plain engine loop otherwise
+player has a table and the game ends first-to-goal (or, in roll-or-hold games, with a final round or
+equal turns between robots that chase in their last turn), and the plain engine loop otherwise
 (``rolls:N``, ``random``, final-round and equal-turns endings, Swine Herd). Every simulated
 match seats each player first equally often, so first-player advantage cancels out.
 """
@@ -18,9 +19,9 @@ from typing import Any
 import numpy as np
 
 from pigdice.errors import BadParameterError, BadStrategyError
-from pigdice.players.base import Strategy, is_human
+from pigdice.players.base import Strategy, chases_in_last_turn, is_human
 from pigdice.players.tables import action_table, has_table
-from pigdice.rules.variant import Endgame, Variant
+from pigdice.rules.variant import Decision, Endgame, Variant
 from pigdice.solve.headtohead import HeadToHead, head_to_head
 from pigdice.solve.memory import action_table_bytes, check_memory, head_to_head_bytes
 from pigdice.study.fastsim import head_to_head_sim, simulate_tables
@@ -138,11 +139,17 @@ def _engine_match(
     return wins, turns
 
 
-def can_fast_simulate(variant: Variant, tables: Sequence[np.ndarray | None]) -> bool:
-    """Return True if the fast simulator can play this game (tables for all, first to the goal)."""
-    return (
-        variant.endgame is Endgame.FIRST_TO_GOAL and not variant.is_simultaneous and all(t is not None for t in tables)
-    )
+def can_fast_simulate(
+    variant: Variant, tables: Sequence[np.ndarray | None], strategies: Sequence[Strategy] = ()
+) -> bool:
+    """Return True if the fast simulator can play this game: a table for everyone; first to the goal, or
+    a final round / equal turns in a roll-or-hold game where every strategy chases in its last turn."""
+    if variant.is_simultaneous or any(t is None for t in tables):
+        return False
+    if variant.endgame is Endgame.FIRST_TO_GOAL:
+        return True
+    chasing = bool(strategies) and all(chases_in_last_turn(s) for s in strategies)
+    return chasing and variant.decision is Decision.ROLL_HOLD
 
 
 def simulate_with_tables(
@@ -150,15 +157,15 @@ def simulate_with_tables(
 ) -> SimulationResult | None:
     """Simulate with the numba simulator if every robot has a table (first to the goal), else return None."""
     tables = [table_or_none(s, variant) for s in strategies]
-    if not can_fast_simulate(variant, tables):
+    if not can_fast_simulate(variant, tables, strategies):
         return None
     result = simulate_tables(variant, [t for t in tables if t is not None], games, seed)
     return SimulationResult(
         games=games,
-        wins=[float(w) for w in result.wins],
-        ties=0,
-        outright=[int(w) for w in result.wins],  # first to the goal: nobody ties
-        shared=[0] * len(strategies),
+        wins=list(result.wins),
+        ties=result.ties,
+        outright=list(result.outright),
+        shared=list(result.shared),
         total_turns=int((np.arange(len(result.lengths.histogram)) * result.lengths.histogram).sum()),
     )
 
@@ -184,7 +191,7 @@ def simulate_compare(
     rng = np.random.default_rng(seed)
     if tables is None:
         tables = (table_or_none(a, variant), table_or_none(b, variant))
-    if can_fast_simulate(variant, tables):
+    if can_fast_simulate(variant, tables, (a, b)):
         ta, tb = tables
         assert ta is not None and tb is not None  # for mypy: checked by can_fast_simulate
         fast = head_to_head_sim(variant, ta, tb, games, rng)
@@ -271,7 +278,10 @@ def compare(
     if games is not None:
         simulated = simulate_compare(variant, a, b, games, seed, tables, progress)
         if simulated.engine == "engine" and all(t is not None for t in tables):
-            notes.append("simulated with the engine loop (the fast simulator plays first-to-goal only)")
+            notes.append(
+                "simulated with the engine loop (the fast simulator plays other endings only in roll-or-hold "
+                "games between robots that chase in their last turn: hold:N, keep-pace, max-score)"
+            )
     return Comparison(variant, a.name, b.name, exact, simulated, tuple(notes))
 
 
@@ -401,7 +411,7 @@ def _simulated_match(
     count = len(strategies)
     per_rotation = max(1, -(-games // count))
     wins = [0.0] * count
-    fast = can_fast_simulate(variant, tables)
+    fast = can_fast_simulate(variant, tables, strategies)
     for shift, child in zip(range(count), rng.spawn(count), strict=True):
         order = [(shift + seat) % count for seat in range(count)]
         if fast:

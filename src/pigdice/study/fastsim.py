@@ -1,4 +1,4 @@
-"""Fast simulation (numba) of first-to-goal games between table strategies.
+"""Fast simulation (numba) of games between table strategies: first to the goal, final rounds, equal turns.
 
 Each seat plays an action table T[i, j, k] (``pigdice.players.tables``): i is its score, j the
 highest opponent score, k the turn total; 0 holds, c + 1 rolls with choice c (Hog reads k = 0).
@@ -8,9 +8,12 @@ lookup table, so a throw costs one random number and one table read.
 
 Randomness: each block of ``CHUNK`` games runs its own splitmix64 stream, seeded by a number
 drawn from the caller's numpy ``Generator``; the same seed gives the same games, on one thread
-or many. A turn reaching the goal ends the game at once (first to goal, as in the solver), so
-holding is automatic once score + turn total reaches the goal, as every table strategy does.
-The engine loop (``pigdice.study.simulate``) plays the same games 5000x slower and every other rule.
+or many. Holding is automatic once score + turn total reaches the goal, as every table strategy
+does; first to the goal, that ends the game (as in the solver). Under a final round (one more
+turn or one more roll) or equal turns, each player owed a last turn rolls until strictly ahead
+of every other score, as the robots that chase do (``chases_in_last_turn``); ties are shared or
+go to the first to reach the score. The engine loop (``pigdice.study.simulate``) plays the same
+games thousands of times slower, and every other rule and player.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import numpy as np
 from numba import njit, prange
 
 from pigdice.errors import BadParameterError
-from pigdice.rules.variant import Decision, Endgame, Variant
+from pigdice.rules.variant import Decision, Endgame, FinalTurn, TieRule, Variant
 from pigdice.solve.headtohead import check_table
 from pigdice.solve.memory import action_table_bytes, check_memory
 from pigdice.solve.tables import (
@@ -43,6 +46,11 @@ BLOCK = 1 << 20  # games per kernel call (bounds the per-game result arrays)
 UNIT = 1 << 53
 MAX_TURNS = 100_000  # a game longer than this means the strategies never finish
 TOO_LONG = -1
+# how reaching the goal ends a game (the kernel's codes)
+ENDING_FIRST_TO_GOAL = 0
+ENDING_FINAL_ROUND = 1  # everyone else gets one more turn
+ENDING_FINAL_ROLL = 2  # everyone else gets one more roll
+ENDING_EQUAL_TURNS = 3  # the players after the one who reached it in the round get a last turn
 
 Progress = Callable[[int], None]
 
@@ -57,6 +65,8 @@ def _play_chunk(  # pragma: no cover - numba
     seat_table,
     goal,
     per_turn,
+    ending,
+    shared,
     codes,
     kinds,
     amounts,
@@ -67,7 +77,11 @@ def _play_chunk(  # pragma: no cover - numba
     winners,
     turns,
 ):
-    """Play games first .. first + count - 1 into ``winners`` (seat, or -1 if too long) and ``turns``.
+    """Play games first .. first + count - 1 into ``winners`` (a bit per winning seat, -1 if too long) and ``turns``.
+
+    ``ending`` (see ``ENDINGS``): first to the goal, or a final round / equal turns in which each
+    player owed a last turn rolls until strictly ahead of every other score (one roll only under
+    the one-more-roll rule), as the robots that chase do; ties shared or to the first to reach.
 
     Random numbers: splitmix64 (Steele, Lea & Flood 2014) from ``seed``. A throw reads its top
     ``bits`` bits in ``lut``: v >= 0 when that bucket lies inside one outcome that adds v to the
@@ -84,27 +98,35 @@ def _play_chunk(  # pragma: no cover - numba
     flat = tables.ravel()
     players = seat_table.shape[0]
     scores = np.zeros(players, dtype=np.int64)
+    reached = np.zeros(players, dtype=np.int64)  # the turn in which each score last rose (ties to the first)
+    owed = np.zeros(players, dtype=np.bool_)  # who still has a last turn
+    final_roll = ending == ENDING_FINAL_ROLL
     for g in range(first, first + count):
         for p in range(players):
             scores[p] = 0
+            reached[p] = 0
+            owed[p] = False
         p = 0
         n_turns = 0
+        last_turns = 0  # players still owed a last turn (0: no final round yet, or it is over)
         winner = TOO_LONG
         while n_turns < MAX_TURNS:
             i = scores[p]
-            if players == 2:
-                j = scores[1 - p]
-            else:
-                j = 0
-                for q in range(players):
-                    if q != p and scores[q] > j:
-                        j = scores[q]
-            base = ((seat_table[p] * goal + i) * goal + j) * goal
+            j = 0
+            for q in range(players):
+                if q != p and scores[q] > j:
+                    j = scores[q]
+            chase = last_turns > 0  # a last turn: roll until strictly ahead of every other score
             k = 0
             new = i
-            limit = 0 if per_turn else goal - i  # one throw per turn (Hog) ends the turn at once
+            if chase:
+                limit = -1 if final_roll else j + 1 - i  # one roll ends the turn, or being ahead does
+                base = 0
+            else:
+                limit = 0 if per_turn else goal - i  # one throw per turn (Hog) ends the turn at once
+                base = ((seat_table[p] * goal + i) * goal + min(j, goal - 1)) * goal
             while True:
-                a = flat[base + k]
+                a = 1 if chase else flat[base + k]
                 if a == 0:
                     new = i + k
                     break
@@ -154,19 +176,57 @@ def _play_chunk(  # pragma: no cover - numba
                 if k >= limit:
                     new = i + k
                     break
+            if new > scores[p]:
+                reached[p] = n_turns
             scores[p] = new
             n_turns += 1
-            if new >= goal:
-                winner = p
-                break
+            if last_turns > 0:  # p has played its last turn
+                owed[p] = False
+                last_turns -= 1
+                if last_turns == 0:
+                    winner = _winners(scores, reached, shared)
+                    break
+            elif new >= goal:
+                if ending == ENDING_FIRST_TO_GOAL:
+                    winner = 1 << p
+                    break
+                for offset in range(1, players):  # a final round: everyone else; equal turns: later seats
+                    q = (p + offset) % players
+                    if ending != ENDING_EQUAL_TURNS or q > p:
+                        owed[q] = True
+                        last_turns += 1
+                if last_turns == 0:  # equal turns, reached by the last seat: the round is complete
+                    winner = _winners(scores, reached, shared)
+                    break
             p += 1
             if p == players:
                 p = 0
+            while last_turns > 0 and not owed[p]:
+                p += 1
+                if p == players:
+                    p = 0
         winners[g] = winner
         turns[g] = n_turns
 
 
-def _play_all(seeds, tables, seat_table, goal, per_turn, sample, winners, turns):  # pragma: no cover - numba
+@njit(cache=True)
+def _winners(scores, reached, shared):  # pragma: no cover - numba
+    """Return the winners' bits: the best score; tied players share it, or the first to reach it wins."""
+    top = scores.max()
+    first = -1
+    for p in range(scores.shape[0]):
+        if scores[p] == top and (first < 0 or reached[p] < reached[first]):
+            first = p
+    if not shared:
+        return 1 << first
+    bits = 0
+    for p in range(scores.shape[0]):
+        if scores[p] == top:
+            bits |= 1 << p
+    return bits
+
+
+def _play_all(seeds, tables, seat_table, goal, per_turn, ending, shared, sample, winners, turns):  # pragma: no cover
     """Play every chunk (each chunk owns its random stream, so serial and parallel runs agree)."""
     n = winners.shape[0]
     # numba's parallel loops cannot pass tuples to their workers: unpack the Sampler here
@@ -175,8 +235,8 @@ def _play_all(seeds, tables, seat_table, goal, per_turn, sample, winners, turns)
     for chunk in prange(seeds.shape[0]):
         first = chunk * CHUNK
         count = min(CHUNK, n - first)
-        _play_chunk(first, count, seeds[chunk], tables, seat_table, goal, per_turn, codes, kinds, amounts, keeps,
-                    thresholds, lut, bits, winners, turns)  # fmt: skip
+        _play_chunk(first, count, seeds[chunk], tables, seat_table, goal, per_turn, ending, shared, codes, kinds,
+                    amounts, keeps, thresholds, lut, bits, winners, turns)  # fmt: skip
 
 
 # one body, two compilations: prange is a plain range in the serial one
@@ -260,11 +320,17 @@ class GameLengths:
 
 @dataclass(frozen=True)
 class FastResult:
-    """Wins per seat over ``games`` games with seat 0 moving first, and their lengths."""
+    """Wins per seat over ``games`` games with seat 0 moving first (a shared victory split), and their lengths.
+
+    ``outright`` and ``shared`` count, per seat, the games won alone and those shared with tied players.
+    """
 
     games: int
-    wins: tuple[int, ...]
+    wins: tuple[float, ...]
     lengths: GameLengths
+    outright: tuple[int, ...] = ()
+    shared: tuple[int, ...] = ()
+    ties: int = 0  # games whose victory was shared
 
     @property
     def mean_turns(self) -> float:
@@ -272,14 +338,23 @@ class FastResult:
         return self.lengths.mean
 
 
-def _check_variant(variant: Variant) -> Variant:
+def ending_code(variant: Variant) -> int:
+    """Return the kernel's code of how ``variant``'s games end; raise BadParameterError where it cannot play them.
+
+    Endings other than first-to-goal are played for roll/hold games, the robots in a last turn
+    rolling until strictly ahead (``pigdice.players.base.chases_in_last_turn`` says which do).
+    """
     variant.require_turns("the fast simulator")
-    if variant.endgame is not Endgame.FIRST_TO_GOAL:
+    if variant.endgame is Endgame.FIRST_TO_GOAL:
+        return ENDING_FIRST_TO_GOAL
+    if variant.decision is not Decision.ROLL_HOLD:
         raise BadParameterError(
-            f"the fast simulator plays first-to-goal games; {variant.name} here ends {variant.endgame} "
-            "(use pigdice.study.simulate, or variant.with_endgame('first-to-goal'))"
+            f"the fast simulator plays {variant.endgame.label} only in roll-or-hold games; {variant.name} "
+            "chooses its dice (use pigdice.study.simulate, or variant.with_endgame('first-to-goal'))"
         )
-    return variant
+    if variant.endgame is Endgame.EQUAL_TURNS:
+        return ENDING_EQUAL_TURNS
+    return ENDING_FINAL_ROLL if variant.final_turn is FinalTurn.ROLL else ENDING_FINAL_ROUND
 
 
 def simulate_tables(
@@ -290,12 +365,14 @@ def simulate_tables(
     parallel: bool = False,
     progress: Progress | None = None,
 ) -> FastResult:
-    """Play ``games`` first-to-goal games, seat s playing ``tables[s]`` and seat 0 moving first.
+    """Play ``games`` games, seat s playing ``tables[s]`` and seat 0 moving first.
 
-    With 3+ seats each table reads the highest opponent score as j (like ``optimal``). The same
-    seed gives the same result with or without ``parallel``.
+    With 3+ seats each table reads the highest opponent score as j (like ``optimal``). Under a
+    final round or equal turns, a player's last turn rolls until strictly ahead (see
+    ``ending_code``). The same seed gives the same result with or without ``parallel``.
     """
-    variant = _check_variant(variant)
+    ending = ending_code(variant)
+    shared = variant.ties is TieRule.SHARED
     games = check_games(games)
     variant.check_players(len(tables))
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
@@ -319,7 +396,11 @@ def simulate_tables(
         stack = np.stack(distinct)
     sample = sampler(variant)
     per_turn = variant.decision is Decision.DICE_PER_TURN
-    wins = np.zeros(len(tables), dtype=np.int64)
+    seats = len(tables)
+    wins = np.zeros(seats)
+    outright = np.zeros(seats, dtype=np.int64)
+    tied = np.zeros(seats, dtype=np.int64)
+    tied_games = 0
     histogram = np.zeros(64, dtype=np.int64)
     run = _play_parallel if parallel else _play_serial
     done = 0
@@ -329,10 +410,20 @@ def simulate_tables(
         seeds = rng.integers(0, 2**63, size=chunks, dtype=np.int64)
         winners = np.empty(block, dtype=np.int64)
         turns = np.empty(block, dtype=np.int64)
-        run(seeds, stack, seat_table, variant.goal, per_turn, sample, winners, turns)
+        run(seeds, stack, seat_table, variant.goal, per_turn, ending, shared, sample, winners, turns)
         if np.any(winners == TOO_LONG):
             raise BadParameterError(f"a game ran past {MAX_TURNS} turns: do these strategies ever hold or score?")
-        wins += np.bincount(winners, minlength=len(tables))
+        counts_by_mask = np.bincount(winners)  # games by the set of winners (a bit per seat)
+        for mask in np.flatnonzero(counts_by_mask):
+            members = [seat for seat in range(seats) if mask >> seat & 1]
+            games_won = int(counts_by_mask[mask])
+            tied_games += games_won if len(members) > 1 else 0
+            for seat in members:
+                wins[seat] += games_won / len(members)
+                if len(members) == 1:
+                    outright[seat] += games_won
+                else:
+                    tied[seat] += games_won
         counts = np.bincount(turns)
         if len(counts) > len(histogram):
             histogram = np.pad(histogram, (0, len(counts) - len(histogram)))
@@ -340,7 +431,14 @@ def simulate_tables(
         done += block
         if progress is not None:
             progress(done)
-    return FastResult(games, tuple(int(w) for w in wins), GameLengths.from_histogram(histogram))
+    return FastResult(
+        games,
+        tuple(float(w) for w in wins),
+        GameLengths.from_histogram(histogram),
+        tuple(int(n) for n in outright),
+        tuple(int(n) for n in tied),
+        tied_games,
+    )
 
 
 @dataclass(frozen=True)
@@ -348,9 +446,9 @@ class FastHeadToHead:
     """A against B, each starting half the games: A's wins and the game lengths."""
 
     a_first_games: int
-    a_first_wins: int
+    a_first_wins: float
     b_first_games: int
-    b_first_wins: int  # games A won when B moved first
+    b_first_wins: float  # games A won when B moved first (a shared victory split)
     lengths: GameLengths
 
     @property
@@ -359,7 +457,7 @@ class FastHeadToHead:
         return self.a_first_games + self.b_first_games
 
     @property
-    def wins(self) -> int:
+    def wins(self) -> float:
         """Return A's wins over all games."""
         return self.a_first_wins + self.b_first_wins
 
