@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from pigdice.engine.events import (
@@ -187,27 +188,37 @@ def new_game(variant: Variant, players: int = 2) -> GameState:
     )
 
 
+ROLL = Roll()
+HOLD = Hold()
+
+
+@lru_cache(maxsize=256)
+def _dice_rolls(choices: tuple[int, ...]) -> tuple[Action, ...]:
+    return tuple(Roll(n) for n in choices)
+
+
 def legal_actions(state: GameState) -> list[Action]:
     """Return the actions the current player may take (empty once the game is over)."""
-    if state.is_terminal():
+    if state.winners is not None:
         return []
     variant = state.variant
-    if variant.decision is Decision.DICE_PER_TURN:
-        return [Roll(n) for n in variant.choices]
-    if variant.decision is Decision.DICE_PER_ROLL:
-        rolls: list[Action] = [Roll(n) for n in variant.choices]
-        return rolls if state.is_final_roll() else [*rolls, Hold()]
-    if state.is_final_roll():
-        return [Roll()]
-    if variant.decision is Decision.SIMULTANEOUS and state.turn_total == 0:
-        return [Roll()]  # Swine Herd: nothing to bank before the first roll, so everyone stands for it
-    return [Roll(), Hold()]
+    decision = variant.decision
+    if decision is Decision.DICE_PER_TURN:
+        return list(_dice_rolls(variant.choices))
+    if decision is Decision.DICE_PER_ROLL:
+        rolls = _dice_rolls(variant.choices)
+        return list(rolls) if state.is_final_roll() else [*rolls, HOLD]
+    if state.final_round is not None and state.is_final_roll():
+        return [ROLL]
+    if decision is Decision.SIMULTANEOUS and state.turn_total == 0:
+        return [ROLL]  # Swine Herd: nothing to bank before the first roll, so everyone stands for it
+    return [ROLL, HOLD]
 
 
 def _normalize(state: GameState, action: Action) -> Action:
     variant = state.variant
     if isinstance(action, Roll) and not variant.chooses_dice and action.dice in (None, variant.choices[0]):
-        return Roll()
+        return ROLL
     if isinstance(action, Roll) and variant.chooses_dice and action.dice is None:
         raise IllegalActionError(
             f"{variant.name}: say how many dice to roll ({variant.choices[0]}..{variant.choices[-1]}), e.g. roll:2"

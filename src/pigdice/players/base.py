@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
-from pigdice.engine.game import Action, GameState, Hold, Roll, legal_actions
+from pigdice.engine.game import HOLD, Action, GameState, Roll, legal_actions
 from pigdice.errors import BadStrategyError
 from pigdice.rules.variant import Variant
 
@@ -86,7 +86,7 @@ def chases_in_last_turn(strategy: Strategy) -> bool:
 
 def may_hold(state: GameState) -> bool:
     """Return True if holding is legal and the final round does not force another roll."""
-    return Hold() in legal_actions(state) and not must_keep_rolling(state)
+    return HOLD in legal_actions(state) and not must_keep_rolling(state)
 
 
 def roll_with(variant: Variant, dice: int | None) -> Roll:

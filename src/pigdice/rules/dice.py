@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property
-from typing import TYPE_CHECKING
 
 from pigdice.errors import BadParameterError
-
-if TYPE_CHECKING:  # numpy loads only when dice are thrown: the command line starts without it
-    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -31,11 +28,13 @@ class Die:
             raise BadParameterError(f"die {self.name!r}: a probability is negative")
 
     @cached_property
-    def cumulative(self) -> np.ndarray:
-        """Return the cumulative probabilities as floats, for sampling a face."""
-        import numpy as np
+    def cumulative(self) -> tuple[float, ...]:
+        """Return the cumulative probabilities as floats, for sampling a face.
 
-        return np.cumsum([float(p) for p in self.probabilities])
+        Summed left to right in float64, the very numbers ``numpy.cumsum`` gives, so a seed throws
+        the same faces it always has (stored games replay from their seeds).
+        """
+        return tuple(itertools.accumulate(float(p) for p in self.probabilities))
 
     def label(self, face: int) -> str:
         """Return the printed label of a face."""

@@ -9,6 +9,7 @@ faces and folds them with the *same* scorer, so the game and the solver share on
 
 from __future__ import annotations
 
+import bisect
 import math
 import threading
 from collections import OrderedDict
@@ -198,6 +199,10 @@ class RollSpec:
             if self.mishap is None or self.mishap.probability == 0:
                 raise ValueError("this roll has no mishap to script (its probability is 0)")
             return Throw(None, (), self.mishap.label, self.mishap.effect)
+        faces = tuple(faces)
+        known = self.__dict__.get("_scored")
+        if known is not None and faces in known:
+            return known[faces]  # a throw's score never changes: scored once per spec (few faces only)
         if len(faces) != len(self.dice):
             raise ValueError(f"scripted throw {faces} has {len(faces)} faces, expected {len(self.dice)}")
         acc = self.scorer.start()
@@ -206,7 +211,13 @@ class RollSpec:
                 raise ValueError(f"face {face} is not on die {die.name!r} (faces {die.faces})")
             acc = self.scorer.step(acc, face)
         labels = tuple(die.label(face) for die, face in zip(self.dice, faces, strict=True))
-        return Throw(tuple(faces), labels, "-".join(labels), self.scorer.effect(acc))
+        throw = Throw(tuple(faces), labels, "-".join(labels), self.scorer.effect(acc))
+        if len(self.dice) <= SCORED_DICE:
+            if known is None:
+                known = {}
+                object.__setattr__(self, "_scored", known)  # a cache beside the fields: eq and hash ignore it
+            known[throw.faces] = throw
+        return throw
 
 
 class ScriptedDice:
@@ -240,9 +251,11 @@ class ScriptedDice:
 
 
 def _sample_face(die: Die, rng: np.random.Generator) -> int:
-    index = int(die.cumulative.searchsorted(rng.random(), side="right"))
+    index = bisect.bisect_right(die.cumulative, rng.random())  # numpy's searchsorted(side="right"), without a call
     return die.faces[min(index, len(die.faces) - 1)]
 
+
+SCORED_DICE = 3  # throws of up to this many dice (216 faces) are scored once and kept on their roll spec
 
 # Roll specs whose tables are kept in memory (least recently used dropped first): Hog at its
 # most dice has MAX_HOG_DICE of them, every other registered variant one to three.
