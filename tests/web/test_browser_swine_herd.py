@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_browser import ARGS, CHROMIUM, SHOTS, missing
+from test_web_browser import ARGS, CHROMIUM, SHOTS, alice_and_bob_sit_down, missing
 from webhelpers import served
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
@@ -54,15 +54,7 @@ def _shot(page: Any, name: str) -> None:
 def test_two_people_choose_at_the_same_time(server: str, chromium: Any) -> None:
     ctx_a, alice, errors_a = _page(chromium)
     ctx_b, bob, errors_b = _page(chromium)
-    alice.goto(server + "/?variant=swine-herd")
-    alice.fill("#goal", "50")
-    alice.fill("#your-name", "Alice")
-    alice.select_option("#seat-list li:nth-child(2) select", "friend")
-    alice.click("#start")
-    alice.wait_for_url("**/play/**")
-    bob.goto(alice.url)
-    bob.fill(".seat .join-form input", "Bob")
-    bob.click(".seat .join-form button")
+    alice_and_bob_sit_down(alice, bob, server + "/?variant=swine-herd", goal=50)
     bob.wait_for_selector(".tag.you")
     # the rules stand everyone for the first roll; then both are asked at once, nobody waits for a turn
     alice.wait_for_function(BOTH_ASKED, timeout=15000)

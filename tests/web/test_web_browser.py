@@ -187,6 +187,20 @@ def _review_the_finished_game(browser: Any, url: str) -> None:
     context.close()
 
 
+def alice_and_bob_sit_down(alice: Any, bob: Any, home: str, goal: int | None = None) -> None:
+    """Alice opens a room from ``home`` with a seat for a friend (and the goal, if given); Bob takes it by the link."""
+    alice.goto(home)
+    if goal is not None:
+        alice.fill("#goal", str(goal))
+    alice.fill("#your-name", "Alice")
+    alice.select_option("#seat-list li:nth-child(2) select", "friend")
+    alice.click("#start")
+    alice.wait_for_url("**/play/**")
+    bob.goto(alice.url)
+    bob.fill(".seat .join-form input", "Bob")
+    bob.click(".seat .join-form button")
+
+
 def test_two_people_in_one_room_see_each_others_rolls(server: str, browser: Any) -> None:
     ctx_a, alice, errors_a = _page(browser)
     ctx_b, bob, errors_b = _page(browser, 390, 844)  # Bob is on a phone
@@ -265,14 +279,7 @@ def test_a_silent_player_runs_out_of_time(tmp_path: Path, browser: Any) -> None:
     with served(tmp_path / "timed.sqlite3", turn_seconds="3") as url:
         ctx_a, alice, errors_a = _page(browser)
         ctx_b, bob, errors_b = _page(browser)
-        alice.goto(url + "/")
-        alice.fill("#your-name", "Alice")
-        alice.select_option("#seat-list li:nth-child(2) select", "friend")
-        alice.click("#start")
-        alice.wait_for_url("**/play/**")
-        bob.goto(alice.url)
-        bob.fill(".seat .join-form input", "Bob")
-        bob.click(".seat .join-form button")
+        alice_and_bob_sit_down(alice, bob, url + "/")
         alice.wait_for_selector("#clock:has-text('Your time')")
         # Alice does nothing: after 3 s her turn passes to Bob, and everyone sees why
         bob.wait_for_selector("#roll-btn:not([disabled])", timeout=10000)
