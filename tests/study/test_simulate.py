@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pigdice.engine.game import apply, new_game, replay
+from pigdice.engine.game import Hold, Roll, apply, new_game, replay
 from pigdice.errors import BadParameterError, BadStrategyError
 from pigdice.players.base import Human
 from pigdice.players.fixed import HoldAt, RandomPlayer
@@ -100,3 +100,21 @@ def test_humans_cannot_be_simulated():
 def test_random_players_simulate():
     result = simulate(find_variant("pig-dice", goal=30), [RandomPlayer(), RandomPlayer(), HoldAt(10)], 20, seed=5)
     assert sum(result.wins) == pytest.approx(20)
+
+
+def test_swine_herd_robots_choose_without_seeing_each_other():
+    seen: list[tuple[int, tuple[bool, ...]]] = []
+
+    class Watcher:
+        name = "watcher"
+
+        def choose(self, state, rng):
+            seen.append((state.rolls_this_turn, state.standing))
+            return Hold() if state.current == 0 and state.turn_total > 0 else Roll()
+
+    variant = find_variant("swine-herd", goal=20)
+    watcher = Watcher()
+    simulate(variant, [watcher, watcher], 3, seed=2)
+    # seat 0 sits at its first choice; seat 1, choosing at the same moment, still sees it standing
+    firsts = [standing for rolls, standing in seen if rolls == 1]
+    assert firsts and all(standing == (True, True) for standing in firsts)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pigdice.engine.game import GameState, apply, new_game
+from pigdice.engine.simultaneous import apply_choices, choosing_seats, seat_view
 from pigdice.errors import BadParameterError, BadStrategyError
 from pigdice.players.base import Strategy, is_human
 from pigdice.rules.variant import Variant
@@ -61,7 +62,12 @@ def play_game(
     while not state.is_terminal():
         if state.step > MAX_STEPS:
             raise BadParameterError("a game ran too long: do these strategies ever hold or score?")
-        state, _ = apply(state, strategies[state.current].choose(state, choice_rng), rng)
+        if variant.is_simultaneous:  # Swine Herd: every standing robot chooses on the same state, unseen
+            seats = choosing_seats(state)
+            choices = {seat: strategies[seat].choose(seat_view(state, seat), choice_rng) for seat in seats}
+            state, _ = apply_choices(state, choices, rng)
+        else:
+            state, _ = apply(state, strategies[state.current].choose(state, choice_rng), rng)
     return state
 
 
