@@ -55,6 +55,9 @@ def test_create_returns_tokens_only_for_my_seats(client: Any) -> None:
     ("body", "code", "status"),
     [
         ({"variant": "no-such-pig"}, "unknown_variant", 400),
+        # a designed game is read from a file: never from a web request
+        ({"variant": "designed:/etc/hosts"}, "unknown_variant", 400),
+        ({"variant": "designed:proposals/1.json"}, "unknown_variant", 400),
         ({"variant": "pig", "goal": 0}, "bad_request", 422),
         ({"variant": "pig", "goal": "twenty"}, "bad_request", 422),
         ({"variant": "pig", "goal": 10**9}, "bad_request", 422),
@@ -279,6 +282,7 @@ def test_explore_api(client: Any) -> None:
     assert hog["kind"] == "dice" and all(1 <= d <= hog["max_dice"] for row in hog["dice"] for d in row)
     assert client.get("/api/explore/pig?goal=100000").status_code == 400
     assert error_of(client.get("/api/explore/nopig"))["code"] == "unknown_variant"
+    assert error_of(client.get("/api/explore/designed:hosts.json"))["code"] == "unknown_variant"
 
 
 def test_pages_render(client: Any) -> None:
@@ -288,6 +292,7 @@ def test_pages_render(client: Any) -> None:
         assert reply.status_code == 200, path
         assert "<html" in reply.text and "cdn" not in reply.text.lower()
     assert client.get("/rules/no-such").status_code == 404
+    assert client.get("/rules/designed:hosts.json").status_code == 404  # no file is opened for a stranger
     assert client.get("/play/nosuchroomcode").status_code == 404
     rules = client.get("/rules/pig-dice").text
     assert "Parker Brothers" in rules and "1942" in rules and "Neller &amp; Presser, Pigtail: A Pig Addendum" in rules

@@ -24,7 +24,7 @@ import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from pigdice import __version__
-from pigdice.cli import analyzing, catalog, playing, records, serving, solving, study
+from pigdice.cli import analyzing, catalog, designing, playing, records, serving, solving, study
 from pigdice.cli.checks import OptionValueError
 from pigdice.errors import PigdiceError
 
@@ -171,6 +171,7 @@ COMMANDS: dict[str, Callable[..., None]] = {
     "plot": analyzing.plot_command,
     "compare": study.compare_command,
     "tournament": study.tournament_command,
+    "design": designing.design_command,
 }
 for _name, _command in COMMANDS.items():
     app.command(_name, cls=PigdiceCommand)(_command)

@@ -117,7 +117,9 @@ def variant_from_options(
     params: Sequence[str] | None = None,
 ) -> Variant:
     """Return the variant the shared command-line options describe (raises PigdiceError on bad input)."""
-    return find_variant(name, goal=goal, endgame=endgame, ties=ties, final_turn=final_turn, **parse_params(params))
+    return find_variant(
+        name, goal=goal, endgame=endgame, ties=ties, final_turn=final_turn, files=True, **parse_params(params)
+    )
 
 
 @dataclass(frozen=True)

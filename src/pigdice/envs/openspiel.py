@@ -192,7 +192,7 @@ def variant_from_params(params: dict[str, Any]) -> Variant:
         raise BadParameterError(f"{GAME_NAME} has no parameter {unknown[0]!r}; its parameters: {', '.join(PARAMETERS)}")
     values = {**PARAMETERS, **params}
     settings = {key: values[key] for key, default in SETTING_DEFAULTS.items() if values[key] != default}
-    variant = find_variant(_text("variant", values["variant"]), **settings)
+    variant = find_variant(_text("variant", values["variant"]), files=True, **settings)
     if variant.is_simultaneous:
         raise BadParameterError(
             f"{variant.name} is played by everyone at once on shared rolls, which a sequential OpenSpiel game "

@@ -19,7 +19,7 @@ def make_variant(
     variant: str | Variant, goal: int | None = None, endgame: str | None = None, ties: str | None = None
 ) -> Variant:
     """Return the variant an environment plays: a name or a Variant, with an optional goal, endgame and tie rule."""
-    chosen = find_variant(variant) if isinstance(variant, str) else variant
+    chosen = find_variant(variant, files=True) if isinstance(variant, str) else variant
     if not isinstance(chosen, Variant):
         raise BadParameterError(f"variant must be a name such as 'pig' or a Variant, got {type(variant).__name__}")
     if goal is not None:

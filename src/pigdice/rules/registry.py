@@ -9,6 +9,7 @@ from typing import Any
 
 from pigdice.errors import BadParameterError, UnknownVariantError
 from pigdice.rules import scoring
+from pigdice.rules.designed import designed_variant, is_designed_name
 from pigdice.rules.dice import head_die, rubber_pig, standard_die, tail_die
 from pigdice.rules.effects import add, bank, reset_score, set_total
 from pigdice.rules.outcomes import ByFaces, Mishap, RollSpec, SumUnlessBad
@@ -546,10 +547,27 @@ def find_variant(
     endgame: str | Endgame | None = None,
     ties: str | TieRule | None = None,
     final_turn: str | FinalTurn | None = None,
+    files: bool = False,
     **params: Any,
 ) -> Variant:
-    """Return the named variant, optionally with another goal, endgame rule and parameters."""
-    variant = REGISTRY[canonical_name(name)].build(**params)
+    """Return the named variant, optionally with another goal and ending.
+
+    With ``files`` (the command line, the research environments), 'designed:FILE' reads a designed
+    game's rule file; elsewhere (the web, game records) such a name is refused, so a stranger's
+    name never opens a file on this machine.
+    """
+    if is_designed_name(name):
+        if not files:
+            raise UnknownVariantError(
+                f"{shown(name)}: a designed game's rule file is read only where you name it yourself "
+                f"(on the command line), never from a web request or a game record; "
+                f"known variants: {', '.join(REGISTRY)}"
+            )
+        if params:
+            raise BadParameterError(f"a designed game has no parameters; its rules are in its file ({shown(name)})")
+        variant = designed_variant(name)
+    else:
+        variant = REGISTRY[canonical_name(name)].build(**params)
     if goal is not None:
         variant = variant.with_goal(goal)
     if endgame is not None or ties is not None or final_turn is not None:
