@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 import re
 import subprocess
 import sys
@@ -12,22 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from clihelpers import run_json, runner
 
 from pigdice.cli.app import app
 from pigdice.cli.options import parse_params, variant_from_options
 from pigdice.errors import BadParameterError
 from pigdice.rules import variant_names
 
-runner = CliRunner()
 DECISIONS = {"roll-hold", "dice-per-turn", "dice-per-roll", "simultaneous"}
-
-
-def run_json(*args: str) -> Any:
-    """Run a command that must succeed and return its parsed JSON output."""
-    result = runner.invoke(app, list(args))
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
 
 
 # -- variants ----------------------------------------------------------------------------------

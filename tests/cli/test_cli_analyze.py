@@ -2,37 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from clihelpers import assert_one_line_error, run_json, runner
 
 from pigdice.cli.app import app
 from pigdice.rules import find_variant
 from pigdice.solve import solve
-
-runner = CliRunner()
-
-
-def run_json(*args: str) -> Any:
-    """Run a command that must succeed and return its parsed JSON output."""
-    result = runner.invoke(app, list(args))
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
-
-
-def assert_one_line_error(args: list[str], *words: str) -> None:
-    """The command fails with exit 2 and one 'error: ...' line on stderr, no traceback."""
-    result = runner.invoke(app, args)
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    assert "Traceback" not in result.output
-    for word in words:
-        assert word in lines[0], lines[0]
 
 
 # -- analyze ---------------------------------------------------------------------------------------

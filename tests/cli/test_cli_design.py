@@ -7,12 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from clihelpers import assert_one_line_error, run_json, runner
 
 from pigdice.cli.app import app
 from pigdice.study.design.space import example_space, parse_space
-
-runner = CliRunner()
 
 SMALL_SPACE = {
     "format": "pigdice-design-space",
@@ -27,22 +25,6 @@ SMALL_SPACE = {
         "goal": [30],
     },
 }
-
-
-def run_json(*args: str) -> Any:
-    result = runner.invoke(app, list(args))
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
-
-
-def assert_one_line_error(args: list[str], *words: str) -> None:
-    result = runner.invoke(app, args)
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ") and "Traceback" not in result.output
-    for word in words:
-        assert word in lines[0], lines[0]
 
 
 @pytest.fixture(scope="module")

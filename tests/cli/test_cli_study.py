@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import csv
-import json
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from clihelpers import run_json, runner
 
 import pigdice.players.plugins as plugins
 from pigdice.cli.app import app
-
-runner = CliRunner()
 
 
 @pytest.fixture(autouse=True)
@@ -22,13 +18,6 @@ def plugins_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
     """Allow plug-ins here even if an earlier test (a web server) disabled them for the process."""
     monkeypatch.setattr(plugins, "_PLUGINS_ALLOWED", True)
     monkeypatch.delenv("PIGDICE_NO_PYTHON_SPECS", raising=False)
-
-
-def run_json(*args: str) -> Any:
-    """Run a command that must succeed and return its JSON output."""
-    result = runner.invoke(app, list(args))
-    assert result.exit_code == 0, (result.stdout, result.stderr)
-    return json.loads(result.stdout)
 
 
 def assert_bad(args: list[str], expected: str) -> None:
