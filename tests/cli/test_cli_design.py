@@ -86,6 +86,15 @@ def test_a_proposal_plays_and_shows_its_rules(designed: tuple[Path, dict[str, An
     rules = runner.invoke(app, ["rules", f"designed:{proposal}"])
     assert rules.exit_code == 0, rules.output
     assert "Hold to bank the turn total" in rules.output
+    # the record carries the rules: it replays, reviews and verifies without reading the rule file
+    record = json.loads((tmp_path / "g.json").read_text())
+    record["variant"] = f"designed:{tmp_path / 'no-such-rule-file.json'}"
+    moved = tmp_path / "elsewhere.json"
+    moved.write_text(json.dumps(record))
+    for command in (["replay", str(moved)], ["review", str(moved), "--json"], ["verify", str(moved)]):
+        again = runner.invoke(app, command)
+        assert again.exit_code == 0, (command, again.output)
+    assert "verified" in runner.invoke(app, ["verify", str(moved)]).output
 
 
 def test_bad_input_is_one_error_line(tmp_path: Path) -> None:

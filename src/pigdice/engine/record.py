@@ -133,17 +133,22 @@ class GameRecord:
     def build_variant(self) -> Variant:
         """Return the variant the game was played with (raise RecordError if it cannot be rebuilt)."""
         if not self._variant:
+            from pigdice.rules.designed import is_designed_name, rule_set
             from pigdice.rules.registry import find_variant
 
             try:
-                variant = find_variant(
-                    self.variant,
-                    goal=self.goal,
-                    endgame=self.endgame,
-                    ties=self.ties,
-                    final_turn=self.final_turn,
-                    **dict(self.params),
-                )
+                if is_designed_name(self.variant):  # a designed game's rules travel in the record: no file is read
+                    designed = rule_set(dict(self.params)).to_variant(name=self.variant)
+                    variant = designed.with_goal(self.goal).with_endgame(self.endgame, self.ties, self.final_turn)
+                else:
+                    variant = find_variant(
+                        self.variant,
+                        goal=self.goal,
+                        endgame=self.endgame,
+                        ties=self.ties,
+                        final_turn=self.final_turn,
+                        **dict(self.params),
+                    )
                 variant.check_players(self.players)
             except PigdiceError as exc:
                 raise RecordError(f"the record's game cannot be rebuilt: {exc}") from None
