@@ -67,8 +67,9 @@ def simulate_command(
         typer.Option(
             "--engine",
             metavar="ENGINE",
-            help="auto: the numba simulator where every robot has an action table and the first to the goal "
-            "wins, else the engine loop; fast; loop (the game engine, whose seeds replay game by game).",
+            help="auto: the numba simulator where every robot has an action table (with a final round or equal "
+            "turns: roll-or-hold games between hold:N, keep-pace and max-score), else the engine loop; fast; "
+            "loop (the game engine, whose seeds replay game by game).",
         ),
     ] = "auto",
     json_out: JsonOpt = False,
@@ -86,7 +87,8 @@ def simulate_command(
     fast = None if engine == "loop" else simulate_with_tables(variant, strategies, games, used_seed)
     if engine == "fast" and fast is None:
         raise BadParameterError(
-            "--engine fast needs robots with action tables (not rolls:N or random) and the first-to-goal ending"
+            "--engine fast needs robots with action tables (not rolls:N or random); with a final round or equal "
+            "turns, a roll-or-hold game between hold:N, keep-pace and max-score robots"
         )
     if fast is not None:
         result = fast
