@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -37,3 +38,19 @@ def test_a_game_between_robots_does_not_load_the_solver(tmp_path: Path) -> None:
     code = f"import os\nos.environ['PIGDICE_FAST'] = '1'\n{_invoke(args)}"
     assert _loaded_after(code) == set()
     assert (tmp_path / "game.json").is_file()
+
+
+def _hint_json(code: str) -> object:
+    """Run a hint in a fresh interpreter and return its JSON."""
+    run = subprocess.run([sys.executable, "-c", f"{code}\nprint(result.stdout)"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+def test_a_hint_from_a_cached_policy_loads_no_kernels_and_says_the_same(tmp_path: Path) -> None:
+    args = ["hint", "big-pig-knizia", "--goal", "40", "--score", "12", "--opponent", "30", "--turn-total", "9"]
+    args.append("--json")
+    code = f"import os\nos.environ['PIGDICE_CACHE_DIR'] = {str(tmp_path)!r}\n{_invoke(args)}"
+    solved = _hint_json(code)  # the first hint solves (and caches) the policy with the kernels
+    assert _loaded_after(code) == set()  # the next one reads the cache: no numba, no solver
+    assert _hint_json(code) == solved

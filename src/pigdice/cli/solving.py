@@ -236,6 +236,27 @@ def policy_command(
     stderr_console().print(f"wrote {rows:,} states to {export}")
 
 
+def cached_hint(
+    variant: Variant, players: int, score: int, opponents: tuple[int, ...], turn_total: int
+) -> tuple[dict[str, float], str] | None:
+    """Return (each option's win probability, the best option) from a cached 2-player, first-to-goal
+    policy without loading the solver's kernels, or None where that does not apply (solve as usual)."""
+    from pigdice.rules.variant import Endgame
+    from pigdice.solve.policyfile import cache_path, read_values
+    from pigdice.solve.quickrow import action_values
+
+    if players != 2 or variant.endgame is not Endgame.FIRST_TO_GOAL or variant.is_simultaneous:
+        return None
+    path = cache_path(variant)
+    if not path.is_file():
+        return None
+    try:
+        values = read_values(path, variant)[0]
+    except BadParameterError:
+        return None  # a damaged or stale file: the solver replaces it
+    return action_values(variant, values, score, opponents[0], turn_total)
+
+
 def hint_position(
     variant: Variant, score: int, opponents: tuple[int, ...], turn_total: int, seat: int | None
 ) -> Position:
@@ -317,12 +338,18 @@ def hint_command(
         )
     variant.check_players(count)
     position = hint_position(variant, score, opponents, turn_total, None if seat is None else seat - 1)
-    policy, _, _ = solved_exactly(variant, count)
-    values = policy.action_values(position)
-    best = policy.best(position)
-    chances = policy.win_vector(position)
-    # 3+ players: where the equilibrium mixes, the perfect player takes each option with a chance
-    strategy = policy.strategy(position)
+    quick = cached_hint(variant, count, score, opponents, turn_total)
+    if quick is not None:  # a cached 2-player policy: the row in plain Python, no kernels to load
+        values, best = quick
+        chances: tuple[float, ...] = (values[best], 1.0 - values[best])
+        strategy = {best: 1.0}
+    else:
+        policy, _, _ = solved_exactly(variant, count)
+        values = policy.action_values(position)
+        best = policy.best(position)
+        chances = policy.win_vector(position)
+        # 3+ players: where the equilibrium mixes, the perfect player takes each option with a chance
+        strategy = policy.strategy(position)
     if json_out:
         emit_json(
             {

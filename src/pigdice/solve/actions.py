@@ -11,6 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 HOLD = 0
+# roll choices whose values tie to this much (1 die twice = 2 dice once while the turn goes on anyway):
+# the fewer dice are chosen (the solver's kernels and the quick rows alike)
+ROLL_TIE = 1e-13
 
 
 def first_hold(row: np.ndarray, limit: int) -> int:

@@ -44,7 +44,7 @@ from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Endgame, Variant
 from pigdice.solve import nkernels
 from pigdice.solve.memory import check_memory, players_solver_bytes, players_values_bytes
-from pigdice.solve.policy import MAX_META_BYTES, VALUE_SLACK, _entry_header
+from pigdice.solve.policyfile import MAX_META_BYTES, VALUE_SLACK, entry_header
 from pigdice.solve.positions import TRUNCATION_ERROR, Position
 from pigdice.solve.solver import TOLERANCE, Progress, fixed_point
 from pigdice.solve.storage import RowCache, save_npz
@@ -716,11 +716,11 @@ class PlayersPolicy:
             raise BadParameterError(f"{path}: not a regular file")
         try:
             with zipfile.ZipFile(path) as archive:
-                shape, dtype = _entry_header(archive, "values.npy")
-                meta_shape, meta_dtype = _entry_header(archive, "meta.npy")
-                decided = [_entry_header(archive, f"decision_{name}.npy") for name in ("states", "x")]
-                banked_shape, _ = _entry_header(archive, "banked.npy")
-                last_shape, _ = _entry_header(archive, "last.npy")
+                shape, dtype = entry_header(archive, "values.npy")
+                meta_shape, meta_dtype = entry_header(archive, "meta.npy")
+                decided = [entry_header(archive, f"decision_{name}.npy") for name in ("states", "x")]
+                banked_shape, _ = entry_header(archive, "banked.npy")
+                last_shape, _ = entry_header(archive, "last.npy")
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
             raise BadParameterError(f"{path}: damaged policy file ({type(exc).__name__}: {exc})") from exc
         if shape != expected or dtype != np.float64:

@@ -7,10 +7,7 @@ every in-turn value P_{i,j,k} follows from V by one backward sweep (``turn_row``
 
 from __future__ import annotations
 
-import json
 import time
-import zipfile
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -23,13 +20,10 @@ from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve import dicechoice, rollhold
 from pigdice.solve.actions import first_hold
-from pigdice.solve.memory import MiB, action_table_bytes, check_memory, values_bytes
+from pigdice.solve.memory import action_table_bytes, check_memory
+from pigdice.solve.policyfile import FORMAT_VERSION, read_values
 from pigdice.solve.storage import RowCache, save_npz
 from pigdice.solve.tables import EffectTable, effect_table
-
-FORMAT_VERSION = 1
-VALUE_SLACK = 1e-9  # rounding a solved win probability may leave it this far outside [0, 1]
-MAX_META_BYTES = 1 * MiB  # a policy file's metadata (JSON text) is a few hundred bytes
 
 
 @njit(cache=True)
@@ -47,15 +41,6 @@ def _optimal_rows(V, goal, i0, i1, t, one_throw, table):  # pragma: no cover - n
                 _, act, _, _ = rollhold.turn_row(V, i, j, goal, t, rollhold.NO_FIXED, rollhold.FIRST_TO_GOAL_ENDS, 0)
                 for k in range(goal - i):
                     table[i, j, k] = act[k]
-
-
-def _entry_header(archive: zipfile.ZipFile, name: str) -> tuple[tuple[int, ...], np.dtype]:
-    """Return the shape and dtype an .npz entry declares, read from its header alone."""
-    with archive.open(name) as member:
-        major, _ = np.lib.format.read_magic(member)
-        read = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
-        shape, _, dtype = read(member)
-    return tuple(shape), np.dtype(dtype)
 
 
 @dataclass(frozen=True)
@@ -252,36 +237,7 @@ class Policy:
 
         Only regular files are read (a FIFO would block); a damaged archive, a missing entry, values
         that are not finite win probabilities in [0, 1], or metadata of another variant or format
-        are all refused, so the caller re-solves.
+        are all refused, so the caller re-solves (``pigdice.solve.policyfile.read_values``).
         """
-        if not path.is_file():
-            raise BadParameterError(f"{path}: not a regular file")
-        try:  # the headers first: a small compressed file may declare a huge array
-            with zipfile.ZipFile(path) as archive:
-                shape, dtype = _entry_header(archive, "values.npy")
-                meta_shape, meta_dtype = _entry_header(archive, "meta.npy")
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
-            raise BadParameterError(f"{path}: damaged policy file ({type(exc).__name__}: {exc})") from exc
-        if shape != (variant.goal, variant.goal) or dtype != np.float64:
-            raise BadParameterError(f"{path}: values have shape {shape} ({dtype}), expected goal x goal float64")
-        if meta_shape != () or meta_dtype.itemsize > MAX_META_BYTES:
-            raise BadParameterError(f"{path}: damaged policy metadata")
-        check_memory(f"loading the policy of {variant.name}", variant.goal, lambda g: 2 * values_bytes(g))
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                meta = json.loads(str(data["meta"]))
-                values = np.array(data["values"], dtype=np.float64)
-            iterations, residual, seconds = int(meta["iterations"]), float(meta["residual"]), float(meta["seconds"])
-        except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
-            raise BadParameterError(f"{path}: damaged policy file ({type(exc).__name__}: {exc})") from exc
-        if not isinstance(meta, dict):
-            raise BadParameterError(f"{path}: damaged policy metadata")
-        if meta.get("format") != FORMAT_VERSION:
-            raise BadParameterError(f"{path}: policy format {meta.get('format')} is not {FORMAT_VERSION}")
-        if meta.get("fingerprint") != variant.fingerprint():
-            raise BadParameterError(f"{path}: solved for other parameters than {variant.name} goal {variant.goal}")
-        if values.shape != (variant.goal, variant.goal):
-            raise BadParameterError(f"{path}: values have shape {values.shape}, expected goal x goal")
-        if not (np.isfinite(values).all() and values.min() >= -VALUE_SLACK and values.max() <= 1 + VALUE_SLACK):
-            raise BadParameterError(f"{path}: values are not win probabilities in [0, 1]")
+        values, iterations, residual, seconds = read_values(path, variant)
         return cls(variant, values, iterations, residual, seconds, True)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from pigdice.solve.actions import ROLL_TIE
 from pigdice.solve.positions import TRUNCATION_ERROR
 from pigdice.solve.tables import KIND_ADD, KIND_BUST, KIND_DOUBLE, KIND_RESET, KIND_SET, KIND_SUBTRACT
 
@@ -28,7 +29,6 @@ NO_FIXED = np.zeros(0, dtype=np.int8)
 NO_LAST = np.zeros(0)  # first to the goal: banking the goal wins
 # (last-turn table of the mover, of the other side, smallest bust chance, cap): see solve_levels
 FIRST_TO_GOAL_ENDS = (NO_LAST, NO_LAST, 0.0, 0)
-ROLL_TIE = 1e-13
 # A chosen action counts as still optimal this far outside its exact range of partner values:
 # choosing between options that tie to within it changes no value by more than twice as much.
 BOUNDS_SLACK = 1e-14

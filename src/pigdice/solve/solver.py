@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Generic, NamedTuple, Protocol, TypeVar
 
 import numpy as np
@@ -16,7 +14,10 @@ from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve import dicechoice, rollhold
 from pigdice.solve.memory import MiB, check_memory, solver_bytes
-from pigdice.solve.policy import FORMAT_VERSION, Policy
+from pigdice.solve.policy import Policy
+from pigdice.solve.policyfile import cache_dir, cache_path, solvable
+
+__all__ = ["cache_dir", "cache_path", "solvable"]  # their home is policyfile (no numba); solver re-exports them
 from pigdice.solve.tables import EffectTable, effect_table
 
 TOLERANCE = 1e-12
@@ -26,16 +27,6 @@ MAX_PASSES = 10_000
 # 256 MiB holds Pig's goal 1000 policy (8 MB) 30 times over, or hundreds of goal 100 ones.
 MEMORY_CACHE_BYTES = 256 * MiB
 Progress = Callable[[float, str], None]
-
-
-def solvable(variant: Variant) -> Variant:
-    """Return the 2-player first-to-goal form of ``variant`` that the solver computes.
-
-    Seed 003 solves every variant with the first player to reach the goal winning ("for
-    symmetry in analysis"); the final-round and equal-turns endings need more state and are
-    left open there, so the solver uses first-to-goal and says so.
-    """
-    return variant.require_turns("the solver").first_to_goal()
 
 
 class Anderson:
@@ -196,22 +187,6 @@ def solve_uncached(variant: Variant, tolerance: float = TOLERANCE, progress: Pro
     sweeps = solve_values(variant, table, [values], rollhold.FIRST_TO_GOAL_ENDS, tolerance, progress)
     seconds = time.perf_counter() - started
     return Policy(variant, values, sweeps.passes, sweeps.residual, seconds)
-
-
-def cache_dir() -> Path:
-    """Return the policy cache folder (``PIGDICE_CACHE_DIR`` or the user cache dir)."""
-    override = os.environ.get("PIGDICE_CACHE_DIR")
-    if override:
-        return Path(override)
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("pigdice")) / "policies"
-
-
-def cache_path(variant: Variant) -> Path:
-    """Return where the policy of ``variant`` is cached (the name carries the fingerprint)."""
-    variant = solvable(variant)
-    return cache_dir() / f"{variant.name}-goal{variant.goal}-{variant.fingerprint()}-v{FORMAT_VERSION}.npz"
 
 
 class Measured(Protocol):
