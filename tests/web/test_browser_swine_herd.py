@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_browser import ARGS, CHROMIUM, SHOTS, alice_and_bob_sit_down, missing
+from test_web_browser import _page, _shot, alice_and_bob_sit_down, chromium_browser
 from webhelpers import served
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
@@ -18,16 +18,8 @@ BOTH_ASKED = "() => !document.getElementById('roll-btn').disabled && !document.g
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
     """Launch Chromium once for the module, or skip (fail in CI) when it or Playwright is missing."""
-    if not CHROMIUM.exists():
-        missing(f"chromium is not installed at {CHROMIUM} (PIGDICE_CHROMIUM names another path)")
-    try:
-        import playwright.sync_api as api
-    except ImportError:
-        missing("the playwright package is not installed")
-    with api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with chromium_browser() as browser:
         yield browser
-        browser.close()
 
 
 @pytest.fixture(scope="module")
@@ -35,20 +27,6 @@ def server(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[
     """Start a real server (robots and the rules' first rolls at once); return its base URL."""
     with served(tmp_path_factory.mktemp("herd") / "games.sqlite3") as url:
         yield url
-
-
-def _page(browser: Any, width: int = 1280, height: int = 860) -> tuple[Any, Any, list[str]]:
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    return context, page, errors
-
-
-def _shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def test_two_people_choose_at_the_same_time(server: str, chromium: Any) -> None:

@@ -5,6 +5,7 @@ Screenshots of every page go to $PIGDICE_SHOTS (default /tmp/shots) so people ca
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterator
@@ -42,9 +43,20 @@ def missing(reason: str) -> NoReturn:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def playwright_api() -> Any:
-    """Return playwright.sync_api, or skip (fail in CI) when it or Chromium is missing; runs before the server."""
+@contextlib.contextmanager
+def chromium_browser() -> Iterator[Any]:
+    """Launch Debian's Chromium headless through Playwright (skip, or fail in CI, when either is missing)."""
+    api = playwright_module()
+    with api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def playwright_module() -> Any:
+    """Return playwright.sync_api, or skip (fail in CI) when it or Chromium is missing."""
     if not CHROMIUM.exists():
         missing(f"chromium is not installed at {CHROMIUM} (PIGDICE_CHROMIUM names another path)")
     try:
@@ -52,6 +64,12 @@ def playwright_api() -> Any:
     except ImportError:
         missing("the playwright package is not installed")
     return api
+
+
+@pytest.fixture(scope="module", autouse=True)
+def playwright_api() -> Any:
+    """Return playwright.sync_api, or skip (fail in CI) when it or Chromium is missing; runs before the server."""
+    return playwright_module()
 
 
 @pytest.fixture(scope="module")
@@ -64,10 +82,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def browser(playwright_api: Any) -> Iterator[Any]:
     """Launch Chromium once for the module."""
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with chromium_browser() as chromium:
         yield chromium
-        chromium.close()
 
 
 def _page(browser: Any, width: int = 1280, height: int = 800) -> tuple[Any, Any, list[str]]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from pigdice.engine.game import Action, GameState, Hold, Roll, legal_actions
+from pigdice.engine.simultaneous import choosing_seats, seat_view
 from pigdice.errors import IllegalActionError
 from pigdice.rules.variant import Variant
 
@@ -70,9 +71,9 @@ def action_mask(state: GameState, seat: int | None = None) -> np.ndarray:
     if state.is_terminal():
         return mask
     if seat is not None and seat != state.current:
-        if not (variant.is_simultaneous and state.standing[seat]):
+        if seat not in choosing_seats(state):
             return mask
-        state = GameState(**{**state.__dict__, "current": seat})
+        state = seat_view(state, seat)
     for action in legal_actions(state):
         mask[to_integer(variant, action)] = 1
     return mask

@@ -49,6 +49,7 @@ def turn_row(variant: Variant, V: np.ndarray, i: int, j: int) -> tuple[list[floa
     top = goal - i
     outcomes = _outcomes(variant)
     hold = [1.0 - float(V[j, i])] + [1.0 - float(V[j, i + k]) for k in range(1, top)]
+    one_sweep = _goes_up(outcomes)
     win = [0.5] * top
     rolls = [[0.0] * top for _ in outcomes]
     best = [HOLD] * top
@@ -71,7 +72,7 @@ def turn_row(variant: Variant, V: np.ndarray, i: int, j: int) -> tuple[list[floa
             change = max(change, abs(new - win[k]))
             win[k] = new
             best[k] = code
-        if _goes_up(outcomes) or change < INNER_TOLERANCE:
+        if one_sweep or change < INNER_TOLERANCE:
             break
     return hold, rolls, best
 
@@ -111,6 +112,7 @@ def action_values(variant: Variant, V: np.ndarray, i: int, j: int, k: int) -> tu
         if not variant.can_hold:
             return dict.fromkeys(names, 1.0), names[0]
         values = {"hold": 1.0}
+        row: list[float] = []  # the best value at each total of this turn, computed once if a roll falls below the goal
         for name, choice in zip(names, _outcomes(variant), strict=True):
             value = 0.0
             for effect, p in choice:
@@ -119,8 +121,9 @@ def action_values(variant: Variant, V: np.ndarray, i: int, j: int, k: int) -> tu
                     chance = 1.0
                 elif ends:
                     chance = 1.0 - float(V[j, score])
-                else:
-                    chance = _win(variant, V, score, j, total)
+                else:  # the turn goes on below the goal (a tail, a subtraction): same scores, a lower total
+                    row = row or _best_values(variant, V, i, j)
+                    chance = row[total]
                 value += p * chance
             values[name] = value
         return values, "hold"
@@ -135,9 +138,7 @@ def action_values(variant: Variant, V: np.ndarray, i: int, j: int, k: int) -> tu
     return values, "hold" if best[k] == HOLD else names[best[k] - 1]
 
 
-def _win(variant: Variant, V: np.ndarray, i: int, j: int, k: int) -> float:
-    """Return the mover's chance at (i, j, k) under optimal play."""
-    if i + k >= variant.goal:
-        return 1.0
+def _best_values(variant: Variant, V: np.ndarray, i: int, j: int) -> list[float]:
+    """Return the mover's chance at (i, j, k) under optimal play, for every turn total k below the goal."""
     hold, rolls, best = turn_row(variant, V, i, j)
-    return hold[k] if best[k] == HOLD else rolls[best[k] - 1][k]
+    return [hold[k] if code == HOLD else rolls[code - 1][k] for k, code in enumerate(best)]
