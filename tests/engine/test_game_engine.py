@@ -168,3 +168,43 @@ def test_swine_herd_stands_before_the_first_roll():
         state, _ = apply(state, Roll(), dice)  # all stand again: a 1 ends the turn for everyone
     assert (state.turn_total, state.standing) == (0, (True, True, True))
     assert legal_actions(state) == [Roll()]
+
+
+def _herd_at(scores: tuple[int, ...], at_goal: str):
+    """Return a goal-10 Swine Herd game at the start of a turn with ``scores`` banked."""
+    import dataclasses
+
+    state = new_game(find_variant("swine-herd", goal=10, at_goal=at_goal), len(scores))
+    return dataclasses.replace(state, scores=scores)
+
+
+def test_swine_herd_house_rule_seats_everyone_at_the_goal():
+    # the house rule ('sit', the default): two stand, a 6 then a 4 takes both (4 and 0) to 10: both sit, game over
+    state = _herd_at((4, 0, 9), "sit")
+    dice = ScriptedDice([(6,), (4,)])
+    for action in (Roll(), Roll(), Roll()):  # everyone stands for the first roll: 6
+        state, _ = apply(state, action, dice)
+    state, _ = apply(state, Roll(), dice)  # seat 0 stands
+    state, _ = apply(state, Roll(), dice)  # seat 1 stands
+    state, events = apply(state, Hold(), dice)  # seat 2 sits at 15: two stand; a 4 makes 10 for both
+    banked = [e for e in events if isinstance(e, Banked)]
+    assert [(e.player, e.score) for e in banked] == [(2, 15), (0, 14), (1, 10)]
+    assert state.winners == (2,)
+
+
+def test_swine_herd_house_rule_leaves_a_lone_roller_free():
+    state = _herd_at((4, 0), "sit")
+    dice = ScriptedDice([(6,), (4,)])
+    state, _ = apply(state, Roll(), dice)
+    state, _ = apply(state, Roll(), dice)  # both stood: 6
+    state, _ = apply(state, Hold(), dice)  # seat 0 sits at 10
+    state, _ = apply(state, Roll(), dice)  # seat 1 alone: a 4 makes 10 and it may roll on
+    assert state.winners is None and state.turn_total == 10 and state.standing == (False, True)
+
+
+def test_swine_herd_without_the_house_rule_both_roll_on():
+    state = _herd_at((4, 0), "roll-on")
+    dice = ScriptedDice([(6,), (4,)])
+    for _ in range(4):
+        state, _ = apply(state, Roll(), dice)
+    assert state.winners is None and state.turn_total == 10 and state.standing == (True, True)

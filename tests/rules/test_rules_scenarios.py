@@ -36,6 +36,7 @@ HOG10 = find_variant("hog", goal=10)
 HOG_RE = find_variant("hog-reroll")
 HERD = find_variant("swine-herd")
 HERD10 = find_variant("swine-herd", goal=10)
+HERD10_ON = find_variant("swine-herd", goal=10, at_goal="roll-on")  # without the house rule: roll on past the goal
 SIX = find_variant("piggy-six")
 SIX10 = find_variant("piggy-six", goal=10)
 SIX3 = find_variant("piggy-six-3dice")
@@ -192,12 +193,17 @@ SCENARIOS = [
         current=1, standing=(False, True, True)),
     row(HERD, 3, "r r r h h h", [(3,)], id="herd-turn-ends-when-all-seated", scores=(3, 3, 3), current=0,
         standing=(True, True, True)),
-    row(HERD10, 3, "r r r r r r h h r h", [(6,), (4,), (3,)], id="herd-best-score-wins", scores=(10, 10, 13),
+    row(HERD10_ON, 3, "r r r r r r h h r h", [(6,), (4,), (3,)], id="herd-best-score-wins", scores=(10, 10, 13),
         winners=(2,)),
-    row(HERD10, 3, "r r r r r r h h h", [(6,), (4,)], id="herd-tied-winners-share", scores=(10, 10, 10),
+    row(HERD10_ON, 3, "r r r r r r h h h", [(6,), (4,)], id="herd-tied-winners-share", scores=(10, 10, 10),
         winners=(0, 1, 2)),
-    row(HERD10, 3, "r r r r r r h h r", [(6,), (4,), (1,)], id="herd-tie-after-bust", scores=(10, 10, 0),
+    row(HERD10_ON, 3, "r r r r r r h h r", [(6,), (4,), (1,)], id="herd-tie-after-bust", scores=(10, 10, 0),
         winners=(0, 1)),
+    # the house rule (the default): everyone standing reaches the goal together, so all sit and share it
+    row(HERD10, 3, "r r r r r r", [(6,), (4,)], id="herd-house-rule-all-sit", scores=(10, 10, 10),
+        winners=(0, 1, 2)),
+    row(HERD10, 3, "r r r h h r", [(6,), (4,)], id="herd-house-rule-lone-roller-free", scores=(6, 6, 0),
+        turn_total=10, current=2, standing=(False, False, True)),
     # --- Piggy Six (seed 004): a 6 busts, 6-6 resets the score, equal turns -----------------
     row(SIX, 2, "r r", [(3, 4), (6, 2)], id="piggy-six-6-busts", scores=(0, 0), current=1),
     row(SIX, 2, "r h r h r r", [(3, 4), (2, 3), (5, 5), (6, 6)], id="piggy-six-6-6-resets", scores=(0, 5),

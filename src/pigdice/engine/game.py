@@ -405,12 +405,17 @@ def _after_choice(
         _, turn_total, ends = throw.effect.resolve(0, state.turn_total)
         events.append(Rolled(-1, 1, throw.faces, throw.labels, throw.text, throw.effect, turn_total))
         state = _evolve(state, rolls_this_turn=state.rolls_this_turn + 1)
-        if not ends:
+        if not ends and not _everyone_home(state, standing, turn_total):
             first = standing.index(True)
             return _evolve(state, turn_total=turn_total, current=first), events
         for p in range(state.players):
-            if standing[p]:
+            if not standing[p]:
+                continue
+            if ends:
                 events.append(Busted(p, state.turn_total))
+            else:  # the house rule: everyone standing has reached the goal, so they all sit down
+                events.append(Banked(p, turn_total, state.scores[p] + turn_total))
+                state = _with_score(state, p, state.scores[p] + turn_total)
     # the turn is over for everyone
     played = tuple(n + 1 for n in state.turns_played)
     state = _evolve(state, turns_played=played, turn_total=0, rolls_this_turn=0)
@@ -420,6 +425,15 @@ def _after_choice(
     state = _evolve(state, standing=tuple(standing), current=standing.index(True), turn=state.turn + 1)
     events.append(TurnStarted(-1, state.turn))
     return state, events
+
+
+def _everyone_home(state: GameState, standing: list[bool], turn_total: int) -> bool:
+    """Return True if Swine Herd's house rule seats everyone now: two or more stand and the shared total takes
+    each of them to the goal (``Variant.sits_at_goal``)."""
+    if not state.variant.sits_at_goal or sum(standing) < 2:
+        return False
+    goal = state.variant.goal
+    return all(state.scores[p] + turn_total >= goal for p in range(state.players) if standing[p])
 
 
 def returns(state: GameState) -> tuple[float, ...]:

@@ -342,7 +342,16 @@ def _hog_reroll(max_dice: int = 10) -> Variant:
     )
 
 
-def _swine_herd() -> Variant:
+SWINE_HERD_AT_GOAL = {
+    "sit": "While two or more stand, once the turn total takes everyone standing to the goal, they all sit "
+    "down and the turn ends (the house rule that lets every game finish).",
+    "roll-on": "Players who have reached the goal may stay standing and roll on (two perfect players then never "
+    "sit, and the game can go on for ever).",
+}
+
+
+def _swine_herd(at_goal: str = "sit") -> Variant:
+    at_goal = parse_choice("at_goal", at_goal, tuple(SWINE_HERD_AT_GOAL))
     return Variant(
         name="swine-herd",
         title="Swine Herd",
@@ -353,6 +362,7 @@ def _swine_herd() -> Variant:
             "After each roll the shared turn total is called; anyone may sit down to bank it.",
             "A 1 ends the turn: whoever is still standing loses the turn total.",
             "The turn also ends when everyone is seated.",
+            SWINE_HERD_AT_GOAL[at_goal],
             "After a turn in which someone reaches the goal (100 by default), the best score wins; tied "
             "players share the victory.",
         ),
@@ -364,6 +374,7 @@ def _swine_herd() -> Variant:
         ties=TieRule.SHARED,
         players_min=2,
         players_max=100,
+        parameters=(("at_goal", at_goal),),
         aliases=("swineherd", "skunk"),
     )
 
@@ -471,6 +482,13 @@ SETTINGS: dict[str, tuple[Setting, ...]] = {
     "pass-the-pigs": (Setting("oinker", "Chance that the pigs touch (an oinker)", probability=True),),
     "hog": (Setting("max_dice", "Most dice in one throw", low=1, high=MAX_HOG_DICE),),
     "hog-reroll": (Setting("max_dice", "Most dice in one roll", low=1, high=MAX_REROLL_DICE),),
+    "swine-herd": (
+        Setting(
+            "at_goal",
+            "When everyone standing has reached the goal",
+            (("sit", "they all sit down and the turn ends"), ("roll-on", "they may stay standing and roll on")),
+        ),
+    ),
 }
 
 

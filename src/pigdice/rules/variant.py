@@ -205,6 +205,12 @@ class Variant:
         """Return True if everyone decides on the same shared rolls at once (Swine Herd)."""
         return self.decision is Decision.SIMULTANEOUS
 
+    @property
+    def sits_at_goal(self) -> bool:
+        """Return True if, while two or more stand, a shared total that takes everyone standing to the goal
+        seats them all (Swine Herd's house rule ``at_goal`` = 'sit'; without it perfect play never ends)."""
+        return self.is_simultaneous and dict(self.parameters).get("at_goal", "sit") == "sit"
+
     def require_turns(self, what: str) -> Variant:
         """Return this variant, or raise BadParameterError if it is simultaneous and ``what`` needs turns."""
         if self.is_simultaneous:
