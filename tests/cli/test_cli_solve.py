@@ -93,10 +93,26 @@ def test_hint_json_and_table():
     assert "best" in text
 
 
+def test_swine_herd_solve_and_hint() -> None:
+    data = json.loads(run("solve", "swine-herd", "--json").stdout)
+    assert data["win_probability_by_seat"] == [0.5, 0.5] and data["start_action"] == 100  # equals never sit first
+    mixed = json.loads(
+        run("hint", "swine-herd", "--score", "43", "--opponent", "53", "--turn-total", "12", "--json").stdout
+    )
+    assert set(mixed["values"]) == {"hold", "roll"} and 0 < mixed["play"]["hold"] < 1
+    assert abs(mixed["values"]["hold"] - mixed["values"]["roll"]) < 1e-9
+    text = run("hint", "swine-herd", "--score", "20", "--opponent", "60", "--turn-total", "10", "--seated").stdout
+    assert "stay standing" in text and "best" in text
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("solve", "swine-herd"), "everyone at once"),
+        (("solve", "swine-herd", "--players", "3"), "Swine Herd is solved exactly for 2 players, not 3"),
+        (("hint", "swine-herd", "--opponent", "100"), "add --seated"),
+        (("hint", "swine-herd", "--seated"), "nobody sits down before the first roll"),
+        (("hint", "swine-herd", "--score", "95", "--opponent", "90", "--turn-total", "10"), "you both sit down"),
+        (("hint", "pig", "--seated", "--turn-total", "3"), "--seated is for Swine Herd"),
         (("solve", "nope"), "unknown variant"),
         (("solve", "pig", "--goal", "0"), "--goal takes a whole number from 1 to"),
         (("hint", "pig", "--score", "100"), "already reached"),

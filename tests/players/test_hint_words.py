@@ -52,4 +52,5 @@ def test_the_json_of_a_hint_keeps_the_option_names() -> None:
         "values": {"roll:5": 0.5, "roll:6": 0.53},
         "win_probability": 0.53,
         "approximate": None,
+        "mix": None,
     }

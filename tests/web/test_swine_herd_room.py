@@ -470,7 +470,10 @@ def test_group_commit_writes_each_moment_whole(tmp_path: Path) -> None:
         store.migrate()
         manager = RoomManager(store, Settings(database_url=url, robot_delay=SLOW))
         manager._inline = False  # as for PostgreSQL: writes queue up and go to the database thread in batches
-        rooms = [await manager.create("swine-herd", 50, None, None, None, {}, ["you", "you"], None) for _ in range(3)]
+        params = {"at_goal": "roll-on"}  # nobody sits: without the house rule no moment ends the game
+        rooms = [
+            await manager.create("swine-herd", 50, None, None, None, params, ["you", "you"], None) for _ in range(3)
+        ]
         for _ in range(20):  # the moments of three rooms, revealed at the same time
             await asyncio.gather(*(room.act(0, tokens[0], "roll", room.step) for room, tokens in rooms))
             await asyncio.gather(*(room.act(1, tokens[1], "roll", room.step) for room, tokens in rooms))

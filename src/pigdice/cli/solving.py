@@ -114,7 +114,7 @@ def solve_command(
     json_out: JsonOpt = False,
 ) -> None:
     """Compute the policy that maximises each player's probability of winning, exactly."""
-    variant = options.variant(variant_name).require_turns("the solver")
+    variant = options.variant(variant_name)
     variant.check_players(players)
     policy, seconds, kernels = solved_exactly(variant, players, no_cache)
     summary = solve_summary(policy, seconds, kernels)
@@ -129,6 +129,10 @@ def solve_command(
     table.add_column()
     start = summary["start_action"]
     start_text = f"roll {start} dice" if variant.decision is Decision.DICE_PER_TURN else f"hold at {start}"
+    if variant.is_simultaneous:
+        start_text = (
+            f"sits down at {start}" if start < variant.goal else "stays standing until everyone reaches the goal"
+        )
     for seat, chance in enumerate(summary["win_probability_by_seat"]):
         table.add_row(f"player {seat + 1} wins", f"{chance:.6f}")
     table.add_row("at the start the optimal player", start_text)
@@ -301,6 +305,31 @@ def hint_position(
     return Position((score, *opponents), turn_total, seat, final)
 
 
+def herd_position(variant: Variant, score: int, opponents: tuple[int, ...], turn_total: int, seated: bool) -> Position:
+    """Return the Swine Herd position a hint is asked at (you stand; the opponent stands unless ``seated``)."""
+    from pigdice.solve.exact import exactness
+
+    reason = exactness(variant, len(opponents) + 1)
+    if reason is not None:
+        raise BadParameterError(f"no hint here: {reason}")
+    goal, other = variant.goal, opponents[0]
+    if score >= goal:
+        raise BadParameterError(f"--score {score} has already reached the goal {goal}; give 0 to {goal - 1}")
+    if other >= goal and not seated:
+        raise BadParameterError(
+            f"an opponent at {other} has reached the goal {goal}: the game is over unless they sat down this "
+            "turn (add --seated)"
+        )
+    if turn_total == 0 and seated:
+        raise BadParameterError("nobody sits down before the first roll of a turn: give --turn-total")
+    both_home = score + turn_total >= goal and other + turn_total >= goal
+    if not seated and turn_total and both_home and variant.sits_at_goal:
+        raise BadParameterError(
+            f"with --turn-total {turn_total} you both reach the goal {goal}: you both sit down and the turn ends"
+        )
+    return Position((score, other), turn_total, 0, None, (True, not seated))
+
+
 @with_variant_options
 def hint_command(
     variant_name: VariantArg,
@@ -326,10 +355,13 @@ def hint_command(
     seat: Annotated[
         int | None, number_option("--seat", low=1, high=10, help="Your seat, 1 = the first player (equal turns)")
     ] = None,
+    seated: Annotated[
+        bool, typer.Option("--seated", help="Swine Herd: the opponent has already sat down this turn")
+    ] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Say what the perfect player does in a state, with the win probability of each choice."""
-    variant = options.variant(variant_name).require_turns("hints")
+    variant = options.variant(variant_name)
     opponents = numbers(opponent)
     count = len(opponents) + 1
     if players is not None and players != count:
@@ -337,7 +369,12 @@ def hint_command(
             f"--players {players} needs {players - 1} opponent scores in --opponent, got {count - 1}"
         )
     variant.check_players(count)
-    position = hint_position(variant, score, opponents, turn_total, None if seat is None else seat - 1)
+    if variant.is_simultaneous:
+        position = herd_position(variant, score, opponents, turn_total, seated)
+    elif seated:
+        raise BadParameterError(f"--seated is for Swine Herd, where players sit down; {variant.name} takes turns")
+    else:
+        position = hint_position(variant, score, opponents, turn_total, None if seat is None else seat - 1)
     quick = cached_hint(variant, count, score, opponents, turn_total)
     if quick is not None:  # a cached 2-player policy: the row in plain Python, no kernels to load
         values, best = quick
@@ -377,11 +414,18 @@ def hint_command(
     table = Table(title=f"{variant.title}: you {score}, {who} {others}, turn total {turn_total}")
     table.add_column("choice")
     table.add_column("chance to win", justify="right")
+    words = {"hold": "sit down", "roll": "stay standing"} if variant.is_simultaneous else {}
     for name, value in sorted(values.items(), key=lambda item: -item[1]):
         marker = "  ← best" if name == best else ""
-        table.add_row(name, f"{100 * value:.2f}%{marker}")
+        table.add_row(words.get(name, name), f"{100 * value:.2f}%{marker}")
     stdout_console().print(table)
-    if len(strategy) > 1:
+    if len(strategy) > 1 and variant.is_simultaneous:
+        mixed = " and ".join(f"{words[name]} {100 * p:.0f}% of the time" for name, p in strategy.items())
+        stdout_console().print(
+            f"Both are worth the same to you here, against the other's best mix. So that the other cannot read "
+            f"it, the perfect player chooses at random: {mixed} (a new draw at every roll)."
+        )
+    elif len(strategy) > 1:
         mixed = " and ".join(f"{name}s {100 * p:.0f}% of the time" for name, p in strategy.items())
         stdout_console().print(
             f"Both are worth the same to you here. So that the others' plans stay their best, the perfect player "

@@ -4,8 +4,9 @@ Wherever an exact solver exists (``pigdice.solve.exact``: 2 players under every 
 players first to the goal) the perfect player plays it and its hints are exact. Elsewhere it
 approximates and says how: with 3+ players under a final round or equal turns it plays the
 2-player first-to-goal policy against the highest opponent score (seed 003's suggestion) and
-in its last turn rolls until it leads; Swine Herd is played with Pig's policy (sit down where
-a Pig player would hold).
+in its last turn rolls until it leads. Swine Herd with 2 players is played by its exact
+equilibrium (``pigdice.solve.swineherd_policy``), mixing where the equilibrium mixes with one draw per
+moment of choice; with 3 or more players by Pig's policy (sit down where a Pig player would hold).
 """
 
 from __future__ import annotations
@@ -36,7 +37,10 @@ def approximation_note(variant: Variant, players: int) -> str | None:
     if exactness(variant, players) is None:
         return None
     if variant.decision is Decision.SIMULTANEOUS:
-        return "Swine Herd is played with Pig's optimal policy, sitting down where a Pig player would hold"
+        return (
+            f"with {players} players Swine Herd is played with Pig's optimal policy, sitting down where a Pig "
+            "player would hold (the perfect player is exact with 2 players)"
+        )
     return (
         f"with {players} players and the ending '{variant.endgame.label}' it plays the best 2-player strategy "
         "for a race to the goal against the highest opponent score, and in its last turn rolls until it leads"
@@ -61,7 +65,8 @@ def position_of(state: GameState) -> Position:
     final = None
     if state.final_round is not None:
         final = tuple(sorted(order.index(p) for p in state.final_round if p in order and p != state.current))
-    return Position(scores, state.turn_total, seat, final)
+    standing = tuple(state.standing[p] for p in order) if state.variant.is_simultaneous else None
+    return Position(scores, state.turn_total, seat, final, standing)
 
 
 def seat_chances(state: GameState, vector: Sequence[float]) -> tuple[float, ...]:
@@ -108,6 +113,7 @@ class Hint:
     values: dict[str, float]
     win_probability: float
     approximate: str | None = None
+    mix: dict[str, float] | None = None  # where the equilibrium mixes (Swine Herd): each option's chance
 
     def describe(self) -> str:
         """Return one line for people: the best choice in words and your chance to win.
@@ -125,6 +131,9 @@ class Hint:
             text = f"{_option_words(self.best)} — your chance to win {chance}"
             if options:
                 text += f" (if you {options})"
+        if self.mix:
+            chances = ", ".join(f"{_option_words(name)} {_percent(chance)}" for name, chance in self.mix.items())
+            text += f"; the perfect player mixes here ({chances}) so the other cannot read it"
         if self.approximate:
             text += f" [approximate: {self.approximate}]"
         return text
@@ -145,6 +154,7 @@ class Hint:
             "values": self.values,
             "win_probability": self.win_probability,
             "approximate": self.approximate,
+            "mix": self.mix,
         }
 
 
@@ -183,7 +193,8 @@ class Optimal:
     _policy: Policy | None = field(default=None, repr=False)
     _exact: dict[int, ExactPolicy] = field(default_factory=dict, repr=False)
     _supplied: bool = field(default=False, repr=False)
-    _draw: tuple[tuple[int, int], float] | None = field(default=None, repr=False)  # (turn, seat), the turn's draw
+    # (turn, seat, Swine Herd's total), the draw of the turn (of the moment in Swine Herd)
+    _draw: tuple[tuple[int, int, int], float] | None = field(default=None, repr=False)
 
     @property
     def policy(self) -> Policy:
@@ -269,8 +280,11 @@ class Optimal:
         return self._roll(choice)
 
     def _turn_draw(self, state: GameState, rng: np.random.Generator) -> float:
-        """Return this turn's draw for a mixed equilibrium: made from ``rng`` the first time the turn asks."""
-        key = (state.turn, state.current)
+        """Return this turn's draw for a mixed equilibrium: made from ``rng`` the first time the turn asks.
+
+        In Swine Herd every moment of choice (a new shared total) is a stage game of its own: one draw each.
+        """
+        key = (state.turn, state.current, state.turn_total if state.variant.is_simultaneous else 0)
         if self._draw is None or self._draw[0] != key:
             self._draw = (key, float(rng.random()))
         return self._draw[1]
@@ -296,12 +310,18 @@ class Optimal:
             position = position_of(state)
             values = exact.action_values(position)
             best = exact.best(position)
-            hint = Hint(best, values, values[best])
+            if state.variant.is_simultaneous:  # the stage game's value, which a mix is worth whichever it draws
+                mix = exact.strategy(position)
+                hint = Hint(best, values, exact.win_vector(position)[0], mix=mix if len(mix) > 1 else None)
+            else:
+                hint = Hint(best, values, values[best])
         else:
             hint = self._approximate_hint(state)
         if state.variant.decision is Decision.SIMULTANEOUS:
-            values = {("sit" if k == "hold" else "stand"): v for k, v in hint.values.items()}
-            hint = Hint("sit" if hint.best == "hold" else "stand", values, hint.win_probability, hint.approximate)
+            words = {"hold": "sit", "roll": "stand"}
+            values = {words.get(k, k): v for k, v in hint.values.items()}
+            chances = None if hint.mix is None else {words.get(k, k): v for k, v in hint.mix.items()}
+            hint = Hint(words.get(hint.best, hint.best), values, hint.win_probability, hint.approximate, chances)
         return hint
 
     def _approximate_hint(self, state: GameState) -> Hint:

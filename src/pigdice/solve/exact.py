@@ -181,6 +181,12 @@ def start_action(policy: ExactPolicy) -> int | str:
     """Return what the perfect player does at the start: the turn total it holds at, or the dice it throws."""
     variant = policy.variant
     start = Position((0,) * policy.players)
+    if variant.is_simultaneous:  # the first total where the herd's equilibrium sits more often than not
+        standing = (True,) * policy.players
+        for k in range(1, variant.goal + 1):
+            if policy.best(Position(start.scores, k, standing=standing)) == "hold":
+                return k
+        return variant.goal
     if not variant.can_hold:
         return variant.choices[0] if policy.best(start) == "hold" else int(policy.best(start).split(":")[1])
     for k in range(1, variant.goal + 1):
@@ -195,7 +201,13 @@ def exactness(variant: Variant, players: int) -> str | None:
     Memory is not checked here: ``exact_policy`` refuses a goal too large for this machine.
     """
     if variant.is_simultaneous:
-        return "Swine Herd's simultaneous choices have no exact solver yet"
+        from pigdice.solve.swineherd import MAX_GOAL as HERD_GOAL
+
+        if players != 2:
+            return f"Swine Herd is solved exactly for 2 players, not {players}"
+        if variant.goal > HERD_GOAL:
+            return f"Swine Herd is solved exactly up to goal {HERD_GOAL}"
+        return None
     if players < 2 or players > MAX_EXACT_PLAYERS:
         return f"no exact solver for {players} players"
     if variant.endgame is not Endgame.FIRST_TO_GOAL and players > ENDING_PLAYERS:
@@ -208,6 +220,8 @@ def solver_kind(variant: Variant, players: int) -> str:
     reason = exactness(variant, players)
     if reason is not None:
         raise BadParameterError(reason)
+    if variant.is_simultaneous:
+        return "swine-herd"
     if players > 2:
         return "players"
     return "first-to-goal" if variant.endgame is Endgame.FIRST_TO_GOAL else "endgame"
@@ -223,7 +237,10 @@ def exact_key(variant: Variant, players: int) -> str:
     from pigdice.solve.endgame import endgame_key
 
     kind = solver_kind(variant, players)
-    rules = variant.fingerprint() if variant.endgame is Endgame.FIRST_TO_GOAL else endgame_key(variant)
+    if kind == "swine-herd":
+        rules = f"{variant.fingerprint()}-{'sit' if variant.sits_at_goal else 'roll-on'}"
+    else:
+        rules = variant.fingerprint() if variant.endgame is Endgame.FIRST_TO_GOAL else endgame_key(variant)
     return f"{variant.name}-goal{variant.goal}-p{players}-{kind}-{rules}"
 
 
@@ -268,6 +285,8 @@ def exact_policy(
     Raises BadParameterError where no exact solver exists (``exactness``) and ResourceLimitError
     before allocating where this machine lacks the memory.
     """
+    if variant.is_simultaneous:
+        return _swine_herd_policy(variant, players, use_cache)
     variant = _exact_form(variant.require_turns("the exact solvers"))
     kind = solver_kind(variant, players)
     if kind == "first-to-goal":
@@ -305,6 +324,22 @@ def exact_policy(
     return policy
 
 
+def _swine_herd_policy(variant: Variant, players: int, use_cache: bool) -> ExactPolicy:
+    """Return Swine Herd's exact equilibrium from memory or a solve (half a second at goal 100: no disk cache)."""
+    from pigdice.solve.swineherd_policy import swine_herd_exact
+
+    key = exact_key(variant, players)  # raises where no exact solver exists
+    if use_cache:
+        kept = _MEMORY.get(key)
+        if kept is not None:
+            kept.from_cache = True
+            return kept
+    policy = swine_herd_exact(variant)
+    if use_cache:
+        _MEMORY.put(key, policy)
+    return policy
+
+
 KERNEL_WARM_GOAL = 4  # the goal of the small solve that loads a solver's kernels
 
 
@@ -313,6 +348,8 @@ def is_cached(variant: Variant, players: int) -> bool:
     if cached_exact(variant, players) is not None:
         return True
     form = _exact_form(variant)
+    if solver_kind(form, players) == "swine-herd":
+        return False  # kept in memory only
     if solver_kind(form, players) == "first-to-goal":
         from pigdice.solve.solver import cache_path
 

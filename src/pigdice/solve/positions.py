@@ -38,11 +38,14 @@ class Position:
     turn_total: int = 0
     seat: int = 0  # the mover's seat (0 = the first player)
     final: tuple[int, ...] | None = None  # offsets (1..n-1) still owed a last turn after the mover
+    standing: tuple[bool, ...] | None = None  # Swine Herd: who still stands this turn, in the order of scores
 
     def __post_init__(self) -> None:
         n = len(self.scores)
         if n < 2:
             raise BadParameterError(f"a position needs at least 2 players' scores, got {n}")
+        if self.standing is not None and (len(self.standing) != n or not self.standing[0]):
+            raise BadParameterError("standing lists every player, the mover first (and the mover stands)")
         if any(s < 0 for s in self.scores) or self.turn_total < 0:
             raise BadParameterError("scores and the turn total must be >= 0")
         if not 0 <= self.seat < n:

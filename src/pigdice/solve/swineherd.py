@@ -52,8 +52,12 @@ two rules differ by 0.095 on average over the turn starts and by up to 1/2 next 
 (V(98, 99) = 0 with the rule: the leader wins every turn that reaches the goal). 35% of the stage
 games mix, in 9,900 of the 10,000 turn starts.
 
-What optimal play does without the house rule (``at_goal`` = 'roll-on'): at equal scores the stage games are symmetric and pure, so both sit at
-the same total (or neither does) and the scores stay equal; with a d6, from a = b >= G - 50 on,
+Between two perfect players under the house rule the scores stay equal (sitting first at equal
+scores hands the other a free roll: 43% against 50% at (0, 0)), nobody sits, and the game ends in a
+shared win in the first turn whose total reaches the goal without a 1.
+
+What optimal play does without the house rule (``at_goal`` = 'roll-on'): at equal scores the stage
+games are symmetric and pure, so both sit at the same total (or neither does) and the scores stay equal; with a d6, from a = b >= G - 50 on,
 sitting first is worse than the draw and nobody sits. Optimal play from (0, 0) therefore reaches
 an endless turn start with certainty: between two optimal players the 2-player game is a draw
 that never ends (with a d6 the endless turn starts are the same 938 at every goal >= 50: within

@@ -824,7 +824,10 @@ class TerminalGame:
         human = False
         for seat in choosing_seats(moment):
             self.state = seat_view(moment, seat)
-            action, by_person = self.next_action()
+            try:
+                action, by_person = self.next_action()
+            finally:  # end of input or Ctrl-C leaves the game as it was before the moment
+                self.state = moment
             human = human or by_person
             if not isinstance(action, Roll | Hold):  # None: the person quit
                 self.state = moment

@@ -27,6 +27,12 @@ def explorer_json(variant: Variant) -> bytes:
     return json.dumps(compute_explorer_data(variant), separators=(",", ":")).encode()
 
 
+HERD_NOTE = (
+    "in Swine Herd everyone chooses at once, and the perfect player's choice depends on who is still standing, "
+    "which this picture cannot show: it shows Pig's optimal policy"
+)
+
+
 def compute_explorer_data(variant: Variant) -> dict[str, Any]:
     """Return the explorer's JSON for ``variant``: axes, the boundary (or dice map) and win probabilities."""
     from pigdice.solve.solver import solve
@@ -39,7 +45,8 @@ def compute_explorer_data(variant: Variant) -> dict[str, Any]:
         "variant": variant.name,
         "title": variant.title,
         "solved_as": target.name,
-        "approximate": approximation_note(variant, 2),  # why the solved game differs from the one asked, or None
+        # why the solved game differs from the one asked, or None
+        "approximate": HERD_NOTE if variant.is_simultaneous else approximation_note(variant, 2),
         "goal": goal,
         "decision": str(target.decision),
         "axis": list(range(goal)),
