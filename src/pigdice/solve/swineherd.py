@@ -57,13 +57,13 @@ scores hands the other a free roll: 43% against 50% at (0, 0)), nobody sits, and
 shared win in the first turn whose total reaches the goal without a 1.
 
 What optimal play does without the house rule (``at_goal`` = 'roll-on'): at equal scores the stage
-games are symmetric and pure, so both sit at the same total (or neither does) and the scores stay equal; with a d6, from a = b >= G - 50 on,
-sitting first is worse than the draw and nobody sits. Optimal play from (0, 0) therefore reaches
-an endless turn start with certainty: between two optimal players the 2-player game is a draw
-that never ends (with a d6 the endless turn starts are the same 938 at every goal >= 50: within
-50 of the goal, a + b >= 2 G - 100, |a - b| <= 12; at goal 50 or less (0, 0) is one). The values
-elsewhere (where a player has left the equilibrium) are well defined and are what a robot plays
-by; a front end that pits two such players needs a way to end the game.
+games are symmetric and pure, so both sit at the same total (or neither does) and the scores stay
+equal; with a d6, from a = b >= G - 50 on, sitting first is worse than the draw and nobody sits.
+Optimal play from (0, 0) therefore reaches an endless turn start with certainty: between two optimal
+players the 2-player game is a draw that never ends (with a d6 the endless turn starts are the same
+938 at every goal >= 50: within 50 of the goal, a + b >= 2 G - 100, |a - b| <= 12; at goal 50 or
+less (0, 0) is one). The values elsewhere (where a player has left the equilibrium) are well defined
+and are what a robot plays by; the house rule is that way to end the game.
 
 Solving one turn start: evaluate the stage games backwards in t for a guess x (each a 2x2 game
 solved in closed form: a saddle point, else the mixed formula), read (c, e), and move x to c / e
