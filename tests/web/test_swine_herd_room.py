@@ -489,3 +489,28 @@ def test_group_commit_writes_each_moment_whole(tmp_path: Path) -> None:
 
     for actions, stored in asyncio.run(scenario()):
         assert stored == actions and len(actions) >= 40
+
+
+def test_the_perfect_robot_plays_the_exact_equilibrium(tmp_path: Path) -> None:
+    """With 2 players the robot and the hints play Swine Herd's exact equilibrium; the house rule ends the game."""
+    with TestClient(create_app(make_settings(tmp_path))) as client:
+        data = create_game(client, variant="swine-herd", players=["you", "optimal"], goal=12)
+        code, token = data["code"], data["tokens"]["0"]
+
+        def my_moment() -> dict[str, Any] | None:
+            state = _state(client, code)
+            return state if state["finished"] or 0 in state["to_choose"] else None
+
+        state = wait_until(my_moment, "my choice")
+        hint = client.post(f"/api/games/{code}/hint", json={"seat": 0, "token": token}).json()
+        assert hint["approximate"] is None and hint["best"] == "stand"  # nothing to bank before the first roll
+        for _ in range(400):  # stay standing every time: the robot stays too, until the shared total reaches 12
+            if state["finished"]:
+                break
+            reply = _act(client, code, 0, token, "roll", state["step"])
+            assert reply.status_code == 200, reply.text
+            state = wait_until(my_moment, "the next moment")
+        assert state["finished"]
+        record = parse_record(client.get(f"/api/games/{code}/record").content)
+        final, _ = replay_record(record)
+        assert final.winners == (0, 1) and min(final.scores) >= 12  # between equals nobody sits first: shared

@@ -507,6 +507,10 @@ class TerminalGame:
                 self.show_result(event)
             else:
                 self.show_event(event, action)
+                then = events[index + 1] if index + 1 < len(events) else None
+                if self.variant.is_simultaneous and isinstance(event, ev.Rolled) and isinstance(then, ev.Banked):
+                    # Swine Herd's house rule: the shared roll took everyone standing to the goal
+                    self.say("  Everyone standing has reached the goal: they all sit down.", style="bold")
             index += 1
 
     def _roller(self, event: ev.Rolled) -> Text:
