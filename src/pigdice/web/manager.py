@@ -758,4 +758,5 @@ class RoomManager:
             "values": hint.values if mine else None,
             "win_probability": win,
             "approximate": note,
+            "mix": hint.mix if mine else None,  # Swine Herd: the equilibrium's chance of each option, where it mixes
         }

@@ -559,6 +559,10 @@
         const others = Object.entries(h.values).filter(([k]) => k !== h.best).map(([k, v]) => optionWords(k) + ": " + pct(v));
         if (others.length) text += " (" + others.join(", ") + ")";
       }
+      if (h.mix) {  // Swine Herd: where the equilibrium mixes, the perfect player chooses at random
+        const chances = Object.entries(h.mix).map(([k, v]) => optionWords(k) + " " + pct(v)).join(", ");
+        text += ". Both are worth the same here; the perfect player chooses at random so it cannot be read: " + chances;
+      }
       $("hint-text").textContent = text;
     }
   }
