@@ -118,3 +118,16 @@ def test_swine_herd_robots_choose_without_seeing_each_other():
     # seat 0 sits at its first choice; seat 1, choosing at the same moment, still sees it standing
     firsts = [standing for rolls, standing in seen if rolls == 1]
     assert firsts and all(standing == (True, True) for standing in firsts)
+
+
+def test_swine_herd_without_the_house_rule_says_why_perfect_players_never_finish(monkeypatch):
+    import pigdice.study.simulate as simulate_module
+    from pigdice.players.optimal import Optimal
+
+    monkeypatch.setattr(simulate_module, "MAX_STEPS", 2_000)
+    variant = find_variant("swine-herd", goal=10, at_goal="roll-on")
+    with pytest.raises(BadParameterError, match="house rule"):
+        play_game(variant, [Optimal(variant), Optimal(variant)], np.random.default_rng(1))
+    house = find_variant("swine-herd", goal=10)
+    ended = play_game(house, [Optimal(house), Optimal(house)], np.random.default_rng(1))
+    assert ended.winners == (0, 1)  # with it, equals stand together until the goal seats them: a shared win

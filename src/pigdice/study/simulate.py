@@ -61,7 +61,13 @@ def play_game(
     state = new_game(variant, len(strategies))
     while not state.is_terminal():
         if state.step > MAX_STEPS:
-            raise BadParameterError("a game ran too long: do these strategies ever hold or score?")
+            why = "do these strategies ever hold or score?"
+            if variant.is_simultaneous and not variant.sits_at_goal:
+                why = (
+                    "without the house rule (at_goal=sit) players who never sit down first can stand for ever "
+                    "past the goal, and perfect players do"
+                )
+            raise BadParameterError(f"a game ran too long: {why}")
         if variant.is_simultaneous:  # Swine Herd: every standing robot chooses on the same state, unseen
             seats = choosing_seats(state)
             choices = {seat: strategies[seat].choose(seat_view(state, seat), choice_rng) for seat in seats}
