@@ -97,7 +97,7 @@ def test_analyze_format_without_out_prints_the_report() -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["analyze", "swine-herd"], ["everyone at once", "exact analysis"]),
+        (["analyze", "swine-herd", "--strategies", "rolls:3"], ["optimal (the equilibrium) or hold:N"]),
         (["analyze", "pig", "--strategies", "a,b,c"], ["one or two strategies"]),
         (["analyze", "pig", "--goal", "20", "--strategies", "rolls:3"], ["simulation"]),
         (["analyze", "pig", "--goal", "20", "--strategies", "hold:x"], ["hold:x"]),

@@ -156,6 +156,9 @@ def analyze_command(
         if given is not None:
             raise BadParameterError(f"{option} goes with --questions (the open questions for 3 or more players)")
     specs = _strategy_list(strategies)
+    if any(v.is_simultaneous for v in variants):
+        _swine_herd(variants, specs, out, fmt, report_format, json_out, arrays)
+        return
     if len(variants) > 1:
         _compare(variants, specs, out, fmt, report_format, json_out, arrays)
         return
@@ -201,6 +204,78 @@ def analyze_command(
         console.print(f"Wrote {files[0]} and {len(files) - 1} figures next to it.")
     else:
         console.print(f"Report with figures: pigdice analyze {v.name} --out report.md (or .html)", style="dim")
+
+
+def _one_simultaneous(variants: list[Variant], what: str) -> Variant:
+    """Return the one Swine Herd variant of ``variants``, or refuse a mix with other games."""
+    if len(variants) > 1:
+        herd = next(v for v in variants if v.is_simultaneous)
+        raise BadParameterError(
+            f"{herd.name} is played by everyone at once on shared rolls; {what} it on its own, not with other games"
+        )
+    return variants[0]
+
+
+def _swine_herd(
+    variants: list[Variant],
+    specs: list[str],
+    out: Path | None,
+    fmt: str | None,
+    report_format: str,
+    json_out: bool,
+    arrays: bool,
+) -> None:
+    """Analyse 2-player Swine Herd exactly: a table, JSON, or a report with its picture next to it."""
+    from pigdice.study.analysis.swineherd import (
+        VALUE_HEADER,
+        analyze_swine_herd,
+        notes,
+        report_text,
+        summary_rows,
+        value_rows,
+        who,
+    )
+    from pigdice.study.plots.swineherd import plot_swine_herd
+
+    variant = _one_simultaneous(variants, "analyze")
+    if out is not None:
+        _check_figures([variant], "a report's figures")
+        _check_report_name(out)
+    files: list[Path] = []
+    with progress_bar() as bar:
+        bar(0.0, "solving the best play")
+        analysis = analyze_swine_herd(variant, specs)
+        if out is not None:
+            bar(0.9, "drawing")
+            with writing(out):
+                picture = out.with_name(f"{out.stem}-sit.png")
+                plot_swine_herd(variant, picture, policy=analysis.policy)
+                out.write_text(report_text(analysis, report_format, picture.name), encoding="utf-8")
+            files = [out, picture]
+        bar(1.0, "done")
+    if _emitted(analysis.to_json, lambda: report_text(analysis, report_format), files, json_out, arrays, out, fmt):
+        return
+    console = stdout_console()
+    table = Table(title=f"{variant.title}, goal {variant.goal}: {who(analysis)}", title_style="bold", show_header=False)
+    table.add_column(style="bold")
+    table.add_column()
+    for name, value in summary_rows(analysis):
+        table.add_row(name, value)
+    console.print(table)
+    values = Table(title="Best play by both: your chance at the start of a turn", title_style="bold")
+    for header in VALUE_HEADER:
+        values.add_column(header, justify="right")
+    for row in value_rows(analysis):
+        values.add_row(*row)
+    console.print(values)
+    for line in notes(analysis):
+        console.print(line, style="dim")
+    if files:
+        console.print(f"Wrote {files[0]} and its picture {files[1]}.")
+    else:
+        console.print(
+            f"Report with its picture: pigdice analyze {variant.name} --out report.md (or .html)", style="dim"
+        )
 
 
 def _questions(
@@ -371,6 +446,9 @@ def plot_command(
     _check_figures(variants, "figures")
     if opponent < 0 or any(opponent >= v.goal for v in variants):
         raise BadParameterError(f"--opponent must be from 0 to {min(v.goal for v in variants) - 1}, got {opponent}")
+    if any(v.is_simultaneous for v in variants):
+        _plot_swine_herd(name, _one_simultaneous(variants, "draw"), out, opponent, json_out)
+        return
     if name == "boundary" and variants[0].decision is Decision.DICE_PER_TURN:
         raise BadParameterError(
             f"{variants[0].name} has no hold (one throw per turn): draw its dice map with "
@@ -399,3 +477,38 @@ def plot_command(
     console.print(f"Wrote {out} ({out.stat().st_size / 1024:.0f} KiB): {figure.title}")
     if figure.note:
         console.print(figure.note, style="dim")
+
+
+def _plot_swine_herd(kind: str, variant: Variant, out: Path, other: int, json_out: bool) -> None:
+    """Draw when to sit in 2-player Swine Herd (boundary: in 3D with a slice; slice: the slice alone)."""
+    from pigdice.study.plots.swineherd import KINDS as SWINE_HERD_KINDS
+    from pigdice.study.plots.swineherd import plot_swine_herd
+
+    if kind not in SWINE_HERD_KINDS:
+        raise BadParameterError(
+            f"{variant.name} is played by everyone at once; draw it with {' or '.join(SWINE_HERD_KINDS)}, not {kind}"
+        )
+    started = time.perf_counter()
+    with progress_bar() as bar, writing(out):
+        bar(0.0, "solving the best play")
+        picture = plot_swine_herd(variant, out, kind, other)
+        bar(1.0, "done")
+    seconds = time.perf_counter() - started
+    if json_out:
+        emit_json(
+            {
+                "kind": kind,
+                "variants": [variant.name],
+                "goal": variant.goal,
+                "out": str(out),
+                "format": out.suffix.lower().lstrip("."),
+                "bytes": out.stat().st_size,
+                "title": picture.title,
+                "note": picture.note,
+                "seconds": seconds,
+            }
+        )
+        return
+    console = stdout_console()
+    console.print(f"Wrote {out} ({out.stat().st_size / 1024:.0f} KiB): {picture.title}")
+    console.print(picture.note, style="dim")
