@@ -90,7 +90,7 @@ def test_compare_people_table_without_simulation() -> None:
         (["compare", "keep-pace", "dice:3", "--variant", "hog"], "one throw per turn"),
         (["compare", "hold:20", "hold:25", "--goal", "0"], "goal"),
         (["compare", "py:/no/such/file.py:f", "hold:20"], "no Python file"),
-        (["compare", "hold:20", "hold:25", "--variant", "swine-herd"], "--games"),
+        (["compare", "hold:20", "rolls:3", "--variant", "swine-herd"], "--games"),
     ],
 )
 def test_compare_bad_input_is_one_line(args: list[str], expected: str) -> None:

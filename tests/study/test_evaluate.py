@@ -123,8 +123,8 @@ def test_compare_without_tables_needs_games() -> None:
     with pytest.raises(BadStrategyError, match=r"rolls:3 has no action table.*--games"):
         compare(pig, a, b)
     herd = find_variant("swine-herd")
-    with pytest.raises(BadStrategyError, match="everyone at once"):
-        compare(herd, *robots(herd, "hold:10", "hold:20"))
+    with pytest.raises(BadStrategyError, match="everyone at once: only optimal and hold:N"):
+        compare(herd, *robots(herd, "rolls:3", "hold:20"))
     with pytest.raises(BadStrategyError, match="human"):
         simulate_compare(pig, Human(), b, 10)
     with pytest.raises(BadParameterError, match="at least 2"):
@@ -200,3 +200,22 @@ def test_tournament_errors() -> None:
         tournament(pig, [Human(), *robots(pig, "hold:20")])
     with pytest.raises(BadParameterError, match="players"):
         tournament(pig, robots(pig, "hold:20", "hold:25"), players=11)
+
+
+def test_swine_herd_is_compared_exactly_and_agrees_with_simulation() -> None:
+    herd = find_variant("swine-herd", goal=30)
+    result = compare(herd, *robots(herd, "optimal", "hold:8"), games=4000, seed=5)
+    assert result.exact is not None and result.simulated is not None
+    assert result.exact.a_first == pytest.approx(result.exact.b_first, abs=1e-12)  # nobody moves first
+    assert 0.5 < result.exact.average < 1.0
+    low, high = result.simulated.ci95
+    assert low - 0.01 < result.exact.average < high + 0.01
+    table = tournament(herd, robots(herd, "optimal", "hold:8", "hold:12"))
+    assert all(m.method == "exact" for m in table.matches)
+    assert table.standings[0].name == "optimal"
+
+
+def test_swine_herd_without_the_house_rule_refuses_an_endless_pair() -> None:
+    herd = find_variant("swine-herd", goal=20, at_goal="roll-on")
+    with pytest.raises(BadStrategyError, match="never ends"):
+        compare(herd, *robots(herd, "optimal", "optimal"))

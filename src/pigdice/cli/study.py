@@ -169,6 +169,8 @@ def print_comparison(result: Comparison) -> None:
     if sim is not None:
         table.add_column(f"simulated ({sim.games} games)", justify="right")
     labels = (f"{result.a} moves first", f"{result.b} moves first", "average")
+    if result.variant.is_simultaneous:  # everyone moves at once: the seats only order who is named first
+        labels = (f"{result.a} in seat 1", f"{result.b} in seat 1", "average")
     for row, label in enumerate(labels):
         cells = [label]
         if exact is not None:

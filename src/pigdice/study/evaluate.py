@@ -1,11 +1,13 @@
 """Compare strategies: exact head-to-head, Monte Carlo with a Wilson 95% interval, and tournaments.
 
-Exact numbers come from ``pigdice.solve.headtohead`` (2 players, first to the goal, strategies
-with action tables). Simulations use the fast numba simulator (``pigdice.study.fastsim``) when every
-player has a table and the game ends first-to-goal (or, in roll-or-hold games, with a final round or
-equal turns between robots that chase in their last turn), and the plain engine loop otherwise
-(``rolls:N``, ``random``, final-round and equal-turns endings, Swine Herd). Every simulated
-match seats each player first equally often, so first-player advantage cancels out.
+Exact numbers come from ``pigdice.solve.headtohead`` (2 players, first to the goal, strategies with
+action tables), and in 2-player Swine Herd from ``pigdice.study.analysis.swineherd`` (the perfect
+player's equilibrium and hold:N as sit tables). Simulations use the fast numba simulator
+(``pigdice.study.fastsim``) when every player has a table and the game ends first-to-goal (or, in
+roll-or-hold games, with a final round or equal turns between robots that chase in their last turn),
+and the plain engine loop otherwise (``rolls:N``, ``random``, final-round and equal-turns endings,
+Swine Herd). Every simulated match seats each player first equally often, so first-player advantage
+cancels out.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pigdice.players.tables import action_table, has_table
 from pigdice.rules.variant import Decision, Endgame, Variant
 from pigdice.solve.headtohead import HeadToHead, head_to_head
 from pigdice.solve.memory import action_table_bytes, check_memory, head_to_head_bytes
+from pigdice.solve.solver import TOLERANCE
 from pigdice.study.fastsim import head_to_head_sim, simulate_tables
 from pigdice.study.limits import check_games
 from pigdice.study.simulate import SimulationResult, play_game
@@ -60,6 +63,50 @@ def table_or_none(
     if cache is not None:
         cache[key] = table
     return table
+
+
+def herd_table(strategy: Strategy, variant: Variant, seat: int, cache: dict[Any, Any] | None = None) -> Any:
+    """Return the strategy's Swine Herd sit table for ``seat`` (0 or 1): the exact 2-player equilibrium for
+    the perfect player, hold:N's for hold:N; None for any other strategy (simulate those)."""
+    from pigdice.players.fixed import HoldAt
+    from pigdice.players.optimal import Optimal
+    from pigdice.solve.exact import exact_policy, exactness
+    from pigdice.study.analysis.swineherd import equilibrium_table, hold_at_table
+
+    key = (strategy.name, seat)
+    if cache is not None and key in cache:
+        return cache[key]
+    table = None
+    if isinstance(strategy, HoldAt) and strategy.dice is None:
+        table = hold_at_table(variant, strategy.threshold)
+    elif isinstance(strategy, Optimal) and exactness(variant, 2) is None:
+        table = equilibrium_table(exact_policy(variant, 2).solved, seat)  # type: ignore[attr-defined]
+    if cache is not None:
+        cache[key] = table
+    return table
+
+
+def exact_herd(variant: Variant, a: Strategy, b: Strategy, cache: dict[Any, Any] | None = None) -> HeadToHead | None:
+    """Return A's exact chance against B in 2-player Swine Herd in either seat (a shared win counts one
+    half), or None unless both have sit tables (``herd_table``).
+
+    Raises BadStrategyError if the game can go on for ever (without the house rule, players who never
+    sit first): a chance means nothing there.
+    """
+    from pigdice.study.analysis.swineherd import evaluate_pair
+
+    tables = [herd_table(s, variant, seat, cache) for s, seat in ((a, 0), (b, 1), (b, 0), (a, 1))]
+    if any(t is None for t in tables):
+        return None
+    a_seat_a = evaluate_pair(variant, tables[0], tables[1])
+    a_seat_b = evaluate_pair(variant, tables[2], tables[3])
+    never = max(a_seat_a.never, a_seat_b.never)
+    if never > TOLERANCE:
+        raise BadStrategyError(
+            f"{a.name} against {b.name} never ends with probability {never:.3g}: without the house rule "
+            "neither sits down first once both have reached the goal"
+        )
+    return HeadToHead(a_seat_a.chance_a, a_seat_b.chance_b, 0, 0.0)
 
 
 def exact_compare(variant: Variant, a: Strategy, b: Strategy) -> HeadToHead:
@@ -263,7 +310,14 @@ def compare(
     notes: list[str] = []
     tables = table_a, table_b = (table_or_none(a, variant), table_or_none(b, variant))
     exact = None
-    if table_a is not None and table_b is not None:
+    if variant.is_simultaneous:
+        exact = exact_herd(variant, a, b)
+        if exact is None and games is None:
+            raise BadStrategyError(
+                f"{variant.name} is played by everyone at once: only optimal and hold:N are evaluated exactly; "
+                "compare by simulation with --games N"
+            )
+    elif table_a is not None and table_b is not None:
         exact = head_to_head(variant.first_to_goal(), table_a, table_b)
         if variant.endgame is not Endgame.FIRST_TO_GOAL:
             notes.append(f"exact values are for the first-to-goal ending; simulations play {variant.endgame}")
@@ -464,6 +518,7 @@ def tournament(
         )
     check_games(matches * games, 1, f"a tournament's games in all ({matches} matches x {games})")
     cache: dict[str, np.ndarray] = {}
+    herd_cache: dict[Any, Any] = {}  # Swine Herd's sit tables by (strategy, seat)
     combos = list(itertools.combinations(range(len(strategies)), players))
     rngs = np.random.default_rng(seed).spawn(len(combos))
     result = TournamentResult(variant, players, names, games, seed)
@@ -473,7 +528,22 @@ def tournament(
         if progress is not None:
             progress(number / len(combos), label)
         tables = [table_or_none(s, variant, cache) for s in members]
-        if exact and players == 2 and variant.endgame is Endgame.FIRST_TO_GOAL and all(t is not None for t in tables):
+        herd = (
+            exact_herd(variant, members[0], members[1], herd_cache)
+            if exact and players == 2 and variant.is_simultaneous
+            else None
+        )
+        if herd is not None:
+            result.matches.append(
+                Match(
+                    (members[0].name, members[1].name),
+                    (herd.average, 1 - herd.average),
+                    "exact",
+                    0,
+                    first_mover=(herd.a_first, 1 - herd.b_first),
+                )
+            )
+        elif exact and players == 2 and variant.endgame is Endgame.FIRST_TO_GOAL and all(t is not None for t in tables):
             h = head_to_head(variant.first_to_goal(), tables[0], tables[1])  # type: ignore[arg-type]
             result.matches.append(
                 Match(
