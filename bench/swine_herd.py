@@ -1,12 +1,14 @@
 """2-player Swine Herd, solved exactly as a simultaneous zero-sum game: the investigation, printed.
 
 Run: python bench/swine_herd.py [--goal 100] [--repeat 3]
-Prints: solve times at goals 12, 50, 100 (warm, best of --repeat; the ratio of each to the goal-100
-solve of the stop rule in this run, a contraction with no endless turn); at --goal: the values at
-chosen states with their kind (unique / endless: the turn never ends and the value is the rule's /
-boundary: the value ends an interval of solutions), the share of stage games that mix and how often a
-game meets one (exact forward pass from (0, 0)), the chance that optimal play never ends, and the
-sensitivity table: the values under other rules for a game that never ends.
+Prints: solve times at goals 12, 50, 100 under the house rule (both still standing sit once the total
+takes both to the goal; warm, best of --repeat; the ratio of each to the goal-100 solve without the
+house rule, the draw rule, in this run); at --goal: the values at chosen states with their kind
+(unique / endless: the turn never ends and the value is the rule's / boundary: the value ends an
+interval of solutions), the share of stage games that mix and how often a game meets one (exact
+forward pass from (0, 0)), the chance that optimal play never ends, the equilibrium against itself
+and against hold:20 and hold:25 (exact), and the sensitivity table: the values under the other rules
+for a game that would never end.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from pigdice.solve.swineherd import (
     solve_swine_herd,
     truncated_values,
 )
+from pigdice.study.analysis.swineherd import equilibrium_table, evaluate_pair, hold_at_table
 
 CHOSEN = ((0, 0), (50, 0), (90, 80), (0, 90), (60, 60), (80, 60), (95, 90), (98, 96), (98, 90))
 KIND_NAMES = {UNIQUE: "unique", ENDLESS: "endless", BOUNDARY: "boundary"}
@@ -202,21 +205,21 @@ def main() -> None:
     goal = args.goal
     variant = find_variant("swine-herd").with_goal(goal)
 
-    print("Solve times (warm, best of", args.repeat, "runs; endless game = a draw)")
-    base, _ = timed(100, args.repeat, stop=1e-6)
+    print("Solve times (warm, best of", args.repeat, "runs; the house rule)")
+    base, _ = timed(100, args.repeat, sit_at_goal=False)
     for g in (12, 50, 100):
         seconds, policy = timed(g, args.repeat)
         residual = policy.residual()
         kinds = np.bincount(policy.kinds.ravel(), minlength=3)
         print(
-            f"  goal {g:>3}: {seconds:7.3f} s ({seconds / base:5.2f} x the stop-rule solve at 100, {base:.3f} s); "
+            f"  goal {g:>3}: {seconds:7.3f} s ({seconds / base:5.2f} x the draw-rule solve at 100, {base:.3f} s); "
             f"{policy.evaluations} turn sweeps; turn starts unique/endless/boundary {kinds[0]}/{kinds[1]}/{kinds[2]}; "
             f"residual |F(V)-V| {residual.turn:.1e}, strategies {residual.play:.1e}"
         )
 
     policy = solve_swine_herd(variant)
     chosen = [(a * goal // 100, b * goal // 100) for a, b in CHOSEN]
-    print(f"\nValues at goal {goal} (chance to win of the player with the first score; endless = draw)")
+    print(f"\nValues at goal {goal} (chance to win of the player with the first score; the house rule)")
     for a, b in chosen:
         kind = KIND_NAMES[int(policy.kinds[a, b])]
         print(f"  V({a:>3},{b:>3}) = {policy.value(a, b):.9f}  {kind}")
@@ -244,20 +247,34 @@ def main() -> None:
         )
         print(f"  {f'({a0},{b0})':<10}{ended:>12.9f}{endless:>12.9f}{mixed_met:>11.4f}{stages_met:>12.2f}{turns:>8.2f}")
 
-    draw = policy.V
-    print(f"\nSensitivity to the rule for a game that never ends (goal {goal})")
+    print("\nThe equilibrium played out exactly (pigdice.study.analysis.swineherd.evaluate_pair)")
+    mine = equilibrium_table(policy, 0)
+    for name, other in (
+        ("itself", equilibrium_table(policy, 1)),
+        ("hold:20", hold_at_table(variant, 20)),
+        ("hold:25", hold_at_table(variant, 25)),
+    ):
+        e = evaluate_pair(variant, mine, other)
+        print(
+            f"  against {name:<8} chance {e.chance_a:.6f} (wins {e.win_a:.6f}, shared {e.shared:.6f}); "
+            f"{e.turns:.2f} turns, {e.rolls:.1f} rolls; sit together {e.together:.1%}; {e.seconds * 1000:.0f} ms"
+        )
+
+    house = policy.V
+    print(f"\nSensitivity to the rule for a game that would never end (goal {goal})")
     header = "".join(f"{f'({a},{b})':>9}" for a, b in chosen)
-    print(f"  {'rule':<22}{header}{'max |dV|':>11}{'states moved':>14}")
-    rules: list[tuple[str, np.ndarray]] = [("draw (chosen)", draw)]
-    for stop in (1e-3, 1e-6, 1e-9):
-        rules.append((f"stop {stop:g}/roll, draw", solve_swine_herd(variant, stop=stop).V))
-    rules.append(("endless lost by A", solve_swine_herd(variant, endless=0.0).V))
-    rules.append(("endless won by A", solve_swine_herd(variant, endless=1.0).V))
+    print(f"  {'rule':<22}{header}{'max |dV|':>11}{'mean |dV|':>11}")
+    rules: list[tuple[str, np.ndarray]] = [("house rule (chosen)", house)]
+    rules.append(("no house rule: draw", solve_swine_herd(variant, sit_at_goal=False).V))
+    for stop in (1e-3, 1e-6):
+        rules.append((f"stop {stop:g}/roll, draw", solve_swine_herd(variant, sit_at_goal=False, stop=stop).V))
+    rules.append(("endless lost by A", solve_swine_herd(variant, sit_at_goal=False, endless=0.0).V))
+    rules.append(("endless won by A", solve_swine_herd(variant, sit_at_goal=False, endless=1.0).V))
     for cut in (48, 84, 144, 600):  # past ~1000 the exits left weigh ~1e-24 and doubles fail
         rules.append((f"cut: all sit at {cut}", truncated_values(variant, cut)))
     for label, V in rules:
-        gap = np.abs(V - draw)
-        print(row(label, [V[a, b] for a, b in chosen]) + f"{gap.max():>11.2e}{int((gap > 1e-6).sum()):>14}")
+        gap = np.abs(V - house)
+        print(row(label, [V[a, b] for a, b in chosen]) + f"{gap.max():>11.2e}{gap.mean():>11.2e}")
 
 
 if __name__ == "__main__":
