@@ -93,7 +93,8 @@ def test_hint_names_the_best_action_and_marks_approximations():
     assert approximation_note(find_variant("piggy-six"), 2) is None  # 2-player equal turns: exact
     assert approximation_note(find_variant("piggy-six"), 3) is None  # 3 players: exact too
     assert approximation_note(find_variant("piggy-six"), 4) is not None
-    assert approximation_note(find_variant("swine-herd"), 2) is not None
+    assert approximation_note(find_variant("swine-herd"), 2) is None  # the exact 2-player equilibrium
+    assert approximation_note(find_variant("swine-herd"), 3) is not None
     hog = hint_for_state(new_game(find_variant("hog", goal=40, max_dice=10), 2))
     assert hog.best.startswith("roll:") and len(hog.values) == 10
 
