@@ -10,7 +10,7 @@ import pytest
 from pigdice.engine.game import Hold, Roll, new_game
 from pigdice.engine.simultaneous import seat_view
 from pigdice.errors import BadParameterError
-from pigdice.players.optimal import Optimal, approximation_note, hint_for_state
+from pigdice.players.optimal import Optimal, approximation_note, herd_view, hint_for_state
 from pigdice.rules import find_variant
 from pigdice.solve.exact import exact_policy, exactness, start_action
 from pigdice.solve.positions import Position
@@ -30,8 +30,9 @@ def herd() -> SwineHerdExact:
 def test_two_players_are_exact_and_more_are_not() -> None:
     assert exactness(HERD, 2) is None and approximation_note(HERD, 2) is None
     assert "2 players" in (exactness(HERD, 3) or "")
-    assert "Pig's optimal policy" in (approximation_note(HERD, 3) or "")
+    assert "2-player equilibrium against the opponent with the highest score" in (approximation_note(HERD, 3) or "")
     assert "goal 200" in (exactness(HERD.with_goal(201), 2) or "")
+    assert "Pig's optimal policy" in (approximation_note(HERD.with_goal(201), 3) or "")  # no equilibrium to read
 
 
 def test_a_mixed_stage_leaves_the_mover_indifferent(herd: SwineHerdExact) -> None:
@@ -104,3 +105,21 @@ def test_the_hint_shows_the_mix() -> None:
     assert "mixes" in text and "sit down" in text and "stay standing" in text
     assert hint_for_state(new_game(HERD, 2)).best == "stand"
     assert isinstance(Optimal(HERD).choose(new_game(HERD, 2), np.random.default_rng(0)), Roll)
+
+
+def test_three_players_read_the_equilibrium_against_the_highest_score(herd: SwineHerdExact) -> None:
+    a, b, t = MIXED
+    state = dataclasses.replace(new_game(HERD, 3), scores=(a, b, 10), turn_total=t)
+    assert herd_view(seat_view(state, 0)) == Position((a, b), t, standing=(True, True))
+    seated = dataclasses.replace(state, standing=(True, False, True))
+    assert herd_view(seat_view(seated, 0)).standing == (True, False)  # the leader sat down: alone against 53
+    hint = hint_for_state(state)
+    pair = herd.win_vector(Position((a, b), t, standing=(True, True)))[0]
+    assert hint.win_probability == pytest.approx(pair) and hint.mix is not None
+    assert "highest score" in (hint.approximate or "")
+    robot = Optimal(HERD)
+    picks = [
+        isinstance(robot.choose(seat_view(dataclasses.replace(state, turn=n), 0), np.random.default_rng(n)), Hold)
+        for n in range(300)
+    ]
+    assert 0.6 < np.mean(picks) < 0.95  # it mixes as the equilibrium does (sits 79% here)

@@ -514,3 +514,24 @@ def test_the_perfect_robot_plays_the_exact_equilibrium(tmp_path: Path) -> None:
         record = parse_record(client.get(f"/api/games/{code}/record").content)
         final, _ = replay_record(record)
         assert final.winners == (0, 1) and min(final.scores) >= 12  # between equals nobody sits first: shared
+
+
+def test_three_players_get_the_equilibrium_against_the_highest_score(tmp_path: Path) -> None:
+    with TestClient(create_app(make_settings(tmp_path))) as client:
+        data = create_game(client, variant="swine-herd", players=["you", "optimal", "hold:5"], goal=12)
+        code, token = data["code"], data["tokens"]["0"]
+
+        def my_moment() -> dict[str, Any] | None:
+            state = _state(client, code)
+            return state if state["finished"] or 0 in state["to_choose"] else None
+
+        state = wait_until(my_moment, "my choice")
+        for _ in range(400):
+            if state["finished"]:
+                break
+            hint = client.post(f"/api/games/{code}/hint", json={"seat": 0, "token": token}).json()
+            assert "2-player equilibrium against the opponent with the highest score" in hint["approximate"]
+            reply = _act(client, code, 0, token, "hold" if state["turn_total"] >= 6 else "roll", state["step"])
+            assert reply.status_code == 200, reply.text
+            state = wait_until(my_moment, "the next moment")
+        assert state["finished"]

@@ -6,7 +6,8 @@ approximates and says how: with 3+ players under a final round or equal turns it
 2-player first-to-goal policy against the highest opponent score (seed 003's suggestion) and
 in its last turn rolls until it leads. Swine Herd with 2 players is played by its exact
 equilibrium (``pigdice.solve.swineherd_policy``), mixing where the equilibrium mixes with one draw per
-moment of choice; with 3 or more players by Pig's policy (sit down where a Pig player would hold).
+moment of choice; with 3 or more players by that equilibrium against the opponent with the highest
+score (standing or seated), as seed 003 suggests for Pig.
 """
 
 from __future__ import annotations
@@ -37,9 +38,11 @@ def approximation_note(variant: Variant, players: int) -> str | None:
     if exactness(variant, players) is None:
         return None
     if variant.decision is Decision.SIMULTANEOUS:
+        if exactness(variant, 2) is not None:
+            return "Swine Herd is played with Pig's optimal policy, sitting down where a Pig player would hold"
         return (
-            f"with {players} players Swine Herd is played with Pig's optimal policy, sitting down where a Pig "
-            "player would hold (the perfect player is exact with 2 players)"
+            f"with {players} players it plays the exact 2-player equilibrium against the opponent with the "
+            "highest score (the perfect player is exact with 2 players)"
         )
     return (
         f"with {players} players and the ending '{variant.endgame.label}' it plays the best 2-player strategy "
@@ -67,6 +70,15 @@ def position_of(state: GameState) -> Position:
         final = tuple(sorted(order.index(p) for p in state.final_round if p in order and p != state.current))
     standing = tuple(state.standing[p] for p in order) if state.variant.is_simultaneous else None
     return Position(scores, state.turn_total, seat, final, standing)
+
+
+def herd_view(state: GameState) -> Position:
+    """Return a 3+ player Swine Herd state as the 2-player game against the opponent with the highest score
+    (standing or not) that the approximation plays."""
+    me = state.current
+    others = [p for p in in_play(state) if p != me]
+    top = max(others, key=lambda p: state.scores[p])
+    return Position((state.scores[me], state.scores[top]), state.turn_total, standing=(True, state.standing[top]))
 
 
 def seat_chances(state: GameState, vector: Sequence[float]) -> tuple[float, ...]:
@@ -248,7 +260,9 @@ class Optimal:
 
     def is_ready_for(self, players: int) -> bool:
         """Return True if choosing with ``players`` players will not solve."""
-        return players in self._exact or (self._supplied and self._policy is not None)
+        if players in self._exact or (self._supplied and self._policy is not None):
+            return True
+        return self.variant.is_simultaneous and self._supplied and 2 in self._exact  # 3+ read the 2-player game
 
     def action_table(self, variant: Variant, progress: Progress | None = None) -> np.ndarray:
         """Return the optimal action table of 2-player, first-to-goal ``variant`` (solved on first use)."""
@@ -266,6 +280,9 @@ class Optimal:
         exact = self.exact(len(in_play(state)))
         if exact is not None:
             return _action(state.variant, exact.play(position_of(state), lambda: self._turn_draw(state, rng)))
+        pair = self._herd_pair(state)
+        if pair is not None:
+            return _action(state.variant, pair.play(herd_view(state), lambda: self._turn_draw(state, rng)))
         variant = state.variant
         total = state.scores[state.current] + state.turn_total
         best_other = max(s for p, s in enumerate(state.scores) if p != state.current)
@@ -324,8 +341,25 @@ class Optimal:
             hint = Hint(words.get(hint.best, hint.best), values, hint.win_probability, hint.approximate, chances)
         return hint
 
+    def _herd_pair(self, state: GameState) -> ExactPolicy | None:
+        """Return the 2-player Swine Herd equilibrium that 3+ players' approximation reads, or None."""
+        if not state.variant.is_simultaneous or len(in_play(state)) < 3:
+            return None
+        from pigdice.solve.exact import exactness
+
+        if not self._supplied and exactness(self.variant, 2) is not None:
+            return None
+        return self.exact(2)
+
     def _approximate_hint(self, state: GameState) -> Hint:
         """Return the 2-player first-to-goal policy's advice at (my score, highest opponent score, turn total)."""
+        pair = self._herd_pair(state)
+        if pair is not None:
+            view = herd_view(state)
+            values = pair.action_values(view)
+            mix = pair.strategy(view)
+            note = approximation_note(state.variant, len(in_play(state)))
+            return Hint(pair.best(view), values, pair.win_vector(view)[0], note, mix if len(mix) > 1 else None)
         score, opponent, turn_total = _view(state)
         game = f"{state.players} players" if state.players > 2 else f"the ending '{state.variant.endgame.label}'"
         note = approximation_note(state.variant, state.players) or (

@@ -363,6 +363,8 @@ class RoomManager:
         else the 2-player first-to-goal game its approximation reads."""
         if self.exact_refusal(variant, players) is None:
             return variant, players
+        if variant.is_simultaneous and self.exact_refusal(variant, 2) is None:
+            return variant, 2  # Swine Herd with 3+: the 2-player equilibrium against the highest score
         return variant.roll_hold_form(), 2
 
     def _fall_back(self, room: Room, reason: str) -> None:
