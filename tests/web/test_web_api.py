@@ -277,7 +277,10 @@ def test_explore_api(client: Any) -> None:
     assert pig["kind"] == "hold" and len(pig["threshold"]) == 30 and len(pig["threshold"][0]) == 30
     assert 0.5 < pig["first_player_wins"] < 0.6 and pig["approximate"] is None
     herd = client.get("/api/explore/swine-herd?goal=30").json()
-    assert "Pig's optimal policy" in herd["approximate"]  # the explorer says why it shows another game's policy
+    # Swine Herd: when to sit while the other stands, from the exact 2-player equilibrium
+    assert herd["kind"] == "sit" and herd["approximate"] is None and "equilibrium" in herd["note"]
+    assert len(herd["threshold"]) == 30 and herd["first_player_wins"] == 0.5
+    assert herd["threshold"][0][0] == 30  # two players at 0-0 stand until the house rule seats them
     hog = client.get("/api/explore/hog?goal=30").json()
     assert hog["kind"] == "dice" and all(1 <= d <= hog["max_dice"] for row in hog["dice"] for d in row)
     assert client.get("/api/explore/pig?goal=100000").status_code == 400

@@ -27,6 +27,37 @@ def explorer_json(variant: Variant) -> bytes:
     return json.dumps(compute_explorer_data(variant), separators=(",", ":")).encode()
 
 
+HERD_SIT_NOTE = (
+    "Everyone decides at once: this is the exact 2-player equilibrium, the turn total at which you sit "
+    "down while the other still stands (where the perfect player mixes, the first total at which it sits "
+    "at least half the time). Between two perfect players the scores stay level and they share the win."
+)
+
+
+def _herd_data(variant: Variant) -> dict[str, Any]:
+    """Return the explorer's JSON for 2-player Swine Herd: when to sit while the other stands, and V."""
+    from pigdice.solve.swineherd import solve_swine_herd
+    from pigdice.study.plots.swineherd import sit_boundary
+
+    policy = solve_swine_herd(variant)
+    totals, _ = sit_boundary(policy)
+    return {
+        "variant": variant.name,
+        "title": variant.title,
+        "solved_as": variant.name,
+        "approximate": None,
+        "note": HERD_SIT_NOTE,
+        "goal": variant.goal,
+        "decision": str(variant.decision),
+        "axis": list(range(variant.goal)),
+        "win": np.round(policy.V, 4).T.tolist(),  # [j][i], like the other games
+        "first_player_wins": round(policy.value(0, 0), 6),
+        "kind": "sit",
+        "threshold": totals.astype(np.int64).T.tolist(),
+        "chooses_dice": False,
+    }
+
+
 HERD_NOTE = (
     "in Swine Herd everyone chooses at once, and the perfect player's choice depends on who is still standing, "
     "which this picture cannot show: it shows Pig's optimal policy"
@@ -35,8 +66,11 @@ HERD_NOTE = (
 
 def compute_explorer_data(variant: Variant) -> dict[str, Any]:
     """Return the explorer's JSON for ``variant``: axes, the boundary (or dice map) and win probabilities."""
+    from pigdice.solve.exact import exactness
     from pigdice.solve.solver import solve
 
+    if variant.is_simultaneous and exactness(variant, 2) is None:
+        return _herd_data(variant)
     target = variant.roll_hold_form()
     policy = solve(target)
     goal = target.goal

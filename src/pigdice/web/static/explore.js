@@ -26,7 +26,15 @@
     }
   }
 
+  // what the surface's height is: the total to hold at, or in Swine Herd the total to sit down at
+  const heightWords = () => (data.kind === "sit" ? "sit down at turn total" : "hold at turn total");
+  const heightShort = () => (data.kind === "sit" ? "sit at" : "hold at");
+
   function note() {
+    if (data.kind === "sit") {
+      $("ex-note").textContent = "Goal " + data.goal + ". " + data.note;
+      return;
+    }
     const first = (100 * data.first_player_wins).toFixed(2) + "%";
     let text = "Goal " + data.goal + ". Between two perfect players the first player wins " + first + ".";
     if (data.approximate) text += " Shown with the first-to-goal, turn-based policy: " + data.approximate + ".";
@@ -39,11 +47,12 @@
     const axis = data.axis;
     const layout3d = {
       margin: { l: 0, r: 0, t: 30, b: 0 },
-      title: { text: data.title + (data.kind === "dice" ? ": dice to throw" : ": roll/hold boundary"), font: { size: 15 } },
+      title: { text: data.title + (data.kind === "dice" ? ": dice to throw"
+        : data.kind === "sit" ? ": when to sit down while the other stands" : ": roll/hold boundary"), font: { size: 15 } },
       scene: {
         xaxis: { title: { text: "your score" } },
         yaxis: { title: { text: "opponent score" } },
-        zaxis: { title: { text: data.kind === "dice" ? "dice" : "hold at turn total" } },
+        zaxis: { title: { text: data.kind === "dice" ? "dice" : heightWords() } },
         camera: { eye: { x: -1.6, y: -1.6, z: 1.1 } },
       },
       paper_bgcolor: "rgba(0,0,0,0)",
@@ -51,7 +60,7 @@
     const z = data.kind === "dice" ? data.dice : data.threshold;
     const hover = data.kind === "dice"
       ? "you %{x}, opponent %{y}<br>throw %{z} dice<br>P(win) %{customdata:.3f}<extra></extra>"
-      : "you %{x}, opponent %{y}<br>hold at %{z}<br>P(win) %{customdata:.3f}<extra></extra>";
+      : "you %{x}, opponent %{y}<br>" + heightShort() + " %{z}<br>P(win) %{customdata:.3f}<extra></extra>";
     let traces;
     if (data.kind === "dice") {
       traces = [{ type: "heatmap", x: axis, y: axis, z, customdata: data.win, hovertemplate: hover, colorscale: PINKS,
@@ -77,7 +86,7 @@
     const axis = data.axis;
     const rows = data.kind === "dice" ? data.dice : data.threshold;
     const traces = [
-      { type: "scatter", mode: "lines", name: data.kind === "dice" ? "dice to throw" : "hold at", x: axis, y: rows[j],
+      { type: "scatter", mode: "lines", name: data.kind === "dice" ? "dice to throw" : heightShort(), x: axis, y: rows[j],
         line: { color: "#e0487a", width: 3, shape: data.kind === "dice" ? "hv" : "linear" } },
       { type: "scatter", mode: "lines", name: "P(win) at turn start", x: axis, y: data.win[j], yaxis: "y2",
         line: { color: "#4a5aa8", width: 2, dash: "dot" } },
@@ -85,7 +94,7 @@
     const layout = {
       margin: { l: 55, r: 55, t: 10, b: 45 },
       xaxis: { title: { text: "your score" } },
-      yaxis: { title: { text: data.kind === "dice" ? "dice" : "hold at turn total" }, rangemode: "tozero" },
+      yaxis: { title: { text: data.kind === "dice" ? "dice" : heightWords() }, rangemode: "tozero" },
       yaxis2: { title: { text: "P(win)" }, overlaying: "y", side: "right", range: [0, 1] },
       legend: { orientation: "h", y: 1.12 },
       paper_bgcolor: "rgba(0,0,0,0)",
