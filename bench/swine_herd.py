@@ -29,7 +29,7 @@ from pigdice.solve.swineherd import (
     solve_swine_herd,
     truncated_values,
 )
-from pigdice.study.analysis.swineherd import equilibrium_table, evaluate_pair, hold_at_table
+from pigdice.study.analysis.swineherd import equilibrium_table, evaluate_pair, hold_at_table, mixing
 
 CHOSEN = ((0, 0), (50, 0), (90, 80), (0, 90), (60, 60), (80, 60), (95, 90), (98, 96), (98, 90))
 KIND_NAMES = {UNIQUE: "unique", ENDLESS: "endless", BOUNDARY: "boundary"}
@@ -166,32 +166,6 @@ def _forward(a0, b0, goal, amounts, probs, pbust, V, kinds, SP, SQ, LA, LB, marg
     return ended, endless, mixed_met, turns, stages_met
 
 
-def reachable_totals(policy: SwineHerdPolicy) -> np.ndarray:
-    """Return a mask of the shared turn totals 0..goal that some run of rolls reaches."""
-    reach = np.zeros(policy.goal + 1, dtype=bool)
-    reach[0] = True
-    for t in range(1, policy.goal + 1):
-        reach[t] = any(t >= f and reach[t - f] for f in policy.die.amounts.tolist())
-    return reach
-
-
-def mixing(policy: SwineHerdPolicy) -> tuple[int, int, int]:
-    """Return (stage games at reachable totals, how many mix, turn starts with a mixed stage)."""
-    goal = policy.goal
-    reach = reachable_totals(policy)
-    stages = mixed = starts = 0
-    for a in range(goal):
-        for b in range(goal):
-            top = goal - min(a, b)
-            rows = np.flatnonzero(reach[1 : top + 1]) + 1  # t = top stands for every t >= top
-            p, q = policy.sit_a[a, b, rows], policy.sit_b[a, b, rows]
-            mix = ((p > SIT_MARGIN) & (p < 1 - SIT_MARGIN)) | ((q > SIT_MARGIN) & (q < 1 - SIT_MARGIN))
-            stages += rows.size
-            mixed += int(mix.sum())
-            starts += int(mix.any())
-    return stages, mixed, starts
-
-
 def row(label: str, values: list[float], width: int = 9) -> str:
     """Return a table row: a label and numbers."""
     return f"  {label:<22}" + "".join(f"{v:>{width}.6f}" for v in values)
@@ -224,8 +198,9 @@ def main() -> None:
         kind = KIND_NAMES[int(policy.kinds[a, b])]
         print(f"  V({a:>3},{b:>3}) = {policy.value(a, b):.9f}  {kind}")
 
-    stages, mixed, starts = mixing(policy)
-    print("\nMixing (stage games with both standing, at reachable totals; every t past the goal counts once)")
+    found = mixing(policy)
+    stages, mixed, starts = found.stages, found.mixed, found.turn_starts
+    print("\nMixing (choices with both standing, at reachable totals; the house rule's seating is no choice)")
     print(f"  {mixed} of {stages} stage games mix ({mixed / stages:.2%}); {starts} of {goal**2} turn starts have one")
     print("  optimal play forward (exact; expectations until the game ends or reaches an endless turn start):")
     print(f"  {'from':<10}{'ends':>12}{'never ends':>12}{'mixed met':>11}{'stages met':>12}{'turns':>8}")

@@ -457,26 +457,32 @@ def plot_command(
     started = time.perf_counter()
     with progress_bar() as bar, writing(out):
         figure = draw(name, variants, out, opponent, progress=bar)
-    seconds = time.perf_counter() - started
+    _wrote_figure(name, variants, out, figure.title, figure.note, time.perf_counter() - started, json_out)
+
+
+def _wrote_figure(
+    kind: str, variants: list[Variant], out: Path, title: str, note: str, seconds: float, json_out: bool
+) -> None:
+    """Say what ``pigdice plot`` wrote: its JSON, or a line for people (and the figure's note)."""
     if json_out:
         emit_json(
             {
-                "kind": name,
+                "kind": kind,
                 "variants": [v.name for v in variants],
                 "goal": variants[0].goal,
                 "out": str(out),
                 "format": out.suffix.lower().lstrip("."),
                 "bytes": out.stat().st_size,
-                "title": figure.title,
-                "note": figure.note,
+                "title": title,
+                "note": note,
                 "seconds": seconds,
             }
         )
         return
     console = stdout_console()
-    console.print(f"Wrote {out} ({out.stat().st_size / 1024:.0f} KiB): {figure.title}")
-    if figure.note:
-        console.print(figure.note, style="dim")
+    console.print(f"Wrote {out} ({out.stat().st_size / 1024:.0f} KiB): {title}")
+    if note:
+        console.print(note, style="dim")
 
 
 def _plot_swine_herd(kind: str, variant: Variant, out: Path, other: int, json_out: bool) -> None:
@@ -493,22 +499,4 @@ def _plot_swine_herd(kind: str, variant: Variant, out: Path, other: int, json_ou
         bar(0.0, "solving the best play")
         picture = plot_swine_herd(variant, out, kind, other)
         bar(1.0, "done")
-    seconds = time.perf_counter() - started
-    if json_out:
-        emit_json(
-            {
-                "kind": kind,
-                "variants": [variant.name],
-                "goal": variant.goal,
-                "out": str(out),
-                "format": out.suffix.lower().lstrip("."),
-                "bytes": out.stat().st_size,
-                "title": picture.title,
-                "note": picture.note,
-                "seconds": seconds,
-            }
-        )
-        return
-    console = stdout_console()
-    console.print(f"Wrote {out} ({out.stat().st_size / 1024:.0f} KiB): {picture.title}")
-    console.print(picture.note, style="dim")
+    _wrote_figure(kind, [variant], out, picture.title, picture.note, time.perf_counter() - started, json_out)

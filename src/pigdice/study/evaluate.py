@@ -485,6 +485,17 @@ def _simulated_match(
     )
 
 
+def _exact_match(members: Sequence[Strategy], h: HeadToHead) -> Match:
+    """Return a 2-player match evaluated exactly: each side's win rate, and each one's when it moves first."""
+    return Match(
+        (members[0].name, members[1].name),
+        (h.average, 1 - h.average),
+        "exact",
+        0,
+        first_mover=(h.a_first, 1 - h.b_first),
+    )
+
+
 def tournament(
     variant: Variant,
     strategies: Sequence[Strategy],
@@ -534,26 +545,10 @@ def tournament(
             else None
         )
         if herd is not None:
-            result.matches.append(
-                Match(
-                    (members[0].name, members[1].name),
-                    (herd.average, 1 - herd.average),
-                    "exact",
-                    0,
-                    first_mover=(herd.a_first, 1 - herd.b_first),
-                )
-            )
+            result.matches.append(_exact_match(members, herd))
         elif exact and players == 2 and variant.endgame is Endgame.FIRST_TO_GOAL and all(t is not None for t in tables):
             h = head_to_head(variant.first_to_goal(), tables[0], tables[1])  # type: ignore[arg-type]
-            result.matches.append(
-                Match(
-                    (members[0].name, members[1].name),
-                    (h.average, 1 - h.average),
-                    "exact",
-                    0,
-                    first_mover=(h.a_first, 1 - h.b_first),
-                )
-            )
+            result.matches.append(_exact_match(members, h))
         else:
             result.matches.append(_simulated_match(variant, members, tables, games, rng))
     if progress is not None:

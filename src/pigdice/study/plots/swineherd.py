@@ -12,7 +12,6 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -21,6 +20,7 @@ from pigdice.rules.variant import Variant
 from pigdice.solve.swineherd import SwineHerdPolicy, solve_swine_herd
 from pigdice.study.analysis.swineherd import mixing, reachable_totals
 from pigdice.study.plots.figures import FORMATS, PANEL_WIDTH, PLOT_EXTRA, SIZE
+from pigdice.study.plots.static import _pyplot
 
 KINDS = ("boundary", "slice")  # boundary: the 3D surface and the slice; slice: the slice alone
 HALF = 0.5  # the surface's height: the first total whose sit chance reaches this
@@ -114,18 +114,6 @@ def sit_picture(
 
 
 # -- drawing --------------------------------------------------------------------------------------
-
-
-def _pyplot() -> Any:
-    """Return matplotlib.pyplot on the Agg backend, or raise naming the extra."""
-    try:
-        import matplotlib
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise BadParameterError(f"PNG figures need matplotlib: {PLOT_EXTRA}") from exc
-    matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def _slice_title(picture: SitPicture) -> str:
