@@ -3,18 +3,15 @@ iteration, the symmetry of the draw rule, the limit of the stop rule, the API an
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-from fractions import Fraction
 
 import numpy as np
 import pytest
 
 from pigdice.errors import BadParameterError
 from pigdice.rules import find_variant
-from pigdice.rules.dice import Die
-from pigdice.rules.effects import Effect, add, bust, double
-from pigdice.rules.outcomes import ByFaces, RollSpec
+from pigdice.rules.effects import add, bust, double
+from pigdice.rules.outcomes import RollSpec
 from pigdice.rules.variant import Variant
 from pigdice.solve.swineherd import (
     MAX_GOAL,
@@ -24,16 +21,11 @@ from pigdice.solve.swineherd import (
     truncated_values,
 )
 
+from .herd_dice import herd as shared_herd
+from .herd_dice import loaded
+
 EXACT = 1e-9
 SWINE = find_variant("swine-herd")
-
-
-def loaded(*faces: tuple[Effect, str]) -> RollSpec:
-    """Return a one-die roll with the given effects and probabilities."""
-    labels = tuple(f"f{n}" for n in range(len(faces)))
-    die = Die("loaded", tuple(range(1, len(faces) + 1)), labels, tuple(Fraction(p) for _, p in faces))
-    effects = {n + 1: effect for n, (effect, _) in enumerate(faces)}
-    return RollSpec((die,), ByFaces(lambda thrown: effects[thrown[0]]))
 
 
 # a riskier die: at goals 8-10 it has turn starts of every kind (unique, endless, boundary) under the draw rule
@@ -41,10 +33,8 @@ RISKY = loaded((bust(), "1/3"), (add(1), "1/3"), (add(3), "1/3"))
 
 
 def herd(goal: int, roll: RollSpec | None = None, at_goal: str = "roll-on") -> Variant:
-    """Return Swine Herd at ``goal``, optionally on another shared die; by default without the house rule
-    (``at_goal`` 'roll-on': the draw rule scores endless play; 'sit': both standing sit at the goal)."""
-    variant = find_variant("swine-herd", goal=goal, at_goal=at_goal)
-    return variant if roll is None else dataclasses.replace(variant, rolls=(roll,))
+    """Return Swine Herd at ``goal`` on ``roll``; here by default without the house rule (the draw rule)."""
+    return shared_herd(goal, roll, at_goal)
 
 
 @pytest.fixture(scope="module")

@@ -9,10 +9,8 @@ or more stand, a total that takes every standing player to the goal seats them a
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import itertools
-from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -21,9 +19,8 @@ from hypothesis import strategies as st
 
 from pigdice.errors import BadParameterError
 from pigdice.rules import find_variant
-from pigdice.rules.dice import Die
-from pigdice.rules.effects import Effect, add, bust
-from pigdice.rules.outcomes import ByFaces, RollSpec
+from pigdice.rules.effects import add, bust
+from pigdice.rules.outcomes import RollSpec
 from pigdice.rules.variant import Variant
 from pigdice.solve.swineherd_n import (
     MAX_GOAL,
@@ -34,25 +31,13 @@ from pigdice.solve.swineherd_n import (
     solve_swine_herd_n,
 )
 
+from .herd_dice import herd, loaded
+
 EXACT = 1e-9
 SWINE = find_variant("swine-herd")
 
 
-def loaded(*faces: tuple[Effect, str]) -> RollSpec:
-    """Return a one-die roll with the given effects and probabilities."""
-    labels = tuple(f"f{n}" for n in range(len(faces)))
-    die = Die("loaded", tuple(range(1, len(faces) + 1)), labels, tuple(Fraction(p) for _, p in faces))
-    effects = {n + 1: effect for n, (effect, _) in enumerate(faces)}
-    return RollSpec((die,), ByFaces(lambda thrown: effects[thrown[0]]))
-
-
 SMALL = loaded((bust(), "1/3"), (add(1), "1/3"), (add(2), "1/3"))
-
-
-def herd(goal: int, roll: RollSpec | None = None) -> Variant:
-    """Return Swine Herd at ``goal``, optionally on another shared die."""
-    variant = SWINE.with_goal(goal)
-    return variant if roll is None else dataclasses.replace(variant, rolls=(roll,))
 
 
 # -- an independent reference -------------------------------------------------------------------

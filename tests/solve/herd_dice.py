@@ -1,0 +1,27 @@
+"""Shared by the Swine Herd solver tests: a loaded one-die roll and Swine Herd on another die."""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+from pigdice.rules import find_variant
+from pigdice.rules.dice import Die
+from pigdice.rules.effects import Effect
+from pigdice.rules.outcomes import ByFaces, RollSpec
+from pigdice.rules.variant import Variant
+
+
+def loaded(*faces: tuple[Effect, str]) -> RollSpec:
+    """Return a one-die roll with the given effects and probabilities."""
+    labels = tuple(f"f{n}" for n in range(len(faces)))
+    die = Die("loaded", tuple(range(1, len(faces) + 1)), labels, tuple(Fraction(p) for _, p in faces))
+    effects = {n + 1: effect for n, (effect, _) in enumerate(faces)}
+    return RollSpec((die,), ByFaces(lambda thrown: effects[thrown[0]]))
+
+
+def herd(goal: int, roll: RollSpec | None = None, at_goal: str = "sit") -> Variant:
+    """Return Swine Herd at ``goal``, optionally on another shared die; ``at_goal`` is the house rule's setting
+    ('sit', the default; 'roll-on': no house rule, the 2-player draw rule scores endless play)."""
+    variant = find_variant("swine-herd", goal=goal, at_goal=at_goal)
+    return variant if roll is None else dataclasses.replace(variant, rolls=(roll,))
