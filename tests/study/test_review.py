@@ -90,3 +90,22 @@ def test_after_a_resignation_the_others_play_the_smaller_game_exactly() -> None:
     review = review_game(variant, ["A", "B", "C"], [True, True, True], 3, [Resign(1), Roll(), Hold()], perfect)
     first = review.decisions[0]
     assert first.win_by_seat[1] == 0.0 and sum(first.win_by_seat) == pytest.approx(1.0)
+
+
+def test_swine_herd_choices_are_reviewed_on_the_moment_each_seat_saw() -> None:
+    # seat 1 chose without seeing seat 0 sit down: its decision is judged with seat 0 still standing
+    from pigdice.engine.game import replay
+    from pigdice.solve.exact import exact_policy
+    from pigdice.solve.positions import Position
+
+    herd = find_variant("swine-herd", goal=30)
+    seed = next(s for s in range(50) if replay(herd, 2, s, [Roll(), Roll()])[0].turn_total > 0)
+    state, _ = replay(herd, 2, seed, [Roll(), Roll()])
+    review = review_game(herd, ["A", "B"], [True, True], seed, [Roll(), Roll(), Hold(), Roll()])
+    first, second = review.decisions
+    assert (first.seat, first.taken, second.seat, second.taken) == (0, "sit", 1, "stand")
+    assert second.scores == (0, 0) and second.turn_total == state.turn_total  # not A's banked score
+    policy = exact_policy(herd, 2)
+    both_standing = policy.action_values(Position((0, 0), state.turn_total, standing=(True, True)))
+    assert second.values == {"sit": both_standing["hold"], "stand": both_standing["roll"]}
+    assert review.approximate is None

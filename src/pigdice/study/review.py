@@ -24,6 +24,7 @@ from typing import Any
 
 from pigdice.engine.game import Action, GameState, Hold, Move, Roll, apply, dice_rng, legal_actions, new_game
 from pigdice.engine.record import GameRecord, replay_record
+from pigdice.engine.simultaneous import choosing_seats, seat_view
 from pigdice.players.optimal import Optimal, in_play, position_of, seat_chances
 from pigdice.rules.variant import Variant
 
@@ -178,22 +179,30 @@ def review_game(
     rng = dice_rng(seed)
     reviewed: list[ReviewedDecision] = []
     approximate: str | None = None
+    moment, moment_key = state, (-1, -1)
     for number, action in enumerate(actions, start=1):
-        if isinstance(action, Roll | Hold) and len(legal_actions(state)) > 1:  # not a resignation or a timeout
-            hint = perfect.hint(state)
+        if variant.is_simultaneous:  # Swine Herd: each seat chose on the moment's state, seeing no other choice
+            key = (state.turn, state.rolls_this_turn)
+            if key != moment_key:
+                moment, moment_key = state, key
+            seen = seat_view(moment, state.current) if state.current in choosing_seats(moment) else state
+        else:
+            seen = state
+        if isinstance(action, Roll | Hold) and len(legal_actions(seen)) > 1:  # not a resignation or a timeout
+            hint = perfect.hint(seen)
             approximate = approximate or hint.approximate
-            taken = _option_name(state, action)
+            taken = _option_name(seen, action)
             chosen = hint.values.get(taken)
             loss = None if chosen is None else max(0.0, hint.values[hint.best] - chosen)
-            exact = perfect.exact(len(in_play(state)))  # fewer players once someone resigned
-            wins = _win_by_seat(state, exact.win_vector(position_of(state)) if exact else None, hint.win_probability)
+            exact = perfect.exact(len(in_play(seen)))  # fewer players once someone resigned
+            wins = _win_by_seat(seen, exact.win_vector(position_of(seen)) if exact else None, hint.win_probability)
             reviewed.append(
                 ReviewedDecision(
                     move=number,
-                    seat=state.current,
-                    scores=state.scores,
-                    turn_total=state.turn_total,
-                    final_round=state.final_round is not None,
+                    seat=seen.current,
+                    scores=seen.scores,
+                    turn_total=seen.turn_total,
+                    final_round=seen.final_round is not None,
                     taken=taken,
                     values=dict(hint.values),
                     best=hint.best,
