@@ -264,3 +264,14 @@ def test_bad_player_lists():
 def test_errors_are_pigdice_and_value_errors(error):
     assert issubclass(error, PigdiceError)
     assert issubclass(error, ValueError)
+
+
+def test_settings_added_later_keep_stored_games_as_played() -> None:
+    from pigdice.rules.registry import params_to_store, stored_params
+
+    # a game stored before Swine Herd's house rule was played without it; one stored now says which it has
+    assert stored_params("swine-herd", {}) == {"at_goal": "roll-on"}
+    assert stored_params("skunk", {"at_goal": "sit"}) == {"at_goal": "sit"}
+    assert stored_params("pig", {}) == {} and stored_params("no such game", {"x": 1}) == {"x": 1}
+    assert params_to_store(find_variant("swine-herd"), {}) == {"at_goal": "sit"}
+    assert params_to_store(find_variant("hog", max_dice=5), {"max_dice": 5}) == {"max_dice": 5}

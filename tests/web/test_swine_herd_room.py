@@ -535,3 +535,19 @@ def test_three_players_get_the_equilibrium_against_the_highest_score(tmp_path: P
             assert reply.status_code == 200, reply.text
             state = wait_until(my_moment, "the next moment")
         assert state["finished"]
+
+
+def test_a_room_stores_the_house_rule_it_is_played_with(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'rule.sqlite3'}"
+
+    async def scenario() -> dict[str, Any]:
+        store = Store(url)
+        store.migrate()
+        manager = RoomManager(store, Settings(database_url=url, robot_delay=SLOW))
+        room, _ = await manager.create("swine-herd", 20, None, None, None, {}, ["you", "you"], None)
+        record = store.load_game(room.code)
+        await manager.close()
+        assert record is not None
+        return dict(record.params)
+
+    assert asyncio.run(scenario()) == {"at_goal": "sit"}  # a room stored before the rule restores without it

@@ -134,23 +134,20 @@ class GameRecord:
         """Return the variant the game was played with (raise RecordError if it cannot be rebuilt)."""
         if not self._variant:
             from pigdice.rules.designed import is_designed_name, rule_set
-            from pigdice.rules.registry import canonical_name, find_variant
+            from pigdice.rules.registry import find_variant, stored_params
 
             try:
                 if is_designed_name(self.variant):  # a designed game's rules travel in the record: no file is read
                     designed = rule_set(dict(self.params)).to_variant(name=self.variant)
                     variant = designed.with_goal(self.goal).with_endgame(self.endgame, self.ties, self.final_turn)
                 else:
-                    params = dict(self.params)
-                    if canonical_name(self.variant) == "swine-herd" and "at_goal" not in params:
-                        params["at_goal"] = "roll-on"  # a record from before the house rule: replayed as played
                     variant = find_variant(
                         self.variant,
                         goal=self.goal,
                         endgame=self.endgame,
                         ties=self.ties,
                         final_turn=self.final_turn,
-                        **params,
+                        **stored_params(self.variant, self.params),
                     )
                 variant.check_players(self.players)
             except PigdiceError as exc:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -490,6 +490,25 @@ SETTINGS: dict[str, tuple[Setting, ...]] = {
         ),
     ),
 }
+
+
+# settings added after games were already stored: what those games were played with, when a stored game lacks one
+SETTINGS_ADDED_LATER: dict[str, dict[str, Any]] = {"swine-herd": {"at_goal": "roll-on"}}
+
+
+def params_to_store(variant: Variant, params: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the parameters to store with a game: those asked for, plus every later-added setting's value."""
+    values = dict(variant.parameters)
+    return {**params, **{key: values[key] for key in SETTINGS_ADDED_LATER.get(variant.name, {}) if key in values}}
+
+
+def stored_params(name: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a stored game's parameters, a setting added since it was stored set as the game was played."""
+    try:
+        added = SETTINGS_ADDED_LATER.get(canonical_name(name), {})
+    except UnknownVariantError:
+        added = {}  # find_variant says what is wrong with the name
+    return {**added, **params}
 
 
 def variant_settings(variant: Variant) -> list[tuple[Setting, Any]]:

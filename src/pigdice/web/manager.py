@@ -27,7 +27,7 @@ from pigdice.engine.game import apply, new_game, parse_move
 from pigdice.engine.simultaneous import seat_view
 from pigdice.errors import PigdiceError, UnknownVariantError
 from pigdice.players.optimal import Optimal, approximation_note, in_play, position_of, seat_chances
-from pigdice.rules.registry import find_variant
+from pigdice.rules.registry import find_variant, params_to_store, stored_params
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.exact import ExactPolicy, FirstToGoalPolicy, exactness
 from pigdice.solve.policy import Policy
@@ -284,7 +284,7 @@ class RoomManager:
             "endgame": str(variant.endgame),
             "ties": str(variant.ties),
             "final_turn": str(variant.final_turn),
-            "params": dict(params),
+            "params": params_to_store(variant, params),
         }
         seed = secrets.randbelow(2**62)
         salt = secrets.token_hex(16)  # the dice commitment's secret salt, revealed with the seed at the end
@@ -295,7 +295,7 @@ class RoomManager:
             endgame=str(variant.endgame),
             ties=str(variant.ties),
             final_turn=str(variant.final_turn),
-            params=dict(params),
+            params=params_to_store(variant, params),
             fingerprint=fingerprint,
             seed=seed,
             seats=[SeatRecord(s.index, s.kind, s.spec, s.name, s.token_hash) for s in seats],
@@ -562,7 +562,7 @@ class RoomManager:
                 endgame=record.endgame,
                 ties=record.ties,
                 final_turn=record.final_turn,
-                **record.params,
+                **stored_params(record.variant, record.params),
             )
         except PigdiceError as exc:
             raise DamagedGameError(record.code, record.id, f"its variant cannot be rebuilt: {exc}") from None
