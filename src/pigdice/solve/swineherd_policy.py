@@ -19,7 +19,7 @@ import numpy as np
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Variant
 from pigdice.solve.positions import Position
-from pigdice.solve.swineherd import SIT_MARGIN, SwineHerdPolicy, solve_swine_herd
+from pigdice.solve.swineherd import SwineHerdPolicy, solve_swine_herd
 
 
 @dataclass
@@ -57,18 +57,6 @@ class SwineHerdExact:
     def residual(self) -> float:
         """Return the largest residual of the solution (turn equations, stage values, strategies played)."""
         return float(max(self.solved.residual()))
-
-    def mixed_share(self) -> float:
-        """Return the share of both-standing stage games where the equilibrium mixes."""
-        s = self.solved
-        goal = s.goal
-        tops = goal - np.minimum.outer(np.arange(goal), np.arange(goal))
-        rows = np.arange(goal + 1)[None, None, :]
-        live = (rows >= 1) & (rows <= tops[:, :, None])
-        mixed = ((s.sit_a > SIT_MARGIN) & (s.sit_a < 1 - SIT_MARGIN)) | (
-            (s.sit_b > SIT_MARGIN) & (s.sit_b < 1 - SIT_MARGIN)
-        )
-        return float((mixed & live).sum() / live.sum())
 
     def _view(self, position: Position) -> tuple[int, int, int, bool]:
         """Return (my score, the other's score, turn total, whether the other stands)."""
