@@ -125,6 +125,9 @@ def test_compare_without_tables_needs_games() -> None:
     herd = find_variant("swine-herd")
     with pytest.raises(BadStrategyError, match="everyone at once: only optimal and hold:N"):
         compare(herd, *robots(herd, "rolls:3", "hold:20"))
+    big = herd.with_goal(201)
+    with pytest.raises(BadStrategyError, match="up to goal 200"):
+        compare(big, *robots(big, "hold:25", "hold:20"))
     with pytest.raises(BadStrategyError, match="human"):
         simulate_compare(pig, Human(), b, 10)
     with pytest.raises(BadParameterError, match="at least 2"):

@@ -88,13 +88,16 @@ def herd_table(strategy: Strategy, variant: Variant, seat: int, cache: dict[Any,
 
 def exact_herd(variant: Variant, a: Strategy, b: Strategy, cache: dict[Any, Any] | None = None) -> HeadToHead | None:
     """Return A's exact chance against B in 2-player Swine Herd in either seat (a shared win counts one
-    half), or None unless both have sit tables (``herd_table``).
+    half), or None unless both have sit tables (``herd_table``) and the goal is one the exact solver takes.
 
     Raises BadStrategyError if the game can go on for ever (without the house rule, players who never
     sit first): a chance means nothing there.
     """
+    from pigdice.solve.exact import exactness
     from pigdice.study.analysis.swineherd import evaluate_pair
 
+    if exactness(variant, 2) is not None:
+        return None
     tables = [herd_table(s, variant, seat, cache) for s, seat in ((a, 0), (b, 1), (b, 0), (a, 1))]
     if any(t is None for t in tables):
         return None
@@ -314,8 +317,8 @@ def compare(
         exact = exact_herd(variant, a, b)
         if exact is None and games is None:
             raise BadStrategyError(
-                f"{variant.name} is played by everyone at once: only optimal and hold:N are evaluated exactly; "
-                "compare by simulation with --games N"
+                f"{variant.name} is played by everyone at once: only optimal and hold:N are evaluated exactly, "
+                "up to goal 200; compare by simulation with --games N"
             )
     elif table_a is not None and table_b is not None:
         exact = head_to_head(variant.first_to_goal(), table_a, table_b)
