@@ -67,7 +67,6 @@ def head_to_head(
     table = effect_table(variant)
     va = np.empty((goal, goal))
     vb = np.empty((goal, goal))
-    warm = np.empty((4, goal, goal))
     out = np.zeros(4)
     if variant.decision is Decision.DICE_PER_TURN:
         ta, tb = ta[:, :, 0].copy(), tb[:, :, 0].copy()
@@ -78,8 +77,7 @@ def head_to_head(
         """Evaluate with A winning ``loop`` of a game that never ends; return (passes, change)."""
         va.fill(0.5)
         vb.fill(0.5)
-        warm[0] = warm[2] = 0.5
-        warm[1] = warm[3] = 0.0
+        warm = rollhold.evaluation_rows(goal, table)
         out[:] = 0.0
 
         def one_pass(passes: int) -> float:

@@ -20,7 +20,7 @@ from numba import njit
 
 from pigdice.solve.actions import ROLL_TIE
 from pigdice.solve.positions import TRUNCATION_ERROR
-from pigdice.solve.tables import KIND_ADD, KIND_BUST, KIND_DOUBLE, KIND_RESET, KIND_SET, KIND_SUBTRACT
+from pigdice.solve.tables import KIND_DOUBLE, KIND_SET, KIND_SUBTRACT
 
 INNER_TOLERANCE = 1e-15
 MAX_INNER_SWEEPS = 10_000
@@ -41,18 +41,19 @@ def _unpack(t):  # pragma: no cover - numba
 
 
 @njit(cache=True)
+def _work(t):  # pragma: no cover - numba
+    """Return the scratch rows ``_turn_sweep`` needs for ``t``'s choices (allocated once per kernel call)."""
+    return np.empty((4, t.offsets.shape[0]))
+
+
+@njit(cache=True)
 def _turn_sweep(  # pragma: no cover - numba
     i,
     j,
     goal,
     V,
     x,
-    kinds,
-    amounts,
-    keeps,
-    probs,
-    offsets,
-    monotone,
+    t,
     c,
     d,
     act,
@@ -63,6 +64,7 @@ def _turn_sweep(  # pragma: no cover - numba
     pbust,
     cap,
     min_top,
+    work,
 ):
     """Solve one turn at (i, j) given the partner guess x = V[j, i]; fill c, d, act; return sweeps.
 
@@ -92,6 +94,10 @@ def _turn_sweep(  # pragma: no cover - numba
     solves took 1.2-1.7x longer). The effect switch is written out inline: numba runs it ~20x
     slower as a called function.
     """
+    kinds, amounts, keeps, probs, offsets, monotone = _unpack(t)
+    add_amounts, add_probs, add_offsets = t.add_amounts, t.add_probabilities, t.add_offsets
+    bust_probs, reset_probs, other_rows, other_offsets = (
+        t.bust_probabilities, t.reset_probabilities, t.other_rows, t.other_offsets)  # fmt: skip
     n_last = last.shape[0]
     stop_value = 0.0
     clamped = 0.0  # a value read past the end of ``last`` is off by at most last[-1]
@@ -115,8 +121,16 @@ def _turn_sweep(  # pragma: no cover - numba
     n_choices = offsets.shape[0] - 1
     record = rolls.shape[0] == n_choices
     # option o's value is opt_c[o] + opt_d[o] * x: o = 0 holds, o = c + 1 rolls with choice c
-    opt_c = np.empty(n_choices + 1)
-    opt_d = np.empty(n_choices + 1)
+    opt_c = work[0]
+    opt_d = work[1]
+    # what losing the turn total or the score adds to each choice's roll: the same at every k
+    lose_c = work[2]
+    lose_d = work[3]
+    reset_c = 1.0 if i == 0 else 1.0 - V[j, 0]  # a reset at score 0 is a bust
+    reset_d = -1.0 if i == 0 else 0.0
+    for ch in range(n_choices):
+        lose_c[ch] = bust_probs[ch] + reset_probs[ch] * reset_c
+        lose_d[ch] = -bust_probs[ch] + reset_probs[ch] * reset_d
     use_fixed = fixed.shape[0] > 0
     sweeps = 0
     while True:
@@ -141,29 +155,33 @@ def _turn_sweep(  # pragma: no cover - numba
             opt_c[0] = best_c
             opt_d[0] = best_d
             for ch in range(n_choices):
-                rc = 0.0
-                rd = 0.0
-                for e in range(offsets[ch], offsets[ch + 1]):
+                rc = lose_c[ch]
+                rd = lose_d[ch]
+                # the common case without a switch: adds
+                for e in range(add_offsets[ch], add_offsets[ch + 1]):
+                    k2 = k + add_amounts[e]
+                    if k2 < top:
+                        rc += add_probs[e] * c[k2]
+                        rd += add_probs[e] * d[k2]
+                    elif n_last == 0:  # first to the goal: reaching it wins
+                        rc += add_probs[e]
+                    else:  # past the stop: holding is optimal (or forced)
+                        if i + k2 - j >= n_last:
+                            clamped = last[n_last - 1]
+                        rc += add_probs[e] * (1.0 - last[min(i + k2 - j, n_last - 1)])
+                for o in range(other_offsets[ch], other_offsets[ch + 1]):
+                    e = other_rows[o]
                     kind = kinds[e]
                     amount = amounts[e]
                     tc = 1.0
                     td = 0.0
                     k2 = -1
-                    if kind == KIND_ADD:
-                        k2 = k + amount
-                    elif kind == KIND_DOUBLE:
+                    if kind == KIND_DOUBLE:
                         k2 = 2 * k
                     elif kind == KIND_SUBTRACT:
                         k2 = max(k - amount, 0)
                     elif kind == KIND_SET:
                         k2 = amount
-                    elif kind == KIND_BUST:
-                        td = -1.0
-                    elif kind == KIND_RESET:
-                        if i == 0:
-                            td = -1.0
-                        else:
-                            tc = 1.0 - V[j, 0]
                     else:  # BANK
                         s2 = i + amount
                         if keeps[e]:
@@ -243,18 +261,174 @@ def _turn_sweep(  # pragma: no cover - numba
 
 
 @njit(cache=True)
+def _plain_table(t, last, cap):  # pragma: no cover - numba
+    """Return True if ``_plain_sweep`` can solve turns of ``t``: one roll choice of adds (each at
+    least 1), busts and resets, first to the goal."""
+    one_roll = t.offsets.shape[0] == 2 and t.other_offsets[1] == 0
+    return one_roll and last.shape[0] == 0 and cap == 0 and (t.add_amounts.shape[0] == 0 or t.add_amounts[0] >= 1)
+
+
+MIN_RUN = 3  # adds in a row with one chance are summed as a running window from this many on
+
+
+@njit(cache=True)
+def _plain_layout(t):  # pragma: no cover - numba
+    """Return the adds of ``t``'s one roll as windows and singles for ``_plain_sweep``.
+
+    A window is a run of at least MIN_RUN consecutive amounts with the same chance (Pig's 2-6):
+    its sum over c moves by one value in and one out per turn total, whatever its length.
+    Returns (window starts, window ends (inclusive), window chances, single amounts, single
+    chances, scratch for the window sums).
+    """
+    amounts = t.add_amounts
+    probs = t.add_probabilities
+    n = amounts.shape[0]
+    starts = np.empty(n, dtype=np.int64)
+    ends = np.empty(n, dtype=np.int64)
+    chances = np.empty(n)
+    singles = np.empty(n, dtype=np.int64)
+    single_chances = np.empty(n)
+    n_runs = 0
+    n_singles = 0
+    e = 0
+    while e < n:
+        f = e
+        while f + 1 < n and amounts[f + 1] == amounts[f] + 1 and probs[f + 1] == probs[e]:
+            f += 1
+        if f - e + 1 >= MIN_RUN:
+            starts[n_runs] = amounts[e]
+            ends[n_runs] = amounts[f]
+            chances[n_runs] = probs[e]
+            n_runs += 1
+        else:
+            for g in range(e, f + 1):
+                singles[n_singles] = amounts[g]
+                single_chances[n_singles] = probs[g]
+                n_singles += 1
+        e = f + 1
+    sums = np.zeros((2, n_runs))
+    return starts[:n_runs], ends[:n_runs], chances[:n_runs], singles[:n_singles], single_chances[:n_singles], sums
+
+
+@njit(cache=True, inline="always")
+def _plain_sweep(i, j, goal, V, x, layout, lose, reset, c, d, bounds, fixed):  # pragma: no cover - numba
+    """``_turn_sweep`` for the common tables (``_plain_table``), first to the goal, with nothing recorded.
+
+    The same sweep, values and ties, without what the common case never needs: the switch on
+    the effect kind, several roll choices, sweeps to a fixed point, fixed actions, the
+    opponent's last turn. ``layout``: the roll's adds (``_plain_layout``); ``lose``: the chance
+    of a bust, ``reset`` of a reset. ``c`` and ``d`` must hold a win (1, 0) at every total from
+    the goal on that an add can reach (``level_rows`` pads them), so the adds need no test.
+    ``fixed`` as in ``_turn_sweep`` (empty: optimise; then ``bounds`` is not needed).
+    """
+    starts, ends, chances, singles, single_chances, sums = layout
+    top = goal - i
+    lose_c = lose + reset * (1.0 if i == 0 else 1.0 - V[j, 0])  # a reset at score 0 is a bust
+    lose_d = -lose - (reset if i == 0 else 0.0)
+    n_runs = starts.shape[0]
+    n_singles = singles.shape[0]
+    use_fixed = fixed.shape[0] > 0
+    for r in range(n_runs):  # each window's sums at k = top: all wins
+        sums[0, r] = ends[r] - starts[r] + 1.0
+        sums[1, r] = 0.0
+    lo = -1e300
+    hi = 1e300
+    for k in range(top - 1, -1, -1):
+        if k == 0:
+            hold_c = 1.0  # holding (passing) at k = 0 hands the partner state V[j, i] over
+            hold_d = -1.0
+        else:
+            hold_c = 1.0 - V[j, i + k]
+            hold_d = 0.0
+        roll_c = lose_c
+        roll_d = lose_d
+        for r in range(n_runs):  # the window over k + starts .. k + ends, moved down by one
+            sum_c = sums[0, r] + c[k + starts[r]] - c[k + ends[r] + 1]
+            sum_d = sums[1, r] + d[k + starts[r]] - d[k + ends[r] + 1]
+            sums[0, r] = sum_c
+            sums[1, r] = sum_d
+            roll_c += chances[r] * sum_c
+            roll_d += chances[r] * sum_d
+        for e in range(n_singles):
+            roll_c += single_chances[e] * c[k + singles[e]]
+            roll_d += single_chances[e] * d[k + singles[e]]
+        hold_v = hold_c + hold_d * x
+        roll_v = roll_c + roll_d * x
+        if use_fixed:
+            if fixed[k] == 0:
+                c[k] = hold_c
+                d[k] = hold_d
+            else:
+                c[k] = roll_c
+                d[k] = roll_d
+            continue
+        # ties: at k = 0 prefer rolling (a pass that ties never helps), elsewhere holding
+        if roll_v > hold_v or (k == 0 and roll_v >= hold_v):
+            best_c, best_d, other_c, other_d = roll_c, roll_d, hold_c, hold_d
+        else:
+            best_c, best_d, other_c, other_d = hold_c, hold_d, roll_c, roll_d
+        slope = best_d - other_d  # the range of x over which the choice stays the better one
+        if slope >= 1e-12:
+            edge = (other_c - best_c) / slope
+            if edge > lo:
+                lo = edge
+        elif slope <= -1e-12:
+            edge = (other_c - best_c) / slope
+            if edge < hi:
+                hi = edge
+        c[k] = best_c
+        d[k] = best_d
+    bounds[0] = lo
+    bounds[1] = hi
+    bounds[2] = 0.0
+    bounds[3] = top
+    bounds[4] = 0.0
+    bounds[5] = 0.0
+
+
+@njit(cache=True)
+def level_rows(goal, t, ends):  # pragma: no cover - numba
+    """Return the rows C, D that ``solve_levels`` keeps its turns in: allocate once per solve.
+
+    C[i], D[i] hold the last turn solved with score i, so the next one with the same score (a
+    neighbour) starts its sweeps close to the answer when effects can lower the turn total. For
+    ``_plain_sweep`` every total from the goal on is padded with a win (1, 0).
+    """
+    last_a, last_b, _, cap = ends
+    plain = _plain_table(t, last_a, cap) and last_b.shape[0] == 0
+    rows = _rows(2, goal, goal + last_a.shape[0], t, plain)
+    return rows[0], rows[1]
+
+
+@njit(cache=True)
+def evaluation_rows(goal, t):  # pragma: no cover - numba
+    """Return fresh rows for ``evaluate_levels``' ``warm``: A's c, d and B's c, d per score."""
+    return _rows(4, goal, goal, t, _plain_table(t, NO_LAST, 0))
+
+
+@njit(cache=True)
+def _rows(n, goal, width, t, plain):  # pragma: no cover - numba
+    """Return n / 2 pairs of turn rows (c = 0.5, d = 0), padded for ``_plain_sweep`` if ``plain``."""
+    if plain and t.add_amounts.shape[0] > 0:
+        width = goal + t.add_amounts[-1] + 1
+    rows = np.full((n, goal, width), 0.5)
+    for r in range(1, n, 2):
+        rows[r] = 0.0
+    if plain:
+        for r in range(0, n, 2):
+            for i in range(goal):
+                rows[r, i, goal - i :] = 1.0
+    return rows
+
+
+@njit(cache=True, inline="always")
 def _solve_pair(  # pragma: no cover - numba
     i,
     j,
     goal,
     VA,
     VB,
-    kinds,
-    amounts,
-    keeps,
-    probs,
-    offsets,
-    monotone,
+    t,
     C,
     D,
     act,
@@ -265,6 +439,9 @@ def _solve_pair(  # pragma: no cover - numba
     pbust,
     cap,
     same,
+    work,
+    plain,
+    layout,
 ):
     """Solve VA[i, j] and VB[j, i] together by policy iteration on their 2x2 affine system.
 
@@ -281,8 +458,11 @@ def _solve_pair(  # pragma: no cover - numba
     residual = 0.0
     truncation = 0.0
     for _ in range(MAX_PAIR_ROUNDS):
-        _turn_sweep(i, j, goal, VB, z, kinds, amounts, keeps, probs, offsets, monotone,
-                    C[i], D[i], act, rolls, bounds, NO_FIXED, last_a, pbust, cap, 0)  # fmt: skip
+        if plain:
+            lose, reset = t.bust_probabilities[0], t.reset_probabilities[0]
+            _plain_sweep(i, j, goal, VB, z, layout, lose, reset, C[i], D[i], bounds, NO_FIXED)
+        else:
+            _turn_sweep(i, j, goal, VB, z, t, C[i], D[i], act, rolls, bounds, NO_FIXED, last_a, pbust, cap, 0, work)
         c1 = C[i, 0]
         d1 = D[i, 0]
         lo1 = bounds[0]
@@ -301,8 +481,11 @@ def _solve_pair(  # pragma: no cover - numba
             loose2 = loose1
             end2 = end1
         else:
-            _turn_sweep(j, i, goal, VA, x, kinds, amounts, keeps, probs, offsets, monotone,
-                        C[j], D[j], act, rolls, bounds, NO_FIXED, last_b, pbust, cap, 0)  # fmt: skip
+            if plain:
+                lose, reset = t.bust_probabilities[0], t.reset_probabilities[0]
+                _plain_sweep(j, i, goal, VA, x, layout, lose, reset, C[j], D[j], bounds, NO_FIXED)
+            else:
+                _turn_sweep(j, i, goal, VA, x, t, C[j], D[j], act, rolls, bounds, NO_FIXED, last_b, pbust, cap, 0, work)
             c2 = C[j, 0]
             d2 = D[j, 0]
             lo2 = bounds[0]
@@ -339,7 +522,7 @@ def _solve_pair(  # pragma: no cover - numba
     return residual
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _guess(V, i, j, goal):  # pragma: no cover - numba
     """Return a first guess of V[i, j] from the solved values V[i, j + 1] and V[i, j + 2]."""
     if j + 2 < goal:
@@ -351,21 +534,19 @@ def _guess(V, i, j, goal):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def solve_levels(VA, VB, goal, s_high, s_low, t, fresh, out, ends, same):  # pragma: no cover - numba
+def solve_levels(VA, VB, goal, s_high, s_low, t, fresh, out, ends, same, C, D):  # pragma: no cover - numba
     """Solve every pair whose score sum lies in [s_low, s_high], high sums first.
 
     ``fresh``: the arrays hold no earlier estimate, so guess from the level above. Writes the
     largest change of any value to out[0], the largest pair residual to out[1] and the largest
-    truncation past the goal to out[2]. ``same``: VA is VB (the seat does not matter).
+    truncation past the goal to out[2]. ``same``: VA is VB (the seat does not matter). ``C``,
+    ``D``: the turn rows from ``level_rows``, kept from one call to the next.
     """
-    kinds, amounts, keeps, probs, offsets, monotone = _unpack(t)
     last_a, last_b, pbust, cap = ends
-    # C[i], D[i]: the last turn solved with score i, kept so the next one with the same score
-    # (a neighbour) starts its sweeps close to the answer when effects can lower the turn total
-    width = goal + last_a.shape[0]
-    C = np.full((goal, width), 0.5)
-    D = np.zeros((goal, width))
-    act = np.empty(width, dtype=np.int64)
+    work = _work(t)
+    plain = _plain_table(t, last_a, cap) and last_b.shape[0] == 0
+    layout = _plain_layout(t)
+    act = np.empty(C.shape[1], dtype=np.int64)
     rolls = np.empty((0, 0))
     bounds = np.zeros(6)
     change = 0.0
@@ -384,8 +565,8 @@ def solve_levels(VA, VB, goal, s_high, s_low, t, fresh, out, ends, same):  # pra
                 # first guesses extrapolated from the two levels above, where they exist
                 VA[i, j] = _guess(VA, i, j, goal)
                 VB[j, i] = _guess(VB, j, i, goal)
-            r = _solve_pair(i, j, goal, VA, VB, kinds, amounts, keeps, probs, offsets, monotone,
-                            C, D, act, rolls, bounds, last_a, last_b, pbust, cap, same)  # fmt: skip
+            r = _solve_pair(i, j, goal, VA, VB, t, C, D, act, rolls, bounds, last_a, last_b, pbust, cap, same,
+                            work, plain, layout)  # fmt: skip
             residual = max(residual, r)
             truncation = max(truncation, bounds[3])
             delta = max(abs(VA[i, j] - old_x), abs(VB[j, i] - old_z))
@@ -413,9 +594,7 @@ def turn_row(V, i, j, goal, t, fixed, ends, min_top):  # pragma: no cover - numb
     rolls = np.empty((n_choices, width))
     bounds = np.zeros(6)
     x = V[j, i]
-    kinds, amounts, keeps, probs, offsets, monotone = _unpack(t)
-    _turn_sweep(i, j, goal, V, x, kinds, amounts, keeps, probs, offsets, monotone, c, d, act, rolls, bounds, fixed,
-                last, pbust, cap, min_top)  # fmt: skip
+    _turn_sweep(i, j, goal, V, x, t, c, d, act, rolls, bounds, fixed, last, pbust, cap, min_top, _work(t))
     top = goal - i
     if last.shape[0] > 0:
         top = int(bounds[3])
@@ -439,7 +618,7 @@ def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, loop, out):  #
 
     The same level order and 2x2 pair solve as the solver, without the max: the pairs are
     (VA[i, j], VB[j, i]) and (VA[j, i], VB[i, j]), coupled by busting or passing. ``warm``
-    (4, goal, goal) keeps each row's last in-turn solution (A's c, d; B's c, d) so turns whose
+    (``evaluation_rows``) keeps each row's last in-turn solution (A's c, d; B's c, d) so turns whose
     rolls can lower the turn total start their sweeps close to the answer. Writes the largest
     change to out[0].
 
@@ -447,7 +626,10 @@ def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, loop, out):  #
     never ends: its 2x2 system is singular. A is given ``loop`` there (B 1 - loop), and out[1]
     counts such pairs, out[2], out[3] the (i, j) of the one with the lowest score sum.
     """
-    kinds, amounts, keeps, probs, offsets, monotone = _unpack(t)
+    work = _work(t)
+    plain = _plain_table(t, NO_LAST, 0)
+    layout = _plain_layout(t)
+    lose, reset = t.bust_probabilities[0], t.reset_probabilities[0]
     act = np.empty(goal, dtype=np.int64)
     rolls = np.empty((0, 0))
     bounds = np.zeros(6)
@@ -463,10 +645,12 @@ def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, loop, out):  #
             da = warm[1, i]
             cb = warm[2, j]
             db = warm[3, j]
-            _turn_sweep(i, j, goal, VB, old_b, kinds, amounts, keeps, probs, offsets, monotone,
-                        ca, da, act, rolls, bounds, TA[i, j], NO_LAST, 0.0, 0, 0)  # fmt: skip
-            _turn_sweep(j, i, goal, VA, old_a, kinds, amounts, keeps, probs, offsets, monotone,
-                        cb, db, act, rolls, bounds, TB[j, i], NO_LAST, 0.0, 0, 0)  # fmt: skip
+            if plain:
+                _plain_sweep(i, j, goal, VB, old_b, layout, lose, reset, ca, da, bounds, TA[i, j])
+                _plain_sweep(j, i, goal, VA, old_a, layout, lose, reset, cb, db, bounds, TB[j, i])
+            else:
+                _turn_sweep(i, j, goal, VB, old_b, t, ca, da, act, rolls, bounds, TA[i, j], NO_LAST, 0.0, 0, 0, work)
+                _turn_sweep(j, i, goal, VA, old_a, t, cb, db, act, rolls, bounds, TB[j, i], NO_LAST, 0.0, 0, 0, work)
             c1 = ca[0]
             d1 = da[0]
             c2 = cb[0]

@@ -133,6 +133,7 @@ def solve_values(
     chunk = max(1, top // 100) if goal >= 300 else top + 1
     out = np.zeros(3)
     truncation = 0.0
+    rows = None if variant.decision is Decision.DICE_PER_TURN else rollhold.level_rows(goal, table, ends)
 
     # A pass is a Gauss-Seidel sweep over all score sums, high sums first. Without resets every
     # dependency is solved before it is used, so one pass is exact and its residual is the
@@ -150,7 +151,8 @@ def solve_values(
                 out[0] = out[1] = dicechoice.solve_levels(va, vb, goal, s, low, table, last_a, last_b, same)
                 out[2] = 0.0
             else:
-                rollhold.solve_levels(va, vb, goal, s, low, table, passes == 1, out, ends, same)
+                assert rows is not None
+                rollhold.solve_levels(va, vb, goal, s, low, table, passes == 1, out, ends, same, *rows)
             change = max(change, float(out[0]))
             pair_residual = max(pair_residual, float(out[1]))
             truncation = max(truncation, float(out[2]))

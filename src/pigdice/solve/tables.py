@@ -41,6 +41,18 @@ class EffectTable(NamedTuple):
     offsets: np.ndarray  # int64, length choices + 1
     monotone: bool  # no effect can lower or pin the turn total (one backward sweep is exact)
     has_reset: bool  # some effect resets the score (states then depend on lower score sums)
+    # The same effects arranged for the roll/hold sweep's inner loop (``rollhold._turn_sweep``), so
+    # it runs without a switch on the kind for the common effects: per choice c, the ADD rows
+    # add_offsets[c]:add_offsets[c+1] (amounts ascending), the chance of losing the turn total
+    # (BUST, or banking nothing) and of a reset, and the rows of every other effect (DOUBLE,
+    # SUBTRACT, SET, BANK) as indices into the arrays above.
+    add_amounts: np.ndarray  # int64
+    add_probabilities: np.ndarray  # float64
+    add_offsets: np.ndarray  # int64, length choices + 1
+    bust_probabilities: np.ndarray  # float64, per choice
+    reset_probabilities: np.ndarray  # float64, per choice
+    other_rows: np.ndarray  # int64 rows of kinds/amounts/keeps/probabilities
+    other_offsets: np.ndarray  # int64, length choices + 1
 
 
 def effect_table(variant: Variant) -> EffectTable:
@@ -69,4 +81,39 @@ def effect_table(variant: Variant) -> EffectTable:
         np.array(offsets, dtype=np.int64),
         bool(np.all(np.isin(kind_array, [int(kind) for kind in MONOTONE_KINDS]))),
         bool(np.any(kind_array == KIND_RESET)),
+        *_sweep_layout(kinds, amounts, keeps, probabilities, offsets),
+    )
+
+
+def _sweep_layout(
+    kinds: list[int], amounts: list[int], keeps: list[bool], probabilities: list[float], offsets: list[int]
+) -> tuple[np.ndarray, ...]:
+    """Return the sweep's arrangement of the effects (the last seven fields of ``EffectTable``)."""
+    add_amounts: list[int] = []
+    add_probabilities: list[float] = []
+    add_offsets = [0]
+    bust: list[float] = []
+    reset: list[float] = []
+    other_rows: list[int] = []
+    other_offsets = [0]
+    for choice in range(len(offsets) - 1):
+        rows = range(offsets[choice], offsets[choice + 1])
+        adds = sorted((amounts[e], probabilities[e]) for e in rows if kinds[e] == KIND_ADD)
+        add_amounts += [amount for amount, _ in adds]
+        add_probabilities += [probability for _, probability in adds]
+        add_offsets.append(len(add_amounts))
+        banks_nothing = [e for e in rows if kinds[e] == KIND_BANK and not amounts[e] and not keeps[e]]
+        loses = [e for e in rows if kinds[e] == KIND_BUST] + banks_nothing
+        bust.append(float(sum(probabilities[e] for e in loses)))
+        reset.append(float(sum(probabilities[e] for e in rows if kinds[e] == KIND_RESET)))
+        other_rows += [e for e in rows if kinds[e] not in (KIND_ADD, KIND_BUST, KIND_RESET) and e not in loses]
+        other_offsets.append(len(other_rows))
+    return (
+        np.array(add_amounts, dtype=np.int64),
+        np.array(add_probabilities, dtype=np.float64),
+        np.array(add_offsets, dtype=np.int64),
+        np.array(bust, dtype=np.float64),
+        np.array(reset, dtype=np.float64),
+        np.array(other_rows, dtype=np.int64),
+        np.array(other_offsets, dtype=np.int64),
     )

@@ -1,0 +1,67 @@
+"""The solver's fast sweep for the common tables (``rollhold._plain_sweep``) against its general sweep.
+
+Tables of one roll with adds, busts and resets, first to the goal, take the fast sweep (adds in
+running windows, wins padded past the goal); every other table takes the general one. Forcing
+the general sweep on the same table must give the same values and the same head-to-head.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pigdice.players.specs import parse_strategy
+from pigdice.players.tables import action_table
+from pigdice.rules import find_variant
+from pigdice.solve import rollhold
+from pigdice.solve.headtohead import head_to_head
+from pigdice.solve.solver import solve_values
+from pigdice.solve.tables import effect_table
+from pigdice.study.fastsim import head_to_head_sim
+
+PLAIN = ["pig", "two-dice-pig", "big-pig", "piggy-six", "pass-the-pigs", "piggy"]
+GENERAL_ONLY = ["pig-dice", "big-pig-knizia", "freys-pig"]
+# the general sweep: a cap is read only with a last-turn table, so it changes nothing but the path
+GENERAL_ENDS = (rollhold.NO_LAST, rollhold.NO_LAST, 0.0, 10**9)
+
+
+@pytest.mark.parametrize("name", PLAIN)
+def test_plain_tables_take_the_fast_sweep_and_agree_with_the_general_one(name: str) -> None:
+    variant = find_variant(name, goal=30).with_endgame("first-to-goal")
+    table = effect_table(variant)
+    assert rollhold._plain_table(table, rollhold.NO_LAST, 0)
+    assert not rollhold._plain_table(table, *GENERAL_ENDS[1:2], GENERAL_ENDS[3])
+    fast = np.full((30, 30), 0.5)
+    general = np.full((30, 30), 0.5)
+    solve_values(variant, table, [fast], rollhold.FIRST_TO_GOAL_ENDS)
+    solve_values(variant, table, [general], GENERAL_ENDS)
+    assert np.abs(fast - general).max() < 1e-13
+
+
+@pytest.mark.parametrize("name", GENERAL_ONLY)
+def test_other_tables_keep_the_general_sweep(name: str) -> None:
+    variant = find_variant(name, goal=30).with_endgame("first-to-goal")
+    assert not rollhold._plain_table(effect_table(variant), rollhold.NO_LAST, 0)
+
+
+def test_pigs_adds_are_one_window_and_two_dice_pigs_are_singles() -> None:
+    starts, ends, chances, singles, _, _ = rollhold._plain_layout(effect_table(find_variant("pig")))
+    assert (list(starts), list(ends), list(singles)) == ([2], [6], [])
+    assert chances[0] == pytest.approx(1 / 6)
+    starts, _, _, singles, chances, _ = rollhold._plain_layout(effect_table(find_variant("two-dice-pig")))
+    assert list(starts) == [] and list(singles) == list(range(4, 13))  # 2+2 .. 6+6, chances 1..5..1 / 36
+    assert chances.sum() == pytest.approx(25 / 36)
+
+
+@pytest.mark.parametrize("name", ["two-dice-pig", "piggy-six"])
+def test_the_fast_evaluation_of_fixed_strategies_matches_a_simulation(name: str) -> None:
+    # hold:12 against the perfect player, evaluated on the fast sweep (resets included), against
+    # 200,000 simulated games: within 4 standard errors
+    variant = find_variant(name, goal=30).with_endgame("first-to-goal")
+    a = action_table(parse_strategy("hold:12", variant), variant)
+    b = action_table(parse_strategy("optimal", variant), variant)
+    exact = head_to_head(variant, a, b)
+    games = 200_000
+    simulated = head_to_head_sim(variant, a, b, games, seed=11)
+    error = (exact.average * (1 - exact.average) / games) ** 0.5
+    assert abs(simulated.wins / simulated.games - exact.average) < 4 * error
