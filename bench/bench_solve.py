@@ -1,9 +1,10 @@
 """Solver benchmark: the numba solver against a plain-numpy value-iteration baseline, same process.
 
 Run: python bench/bench_solve.py [--big]
-Prints the compile time (a fresh numba cache), warm solve times for Pig and Two-Dice Pig
-(goal 100, to 1e-12), the plain-numpy baseline on Pig and the ratio; --big also solves Pig to
-goal 1000 (about 5e8 states) and reports time and peak memory.
+Prints the compile time (a fresh numba cache), the warm solve of Pig (goal 100, to 1e-12)
+against a Pig-only kernel running the same algorithm and against plain-numpy value iteration,
+then every variant's warm solve at goal 100 as a ratio to Pig's; --big also solves Pig to goal
+1000 (about 5e8 states) and reports time and peak memory.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from pigdice.rules import find_variant
+from pigdice.rules.registry import variant_names
 from pigdice.solve import solve_uncached
 
 TOLERANCE = 1e-12
@@ -160,9 +162,19 @@ def main() -> None:
         f"  a Pig-only kernel, the same algorithm: {min(times) * 1000:.1f} ms; the generic solver takes "
         f"{pig / min(times):.2f} x (target 1.5 x), values apart by at most {np.abs(special - policy.values).max():.1e}"
     )
-    solve_uncached(find_variant("two-dice-pig", goal=20))  # compile the reset path
-    two = best_of(3, "two-dice-pig", 100)
-    print(f"two-dice-pig goal 100 warm: {two * 1000:.1f} ms = {two / pig:.1f} x pig")
+    print("every variant at goal 100, first to the goal, warm, as a ratio to Pig (passes: whole sweeps)")
+    for name in variant_names():
+        variant = find_variant(name, goal=100)
+        if variant.is_simultaneous:
+            continue  # Swine Herd: bench/swine_herd.py
+        variant = variant.with_endgame("first-to-goal")
+        solve_uncached(variant.with_goal(20))  # compile its kernels
+        times = []
+        for _ in range(3):
+            started = time.perf_counter()
+            solved = solve_uncached(variant)
+            times.append(time.perf_counter() - started)
+        print(f"  {name:16s} {min(times) * 1000:8.1f} ms {min(times) / pig:6.1f} x  {solved.iterations:3d} passes")
     value, sweeps, baseline = numpy_value_iteration(100)
     print(f"plain-numpy value iteration (baseline): {baseline:.2f} s, {sweeps} sweeps, P = {value:.6f}")
     print(f"  speed-up of the numba solver over the baseline: {baseline / pig:.0f} x")

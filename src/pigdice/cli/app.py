@@ -14,6 +14,7 @@ memory says so, and Ctrl-C and a closed pipe end quietly.
 
 from __future__ import annotations
 
+import copy
 import errno
 import os
 import sys
@@ -72,6 +73,18 @@ class NamedArgument(TyperArgument):
         """Return None: the argument's name already says what it takes."""
         return None
 
+    def make_metavar(self, ctx: Any, *, usage: bool = False) -> str:
+        """Return the argument's name for help and the usage line, bracketed if it may be left out."""
+        name = self.metavar or (self.name or "").upper()
+        return f"[{name}]" if usage and not self.required else name
+
+
+def _unnamed(param_type: Any) -> Any:
+    """Return a copy of ``param_type`` that gives the help no type name (typer shows ``<str>`` otherwise)."""
+    quiet = copy.copy(param_type)
+    quiet.get_metavar = lambda *args, **kwargs: ""
+    return quiet
+
 
 def plain_help(params: list[Any]) -> list[Any]:
     """Make the help's option table speak words, not Python types; return ``params``.
@@ -91,6 +104,7 @@ def plain_help(params: list[Any]) -> list[Any]:
             if param.metavar and param.metavar.startswith("[") and param.metavar.endswith("]"):
                 param.metavar = param.metavar[1:-1]  # the usage line brackets optional arguments itself
             param.__class__ = NamedArgument
+            param.type = _unnamed(param.type)
     return params
 
 

@@ -50,18 +50,43 @@ def _choice_value(V, i, j, goal, choice, kinds, amounts, probs, offsets, last): 
     return vc, vd
 
 
+@njit(cache=True, inline="always")
+def _plain_values(V, i, j, goal, t, const, coef):  # pragma: no cover - numba
+    """``_throw_values``' coefficients for throws of adds (each at least 1), busts and resets, first to the goal.
+
+    The same values without the switch on the effect kind (``tables.EffectTable``'s layout).
+    """
+    room = goal - i
+    for ch in range(t.offsets.shape[0] - 1):
+        vc = 0.0
+        for e in range(t.add_offsets[ch], t.add_offsets[ch + 1]):
+            if t.add_amounts[e] < room:
+                vc += t.add_probabilities[e] * (1.0 - V[j, i + t.add_amounts[e]])
+            else:  # past the goal: a win
+                vc += t.add_probabilities[e]
+        lose = t.bust_probabilities[ch]
+        reset = t.reset_probabilities[ch]
+        if i == 0:  # a reset at score 0 scores nothing, as a bust
+            lose += reset
+            reset = 0.0
+        const[ch] = vc + lose + reset * (1.0 - V[j, 0])
+        coef[ch] = -lose
+
+
+@njit(cache=True)
+def _plain_throws(t, last_a, last_b):  # pragma: no cover - numba
+    """Return True if ``_plain_values`` serves ``t``: no effects but adds of at least 1, busts and resets; no last turn."""
+    no_others = t.other_offsets[-1] == 0
+    adds_move = t.add_amounts.shape[0] == 0 or np.min(t.add_amounts) >= 1
+    return no_others and adds_move and last_a.shape[0] == 0 and last_b.shape[0] == 0
+
+
 @njit(cache=True)
 def _throw_values(V, i, j, goal, x, kinds, amounts, probs, offsets, const, coef, last):  # pragma: no cover - numba
     """Fill const/coef with each choice's affine value in the partner value x; return the best choice."""
-    best = 0
-    best_v = -1e300
     for ch in range(offsets.shape[0] - 1):
         const[ch], coef[ch] = _choice_value(V, i, j, goal, ch, kinds, amounts, probs, offsets, last)
-        value = const[ch] + coef[ch] * x
-        if value > best_v:
-            best_v = value
-            best = ch
-    return best
+    return _best(const, coef, x)
 
 
 @njit(cache=True)
@@ -84,8 +109,13 @@ def solve_levels(VA, VB, goal, s_high, s_low, t, last_a, last_b, same):  # pragm
     """
     kinds, amounts, probs, offsets = t.kinds, t.amounts, t.probabilities, t.offsets
     n_choices = offsets.shape[0] - 1
-    const = np.empty(n_choices)
-    coef = np.empty(n_choices)
+    # each choice's value is affine in the partner value, and its coefficients do not depend
+    # on it: computed once per pair, then the pair iterates only its choices and 2x2 solve
+    const_a = np.empty(n_choices)
+    coef_a = np.empty(n_choices)
+    const_b = np.empty(n_choices)
+    coef_b = np.empty(n_choices)
+    plain = _plain_throws(t, last_a, last_b)
     residual = 0.0
     for s in range(s_high, s_low - 1, -1):
         i_low = s - goal + 1
@@ -97,17 +127,26 @@ def solve_levels(VA, VB, goal, s_high, s_low, t, last_a, last_b, same):  # pragm
             x = VA[i, j]
             z = VB[j, i]
             step = 0.0
+            one = same and i == j
+            if plain:
+                _plain_values(VB, i, j, goal, t, const_a, coef_a)
+                if not one:
+                    _plain_values(VA, j, i, goal, t, const_b, coef_b)
+            else:
+                _throw_values(VB, i, j, goal, z, kinds, amounts, probs, offsets, const_a, coef_a, last_a)
+                if not one:
+                    _throw_values(VA, j, i, goal, x, kinds, amounts, probs, offsets, const_b, coef_b, last_b)
             for _ in range(100):
-                b1 = _throw_values(VB, i, j, goal, z, kinds, amounts, probs, offsets, const, coef, last_a)
-                c1 = const[b1]
-                d1 = coef[b1]
-                if same and i == j:
+                b1 = _best(const_a, coef_a, z)
+                c1 = const_a[b1]
+                d1 = coef_a[b1]
+                if one:
                     xn = c1 / (1.0 - d1)
                     zn = xn
                 else:
-                    b2 = _throw_values(VA, j, i, goal, x, kinds, amounts, probs, offsets, const, coef, last_b)
-                    c2 = const[b2]
-                    d2 = coef[b2]
+                    b2 = _best(const_b, coef_b, x)
+                    c2 = const_b[b2]
+                    d2 = coef_b[b2]
                     xn = (c1 + d1 * c2) / (1.0 - d1 * d2)
                     zn = c2 + d2 * xn
                 step = max(abs(xn - x), abs(zn - z))
@@ -120,6 +159,19 @@ def solve_levels(VA, VB, goal, s_high, s_low, t, last_a, last_b, same):  # pragm
             if step > residual:
                 residual = step
     return residual
+
+
+@njit(cache=True, inline="always")
+def _best(const, coef, x):  # pragma: no cover - numba
+    """Return the first choice with the largest value const + coef * x."""
+    best = 0
+    best_v = -1e300
+    for ch in range(const.shape[0]):
+        value = const[ch] + coef[ch] * x
+        if value > best_v:
+            best_v = value
+            best = ch
+    return best
 
 
 @njit(cache=True)
