@@ -75,7 +75,7 @@ def _plain_values(V, i, j, goal, t, const, coef):  # pragma: no cover - numba
 
 @njit(cache=True)
 def _plain_throws(t, last_a, last_b):  # pragma: no cover - numba
-    """Return True if ``_plain_values`` serves ``t``: no effects but adds of at least 1, busts and resets; no last turn."""
+    """Return True if ``_plain_values`` serves ``t``: adds of at least 1, busts and resets only; no last turn."""
     no_others = t.other_offsets[-1] == 0
     adds_move = t.add_amounts.shape[0] == 0 or np.min(t.add_amounts) >= 1
     return no_others and adds_move and last_a.shape[0] == 0 and last_b.shape[0] == 0
