@@ -95,6 +95,9 @@ def throw_values(V, i, j, goal, x, t, const, coef, last):  # pragma: no cover - 
 
     ``t`` is the ``EffectTable``; inner calls take its arrays unpacked (numba passes tuples slowly).
     """
+    if _plain_throws(t, last, last):
+        _plain_values(V, i, j, goal, t, const, coef)
+        return _best(const, coef, x)
     return _throw_values(V, i, j, goal, x, t.kinds, t.amounts, t.probabilities, t.offsets, const, coef, last)
 
 

@@ -28,17 +28,26 @@ from pigdice.solve.tables import EffectTable, effect_table
 
 @njit(cache=True)
 def _optimal_rows(V, goal, i0, i1, t, one_throw, table):  # pragma: no cover - numba
-    """Write the optimal action of every state with i0 <= i < i1 into ``table`` (the solver's own sweeps)."""
+    """Write the optimal action of every state with i0 <= i < i1 into ``table`` (the solver's own sweeps).
+
+    Each turn's sweep starts from the one before it with the same score (warm rows): where rolls
+    can lower the turn total (Pig Dice) the sweeps to a fixed point then take a few rounds, not many.
+    """
     n_choices = t.offsets.shape[0] - 1
     const = np.empty(n_choices)
     coef = np.empty(n_choices)
+    c = np.empty(goal)
+    d = np.empty(goal)
+    act = np.empty(goal, dtype=np.int64)
     for i in range(i0, i1):
+        c[:] = 0.5
+        d[:] = 0.0
         for j in range(goal):
             if one_throw:
                 best = dicechoice.throw_values(V, i, j, goal, V[j, i], t, const, coef, rollhold.NO_LAST)
                 table[i, j, :] = best + 1
             else:
-                _, act, _, _ = rollhold.turn_row(V, i, j, goal, t, rollhold.NO_FIXED, rollhold.FIRST_TO_GOAL_ENDS, 0)
+                rollhold.turn_actions(V, i, j, goal, t, c, d, act)
                 for k in range(goal - i):
                     table[i, j, k] = act[k]
 

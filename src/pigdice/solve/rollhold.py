@@ -612,6 +612,17 @@ def turn_row(V, i, j, goal, t, fixed, ends, min_top):  # pragma: no cover - numb
 
 
 @njit(cache=True)
+def turn_actions(V, i, j, goal, t, c, d, act):  # pragma: no cover - numba
+    """Write the optimal actions of the turn at (i, j), first to the goal, into ``act``.
+
+    ``c`` and ``d`` (length >= goal - i) are the sweep's rows and its start: passing the last
+    turn's rows with the same score i warm-starts sweeps that repeat to a fixed point.
+    """
+    bounds = np.zeros(6)
+    _turn_sweep(i, j, goal, V, V[j, i], t, c, d, act, np.empty((0, 0)), bounds, NO_FIXED, NO_LAST, 0.0, 0, 0, _work(t))
+
+
+@njit(cache=True)
 def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, loop, out):  # pragma: no cover - numba
     """Evaluate two fixed strategies: VA[i, j] (VB) is the win probability of A (B) at the start
     of A's (B's) turn with the mover's score first. TA/TB[i, j, k] are their actions.
