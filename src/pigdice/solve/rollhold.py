@@ -273,41 +273,38 @@ MIN_RUN = 3  # adds in a row with one chance are summed as a running window from
 
 @njit(cache=True)
 def _plain_layout(t):  # pragma: no cover - numba
-    """Return the adds of ``t``'s one roll as windows and singles for ``_plain_sweep``.
+    """Return the adds of ``t``'s one roll as a window and singles for ``_plain_sweep``.
 
-    A window is a run of at least MIN_RUN consecutive amounts with the same chance (Pig's 2-6):
-    its sum over c moves by one value in and one out per turn total, whatever its length.
-    Returns (window starts, window ends (inclusive), window chances, single amounts, single
-    chances, scratch for the window sums).
+    The window is the longest run of at least MIN_RUN consecutive amounts with the same chance
+    (Pig's 2-6): its sum over c moves by one value in and one out per turn total, whatever its
+    length (kept in registers, so one window only). Returns (window start, window end
+    (inclusive), window chance (0: none), single amounts, single chances).
     """
     amounts = t.add_amounts
     probs = t.add_probabilities
     n = amounts.shape[0]
-    starts = np.empty(n, dtype=np.int64)
-    ends = np.empty(n, dtype=np.int64)
-    chances = np.empty(n)
-    singles = np.empty(n, dtype=np.int64)
-    single_chances = np.empty(n)
-    n_runs = 0
-    n_singles = 0
+    best_e = 0
+    best_f = -1
     e = 0
     while e < n:
         f = e
         while f + 1 < n and amounts[f + 1] == amounts[f] + 1 and probs[f + 1] == probs[e]:
             f += 1
-        if f - e + 1 >= MIN_RUN:
-            starts[n_runs] = amounts[e]
-            ends[n_runs] = amounts[f]
-            chances[n_runs] = probs[e]
-            n_runs += 1
-        else:
-            for g in range(e, f + 1):
-                singles[n_singles] = amounts[g]
-                single_chances[n_singles] = probs[g]
-                n_singles += 1
+        if f - e + 1 >= MIN_RUN and f - e > best_f - best_e:
+            best_e = e
+            best_f = f
         e = f + 1
-    sums = np.zeros((2, n_runs))
-    return starts[:n_runs], ends[:n_runs], chances[:n_runs], singles[:n_singles], single_chances[:n_singles], sums
+    singles = np.empty(n, dtype=np.int64)
+    single_chances = np.empty(n)
+    n_singles = 0
+    for g in range(n):
+        if g < best_e or g > best_f:
+            singles[n_singles] = amounts[g]
+            single_chances[n_singles] = probs[g]
+            n_singles += 1
+    if best_f < 0:
+        return 1, 0, 0.0, singles[:n_singles], single_chances[:n_singles]
+    return amounts[best_e], amounts[best_f], probs[best_e], singles[:n_singles], single_chances[:n_singles]
 
 
 @njit(cache=True, inline="always")
@@ -321,16 +318,14 @@ def _plain_sweep(i, j, goal, V, x, layout, lose, reset, c, d, bounds, fixed):  #
     the goal on that an add can reach (``level_rows`` pads them), so the adds need no test.
     ``fixed`` as in ``_turn_sweep`` (empty: optimise; then ``bounds`` is not needed).
     """
-    starts, ends, chances, singles, single_chances, sums = layout
+    start, end, chance, singles, single_chances = layout
     top = goal - i
     lose_c = lose + reset * (1.0 if i == 0 else 1.0 - V[j, 0])  # a reset at score 0 is a bust
     lose_d = -lose - (reset if i == 0 else 0.0)
-    n_runs = starts.shape[0]
     n_singles = singles.shape[0]
     use_fixed = fixed.shape[0] > 0
-    for r in range(n_runs):  # each window's sums at k = top: all wins
-        sums[0, r] = ends[r] - starts[r] + 1.0
-        sums[1, r] = 0.0
+    sum_c = end - start + 1.0  # the window's sums at k = top: all wins
+    sum_d = 0.0
     lo = -1e300
     hi = 1e300
     for k in range(top - 1, -1, -1):
@@ -342,13 +337,10 @@ def _plain_sweep(i, j, goal, V, x, layout, lose, reset, c, d, bounds, fixed):  #
             hold_d = 0.0
         roll_c = lose_c
         roll_d = lose_d
-        for r in range(n_runs):  # the window over k + starts .. k + ends, moved down by one
-            sum_c = sums[0, r] + c[k + starts[r]] - c[k + ends[r] + 1]
-            sum_d = sums[1, r] + d[k + starts[r]] - d[k + ends[r] + 1]
-            sums[0, r] = sum_c
-            sums[1, r] = sum_d
-            roll_c += chances[r] * sum_c
-            roll_d += chances[r] * sum_d
+        sum_c += c[k + start] - c[k + end + 1]  # the window moved down by one
+        sum_d += d[k + start] - d[k + end + 1]
+        roll_c += chance * sum_c
+        roll_d += chance * sum_d
         for e in range(n_singles):
             roll_c += single_chances[e] * c[k + singles[e]]
             roll_d += single_chances[e] * d[k + singles[e]]
