@@ -53,6 +53,18 @@ def test_pigs_adds_are_one_window_and_two_dice_pigs_are_singles() -> None:
     assert chances.sum() == pytest.approx(25 / 36)
 
 
+def test_the_longest_run_becomes_the_window_and_the_rest_singles() -> None:
+    # adds 1-3 at 1/20 each (a run of 3), 5 at 1/10, 7-11 at 1/10 each (a run of 5)
+    amounts = np.array([1, 2, 3, 5, 7, 8, 9, 10, 11], dtype=np.int64)
+    chances = np.array([0.05, 0.05, 0.05, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1])
+    table = effect_table(find_variant("pig"))._replace(
+        add_amounts=amounts, add_probabilities=chances, add_offsets=np.array([0, 9], dtype=np.int64)
+    )
+    start, end, chance, singles, single_chances = rollhold._plain_layout(table)
+    assert (start, end, chance) == (7, 11, 0.1)
+    assert list(singles) == [1, 2, 3, 5] and list(single_chances) == [0.05, 0.05, 0.05, 0.1]
+
+
 @pytest.mark.parametrize("name", ["two-dice-pig", "piggy-six"])
 def test_the_fast_evaluation_of_fixed_strategies_matches_a_simulation(name: str) -> None:
     # hold:12 against the perfect player, evaluated on the fast sweep (resets included), against
