@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -12,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from webhelpers import create_game, free_port, make_settings, start_server, wait_until
+from webhelpers import crash, create_game, free_port, make_settings, start_server, wait_until
 
 from pigdice.engine.events import event_to_json
 from pigdice.engine.game import parse_action, replay
@@ -145,8 +144,7 @@ def test_kill_9_mid_game_loses_nothing(tmp_path: Path) -> None:
             robots_before = client.get(f"/api/games/{robots_code}").json()
         assert robots_before["state"]["step"] > 0 and not robots_before["state"]["finished"]
     finally:
-        server.send_signal(signal.SIGKILL)
-        server.wait()
+        crash(server)
 
     server = start_server(db, port, delay=0.0)
     try:
@@ -184,8 +182,7 @@ def test_kill_9_mid_game_loses_nothing(tmp_path: Path) -> None:
             wait_until(lambda: _state_if(client, robots_code, lambda s: s["finished"]), "the robots to finish")
             games = {c: client.get(f"/api/games/{c}").json() for c in (code, robots_code)}
     finally:
-        server.send_signal(signal.SIGKILL)
-        server.wait()
+        crash(server)
     store = Store(f"sqlite:///{db}")
     for game_code, game in games.items():
         record = store.load_game(game_code)

@@ -106,6 +106,7 @@ def start_server(db: Path, port: int, delay: float, **settings: str) -> subproce
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group, so a crash takes its solve workers too (``crash``)
     )
 
     def answers() -> bool:
@@ -122,6 +123,12 @@ def start_server(db: Path, port: int, delay: float, **settings: str) -> subproce
         process.kill()
         raise
     return process
+
+
+def crash(server: subprocess.Popen[bytes]) -> None:
+    """Kill a server from ``start_server`` with SIGKILL, as a machine crash would: with its solve workers."""
+    os.killpg(server.pid, signal.SIGKILL)
+    server.wait()
 
 
 @contextlib.contextmanager
