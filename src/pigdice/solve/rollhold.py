@@ -260,12 +260,26 @@ def _turn_sweep(  # pragma: no cover - numba
             return sweeps
 
 
+SWEEP_GENERAL = 0  # _turn_sweep: any table, ending and fixed actions
+SWEEP_PLAIN = 1  # _plain_sweep: one roll of adds, busts and resets, first to the goal
+SWEEP_CHAIN = 2  # _chain_sweep: rolls of 1, 2, 3 ... dice whose adds each add one more die
+
+
 @njit(cache=True)
-def _plain_table(t, last, cap):  # pragma: no cover - numba
-    """Return True if ``_plain_sweep`` can solve turns of ``t``: one roll choice of adds (each at
-    least 1), busts and resets, first to the goal."""
-    one_roll = t.offsets.shape[0] == 2 and t.other_offsets[1] == 0
-    return one_roll and last.shape[0] == 0 and cap == 0 and (t.add_amounts.shape[0] == 0 or t.add_amounts[0] >= 1)
+def _sweep_kind(t, last, cap):  # pragma: no cover - numba
+    """Return which sweep serves turns of ``t`` with the last-turn table ``last`` and ``cap``."""
+    adds_move = t.add_amounts.shape[0] == 0 or np.min(t.add_amounts) >= 1
+    if t.other_offsets[-1] != 0 or last.shape[0] != 0 or cap != 0 or not adds_move:
+        return SWEEP_GENERAL
+    if t.offsets.shape[0] == 2:
+        return SWEEP_PLAIN
+    return SWEEP_CHAIN if _chain_layout(t, 0)[0] else SWEEP_GENERAL
+
+
+@njit(cache=True)
+def _wins_padded(t, last, cap):  # pragma: no cover - numba
+    """Return True if the rows of ``t``'s turns need a win padded past the goal (a fast sweep serves them)."""
+    return _sweep_kind(t, last, cap) != SWEEP_GENERAL
 
 
 MIN_RUN = 3  # adds in a row with one chance are summed as a running window from this many on
@@ -309,7 +323,7 @@ def _plain_layout(t):  # pragma: no cover - numba
 
 @njit(cache=True, inline="always")
 def _plain_sweep(i, j, goal, V, x, layout, lose, reset, c, d, bounds, fixed):  # pragma: no cover - numba
-    """``_turn_sweep`` for the common tables (``_plain_table``), first to the goal, with nothing recorded.
+    """``_turn_sweep`` for one roll of adds, busts and resets (``SWEEP_PLAIN``), first to the goal, nothing recorded.
 
     The same sweep, values and ties, without what the common case never needs: the switch on
     the effect kind, several roll choices, sweeps to a fixed point, fixed actions, the
@@ -324,6 +338,7 @@ def _plain_sweep(i, j, goal, V, x, layout, lose, reset, c, d, bounds, fixed):  #
     lose_d = -lose - (reset if i == 0 else 0.0)
     n_singles = singles.shape[0]
     use_fixed = fixed.shape[0] > 0
+    windowed = chance > 0.0
     sum_c = end - start + 1.0  # the window's sums at k = top: all wins
     sum_d = 0.0
     lo = -1e300
@@ -337,10 +352,11 @@ def _plain_sweep(i, j, goal, V, x, layout, lose, reset, c, d, bounds, fixed):  #
             hold_d = 0.0
         roll_c = lose_c
         roll_d = lose_d
-        sum_c += c[k + start] - c[k + end + 1]  # the window moved down by one
-        sum_d += d[k + start] - d[k + end + 1]
-        roll_c += chance * sum_c
-        roll_d += chance * sum_d
+        if windowed:
+            sum_c += c[k + start] - c[k + end + 1]  # the window moved down by one
+            sum_d += d[k + start] - d[k + end + 1]
+            roll_c += chance * sum_c
+            roll_d += chance * sum_d
         for e in range(n_singles):
             roll_c += single_chances[e] * c[k + singles[e]]
             roll_d += single_chances[e] * d[k + singles[e]]
@@ -378,6 +394,151 @@ def _plain_sweep(i, j, goal, V, x, layout, lose, reset, c, d, bounds, fixed):  #
     bounds[5] = 0.0
 
 
+CHAIN_TOLERANCE = 1e-14  # how far a roll's chances may be from the next-smaller roll's with one die more
+
+
+@njit(cache=True)
+def _chain_layout(t, width):  # pragma: no cover - numba
+    """Return ``_chain_sweep``'s layout of ``t``: (is a chain, window start, end, chance, scratch).
+
+    A chain: the first roll's adds are one window (consecutive amounts, one chance: a die's
+    scoring faces) and every further roll's adds are the previous roll's with that die added
+    (their distribution convolved with the window), to CHAIN_TOLERANCE: Hog with rerolls,
+    Piggy Six with three dice. Busts and resets may be anything. Scratch: the window sums per
+    roll (2, choices) and each roll's adds value per turn total (2, choices, ``width``).
+    """
+    n_choices = t.offsets.shape[0] - 1
+    amounts = t.add_amounts
+    probs = t.add_probabilities
+    a0 = t.add_offsets[0]
+    a1 = t.add_offsets[1]
+    ok = n_choices >= 2 and a1 > a0
+    start = amounts[a0] if ok else 1
+    end = amounts[a1 - 1] if ok else 0
+    chance = probs[a0] if ok else 0.0
+    for e in range(a0, a1):
+        if not ok:
+            break
+        ok = amounts[e] == start + (e - a0) and abs(probs[e] - chance) <= CHAIN_TOLERANCE
+    span = end + 1
+    previous = np.zeros(span * n_choices + 1)  # the previous roll's adds by amount
+    for e in range(a0, a1):
+        if ok:
+            previous[amounts[e]] = probs[e]
+    for ch in range(1, n_choices):
+        if not ok:
+            break
+        expected = np.zeros(previous.shape[0])
+        for a in range(previous.shape[0]):
+            if previous[a] != 0.0:
+                for b in range(start, end + 1):
+                    if a + b < expected.shape[0]:
+                        expected[a + b] += previous[a] * chance
+        found = np.zeros(previous.shape[0])
+        for e in range(t.add_offsets[ch], t.add_offsets[ch + 1]):
+            if amounts[e] < found.shape[0]:
+                found[amounts[e]] = probs[e]
+            else:
+                ok = False
+        for a in range(found.shape[0]):
+            if abs(found[a] - expected[a]) > CHAIN_TOLERANCE:
+                ok = False
+        previous = found
+    totals = np.zeros(n_choices)
+    for ch in range(n_choices):
+        for e in range(t.add_offsets[ch], t.add_offsets[ch + 1]):
+            totals[ch] += probs[e]
+    return ok, start, end, chance, totals, np.zeros((2, n_choices)), np.zeros((2, n_choices, width + end + 2)), \
+        np.zeros((2, n_choices + 1))  # fmt: skip
+
+
+@njit(cache=True)
+def _chain_sweep(i, j, goal, V, x, chain, t, c, d, bounds, fixed):  # pragma: no cover - numba
+    """``_turn_sweep`` for chains of rolls (``_chain_layout``), first to the goal, with nothing recorded.
+
+    Roll n's adds are roll n - 1's with one more die, so their value at turn total k is the
+    die's window over roll n - 1's adds values at k + start .. k + end (the first roll's window
+    runs over c): a running sum per roll, whatever the number of dice. Values, ties (fewer dice
+    on a tie) and bounds as in ``_turn_sweep``; ``c``, ``d`` padded with wins as for
+    ``_plain_sweep``; ``fixed`` as there.
+    """
+    _, start, end, chance, totals, sums, adds, options = chain
+    n_choices = totals.shape[0]
+    top = goal - i
+    reset_c = 1.0 if i == 0 else 1.0 - V[j, 0]  # a reset at score 0 is a bust
+    reset_d = -1.0 if i == 0 else 0.0
+    use_fixed = fixed.shape[0] > 0
+    for ch in range(n_choices):  # from top on every total wins: each roll's adds are worth their chance
+        for k in range(top, top + end + 2):
+            adds[0, ch, k] = totals[ch]
+            adds[1, ch, k] = 0.0
+        inner = (end - start + 1.0) * (1.0 if ch == 0 else totals[ch - 1])
+        sums[0, ch] = inner
+        sums[1, ch] = 0.0
+    lo = -1e300
+    hi = 1e300
+    for k in range(top - 1, -1, -1):
+        if k == 0:
+            best_c = 1.0  # holding (passing) at k = 0 hands the partner state V[j, i] over
+            best_d = -1.0
+        else:
+            best_c = 1.0 - V[j, i + k]
+            best_d = 0.0
+        best_v = best_c + best_d * x
+        best_a = 0
+        options[0, 0] = best_c
+        options[1, 0] = best_d
+        for ch in range(n_choices):
+            if ch == 0:
+                sum_c = sums[0, 0] + c[k + start] - c[k + end + 1]
+                sum_d = sums[1, 0] + d[k + start] - d[k + end + 1]
+            else:
+                sum_c = sums[0, ch] + adds[0, ch - 1, k + start] - adds[0, ch - 1, k + end + 1]
+                sum_d = sums[1, ch] + adds[1, ch - 1, k + start] - adds[1, ch - 1, k + end + 1]
+            sums[0, ch] = sum_c
+            sums[1, ch] = sum_d
+            adds[0, ch, k] = chance * sum_c
+            adds[1, ch, k] = chance * sum_d
+            lose = t.bust_probabilities[ch]
+            reset = t.reset_probabilities[ch]
+            roll_c = chance * sum_c + lose + reset * reset_c
+            roll_d = chance * sum_d - lose + reset * reset_d
+            options[0, ch + 1] = roll_c
+            options[1, ch + 1] = roll_d
+            roll_v = roll_c + roll_d * x
+            # ties as in _turn_sweep: at k = 0 prefer rolling, elsewhere holding, and fewer dice
+            margin = ROLL_TIE if best_a > 0 else 0.0
+            if roll_v > best_v + margin or (k == 0 and best_a == 0 and roll_v >= best_v):
+                best_v = roll_v
+                best_c = roll_c
+                best_d = roll_d
+                best_a = ch + 1
+        if use_fixed:
+            c[k] = options[0, fixed[k]]
+            d[k] = options[1, fixed[k]]
+            continue
+        for o in range(n_choices + 1):  # the range of x over which the choice stays the best one
+            if o == best_a:
+                continue
+            slope = best_d - options[1, o]
+            if slope >= 1e-12:
+                edge = (options[0, o] - best_c) / slope
+                if edge > lo:
+                    lo = edge
+            elif slope <= -1e-12:
+                edge = (options[0, o] - best_c) / slope
+                if edge < hi:
+                    hi = edge
+        c[k] = best_c
+        d[k] = best_d
+    bounds[0] = lo
+    bounds[1] = hi
+    bounds[2] = 0.0
+    bounds[3] = top
+    bounds[4] = 0.0
+    bounds[5] = 0.0
+
+
 @njit(cache=True)
 def level_rows(goal, t, ends):  # pragma: no cover - numba
     """Return the rows C, D that ``solve_levels`` keeps its turns in: allocate once per solve.
@@ -387,7 +548,7 @@ def level_rows(goal, t, ends):  # pragma: no cover - numba
     ``_plain_sweep`` every total from the goal on is padded with a win (1, 0).
     """
     last_a, last_b, _, cap = ends
-    plain = _plain_table(t, last_a, cap) and last_b.shape[0] == 0
+    plain = _wins_padded(t, last_a, cap) and last_b.shape[0] == 0
     rows = _rows(2, goal, goal + last_a.shape[0], t, plain)
     return rows[0], rows[1]
 
@@ -395,14 +556,14 @@ def level_rows(goal, t, ends):  # pragma: no cover - numba
 @njit(cache=True)
 def evaluation_rows(goal, t):  # pragma: no cover - numba
     """Return fresh rows for ``evaluate_levels``' ``warm``: A's c, d and B's c, d per score."""
-    return _rows(4, goal, goal, t, _plain_table(t, NO_LAST, 0))
+    return _rows(4, goal, goal, t, _wins_padded(t, NO_LAST, 0))
 
 
 @njit(cache=True)
 def _rows(n, goal, width, t, plain):  # pragma: no cover - numba
     """Return n / 2 pairs of turn rows (c = 0.5, d = 0), padded for ``_plain_sweep`` if ``plain``."""
     if plain and t.add_amounts.shape[0] > 0:
-        width = goal + t.add_amounts[-1] + 1
+        width = goal + np.max(t.add_amounts) + 1
     rows = np.full((n, goal, width), 0.5)
     for r in range(1, n, 2):
         rows[r] = 0.0
@@ -432,8 +593,9 @@ def _solve_pair(  # pragma: no cover - numba
     cap,
     same,
     work,
-    plain,
+    kind,
     layout,
+    chain,
 ):
     """Solve VA[i, j] and VB[j, i] together by policy iteration on their 2x2 affine system.
 
@@ -450,9 +612,11 @@ def _solve_pair(  # pragma: no cover - numba
     residual = 0.0
     truncation = 0.0
     for _ in range(MAX_PAIR_ROUNDS):
-        if plain:
+        if kind == SWEEP_PLAIN:
             lose, reset = t.bust_probabilities[0], t.reset_probabilities[0]
             _plain_sweep(i, j, goal, VB, z, layout, lose, reset, C[i], D[i], bounds, NO_FIXED)
+        elif kind == SWEEP_CHAIN:
+            _chain_sweep(i, j, goal, VB, z, chain, t, C[i], D[i], bounds, NO_FIXED)
         else:
             _turn_sweep(i, j, goal, VB, z, t, C[i], D[i], act, rolls, bounds, NO_FIXED, last_a, pbust, cap, 0, work)
         c1 = C[i, 0]
@@ -473,9 +637,11 @@ def _solve_pair(  # pragma: no cover - numba
             loose2 = loose1
             end2 = end1
         else:
-            if plain:
+            if kind == SWEEP_PLAIN:
                 lose, reset = t.bust_probabilities[0], t.reset_probabilities[0]
                 _plain_sweep(j, i, goal, VA, x, layout, lose, reset, C[j], D[j], bounds, NO_FIXED)
+            elif kind == SWEEP_CHAIN:
+                _chain_sweep(j, i, goal, VA, x, chain, t, C[j], D[j], bounds, NO_FIXED)
             else:
                 _turn_sweep(j, i, goal, VA, x, t, C[j], D[j], act, rolls, bounds, NO_FIXED, last_b, pbust, cap, 0, work)
             c2 = C[j, 0]
@@ -536,8 +702,9 @@ def solve_levels(VA, VB, goal, s_high, s_low, t, fresh, out, ends, same, C, D): 
     """
     last_a, last_b, pbust, cap = ends
     work = _work(t)
-    plain = _plain_table(t, last_a, cap) and last_b.shape[0] == 0
+    kind = _sweep_kind(t, last_a, cap) if last_b.shape[0] == 0 else SWEEP_GENERAL
     layout = _plain_layout(t)
+    chain = _chain_layout(t, C.shape[1])
     act = np.empty(C.shape[1], dtype=np.int64)
     rolls = np.empty((0, 0))
     bounds = np.zeros(6)
@@ -558,7 +725,7 @@ def solve_levels(VA, VB, goal, s_high, s_low, t, fresh, out, ends, same, C, D): 
                 VA[i, j] = _guess(VA, i, j, goal)
                 VB[j, i] = _guess(VB, j, i, goal)
             r = _solve_pair(i, j, goal, VA, VB, t, C, D, act, rolls, bounds, last_a, last_b, pbust, cap, same,
-                            work, plain, layout)  # fmt: skip
+                            work, kind, layout, chain)  # fmt: skip
             residual = max(residual, r)
             truncation = max(truncation, bounds[3])
             delta = max(abs(VA[i, j] - old_x), abs(VB[j, i] - old_z))
@@ -630,8 +797,9 @@ def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, loop, out):  #
     counts such pairs, out[2], out[3] the (i, j) of the one with the lowest score sum.
     """
     work = _work(t)
-    plain = _plain_table(t, NO_LAST, 0)
+    kind = _sweep_kind(t, NO_LAST, 0)
     layout = _plain_layout(t)
+    chain = _chain_layout(t, warm.shape[2])
     lose, reset = t.bust_probabilities[0], t.reset_probabilities[0]
     act = np.empty(goal, dtype=np.int64)
     rolls = np.empty((0, 0))
@@ -648,9 +816,12 @@ def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, loop, out):  #
             da = warm[1, i]
             cb = warm[2, j]
             db = warm[3, j]
-            if plain:
+            if kind == SWEEP_PLAIN:
                 _plain_sweep(i, j, goal, VB, old_b, layout, lose, reset, ca, da, bounds, TA[i, j])
                 _plain_sweep(j, i, goal, VA, old_a, layout, lose, reset, cb, db, bounds, TB[j, i])
+            elif kind == SWEEP_CHAIN:
+                _chain_sweep(i, j, goal, VB, old_b, chain, t, ca, da, bounds, TA[i, j])
+                _chain_sweep(j, i, goal, VA, old_a, chain, t, cb, db, bounds, TB[j, i])
             else:
                 _turn_sweep(i, j, goal, VB, old_b, t, ca, da, act, rolls, bounds, TA[i, j], NO_LAST, 0.0, 0, 0, work)
                 _turn_sweep(j, i, goal, VA, old_a, t, cb, db, act, rolls, bounds, TB[j, i], NO_LAST, 0.0, 0, 0, work)
