@@ -77,7 +77,7 @@ def head_to_head(
         """Evaluate with A winning ``loop`` of a game that never ends; return (passes, change)."""
         va.fill(0.5)
         vb.fill(0.5)
-        warm = rollhold.evaluation_rows(goal, table)
+        warm, scratch = rollhold.evaluation_rows(goal, table)
         out[:] = 0.0
 
         def one_pass(passes: int) -> float:
@@ -85,7 +85,7 @@ def head_to_head(
             if variant.decision is Decision.DICE_PER_TURN:
                 change = dicechoice.evaluate_levels(va, vb, ta, tb, goal, table, loop, loops)
             else:
-                rollhold.evaluate_levels(va, vb, ta, tb, goal, 2 * goal - 2, 0, table, warm, loop, loops)
+                rollhold.evaluate_levels(va, vb, ta, tb, goal, 2 * goal - 2, 0, table, warm, scratch, loop, loops)
                 change = float(loops[0])
             out[1:] = loops[1:]  # the last pass's never-ending pairs
             if exact:

@@ -19,8 +19,9 @@ import numpy as np
 from numba import njit
 
 from pigdice.solve.actions import ROLL_TIE
+from pigdice.solve.layout import SWEEP_CHAIN, SWEEP_GENERAL, SWEEP_PLAIN
 from pigdice.solve.positions import TRUNCATION_ERROR
-from pigdice.solve.tables import KIND_DOUBLE, KIND_SET, KIND_SUBTRACT
+from pigdice.solve.tables import KIND_DOUBLE, KIND_SET, KIND_SUBTRACT, EffectTable
 
 INNER_TOLERANCE = 1e-15
 MAX_INNER_SWEEPS = 10_000
@@ -260,79 +261,26 @@ def _turn_sweep(  # pragma: no cover - numba
             return sweeps
 
 
-SWEEP_GENERAL = 0  # _turn_sweep: any table, ending and fixed actions
-SWEEP_PLAIN = 1  # _plain_sweep: one roll of adds, busts and resets, first to the goal
-SWEEP_CHAIN = 2  # _chain_sweep: rolls of 1, 2, 3 ... dice whose adds each add one more die
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sweep_kind(t, last, cap):  # pragma: no cover - numba
-    """Return which sweep serves turns of ``t`` with the last-turn table ``last`` and ``cap``."""
-    adds_move = t.add_amounts.shape[0] == 0 or np.min(t.add_amounts) >= 1
-    if t.other_offsets[-1] != 0 or last.shape[0] != 0 or cap != 0 or not adds_move:
-        return SWEEP_GENERAL
-    if t.offsets.shape[0] == 2:
-        return SWEEP_PLAIN
-    return SWEEP_CHAIN if _chain_layout(t, 0)[0] else SWEEP_GENERAL
-
-
-@njit(cache=True)
-def _wins_padded(t, last, cap):  # pragma: no cover - numba
-    """Return True if the rows of ``t``'s turns need a win padded past the goal (a fast sweep serves them)."""
-    return _sweep_kind(t, last, cap) != SWEEP_GENERAL
-
-
-MIN_RUN = 3  # adds in a row with one chance are summed as a running window from this many on
-
-
-@njit(cache=True)
-def _plain_layout(t):  # pragma: no cover - numba
-    """Return the adds of ``t``'s one roll as a window and singles for ``_plain_sweep``.
-
-    The window is the longest run of at least MIN_RUN consecutive amounts with the same chance
-    (Pig's 2-6): its sum over c moves by one value in and one out per turn total, whatever its
-    length (kept in registers, so one window only). Returns (window start, window end
-    (inclusive), window chance (0: none), single amounts, single chances).
-    """
-    amounts = t.add_amounts
-    probs = t.add_probabilities
-    n = amounts.shape[0]
-    best_e = 0
-    best_f = -1
-    e = 0
-    while e < n:
-        f = e
-        while f + 1 < n and amounts[f + 1] == amounts[f] + 1 and probs[f + 1] == probs[e]:
-            f += 1
-        if f - e + 1 >= MIN_RUN and f - e > best_f - best_e:
-            best_e = e
-            best_f = f
-        e = f + 1
-    singles = np.empty(n, dtype=np.int64)
-    single_chances = np.empty(n)
-    n_singles = 0
-    for g in range(n):
-        if g < best_e or g > best_f:
-            singles[n_singles] = amounts[g]
-            single_chances[n_singles] = probs[g]
-            n_singles += 1
-    if best_f < 0:
-        return 1, 0, 0.0, singles[:n_singles], single_chances[:n_singles]
-    return amounts[best_e], amounts[best_f], probs[best_e], singles[:n_singles], single_chances[:n_singles]
+    """Return the sweep turns of ``t`` take (``layout``): the general one with a last-turn table or a cap."""
+    return t.sweep if last.shape[0] == 0 and cap == 0 else SWEEP_GENERAL
 
 
 @njit(cache=True, inline="always")
-def _plain_sweep(i, j, goal, V, x, layout, lose, reset, c, d, bounds, fixed):  # pragma: no cover - numba
+def _plain_sweep(i, j, goal, V, x, t, c, d, bounds, fixed):  # pragma: no cover - numba
     """``_turn_sweep`` for one roll of adds, busts and resets (``SWEEP_PLAIN``), first to the goal, nothing recorded.
 
     The same sweep, values and ties, without what the common case never needs: the switch on
     the effect kind, several roll choices, sweeps to a fixed point, fixed actions, the
-    opponent's last turn. ``layout``: the roll's adds (``_plain_layout``); ``lose``: the chance
-    of a bust, ``reset`` of a reset. ``c`` and ``d`` must hold a win (1, 0) at every total from
-    the goal on that an add can reach (``level_rows`` pads them), so the adds need no test.
+    opponent's last turn. The roll's adds are ``t``'s window and singles (``layout``). ``c`` and
+    ``d`` must hold a win (1, 0) at every total from the goal on that an add can reach
+    (``level_rows`` pads them), so the adds need no test.
     ``fixed`` as in ``_turn_sweep`` (empty: optimise; then ``bounds`` is not needed).
     """
-    start, end, chance, singles, single_chances = layout
+    start, end, chance = t.window_start, t.window_end, t.window_chance
+    singles, single_chances = t.singles, t.single_chances
+    lose, reset = t.bust_probabilities[0], t.reset_probabilities[0]
     top = goal - i
     lose_c = lose + reset * (1.0 if i == 0 else 1.0 - V[j, 0])  # a reset at score 0 is a bust
     lose_d = -lose - (reset if i == 0 else 0.0)
@@ -394,75 +342,18 @@ def _plain_sweep(i, j, goal, V, x, layout, lose, reset, c, d, bounds, fixed):  #
     bounds[5] = 0.0
 
 
-CHAIN_TOLERANCE = 1e-14  # how far a roll's chances may be from the next-smaller roll's with one die more
-
-
 @njit(cache=True)
-def _chain_layout(t, width):  # pragma: no cover - numba
-    """Return ``_chain_sweep``'s layout of ``t``: (is a chain, window start, end, chance, scratch).
-
-    A chain: the first roll's adds are one window (consecutive amounts, one chance: a die's
-    scoring faces) and every further roll's adds are the previous roll's with that die added
-    (their distribution convolved with the window), to CHAIN_TOLERANCE: Hog with rerolls,
-    Piggy Six with three dice. Busts and resets may be anything. Scratch: the window sums per
-    roll (2, choices) and each roll's adds value per turn total (2, choices, ``width``).
-    """
-    n_choices = t.offsets.shape[0] - 1
-    amounts = t.add_amounts
-    probs = t.add_probabilities
-    a0 = t.add_offsets[0]
-    a1 = t.add_offsets[1]
-    ok = n_choices >= 2 and a1 > a0
-    start = amounts[a0] if ok else 1
-    end = amounts[a1 - 1] if ok else 0
-    chance = probs[a0] if ok else 0.0
-    for e in range(a0, a1):
-        if not ok:
-            break
-        ok = amounts[e] == start + (e - a0) and abs(probs[e] - chance) <= CHAIN_TOLERANCE
-    span = end + 1
-    previous = np.zeros(span * n_choices + 1)  # the previous roll's adds by amount
-    for e in range(a0, a1):
-        if ok:
-            previous[amounts[e]] = probs[e]
-    for ch in range(1, n_choices):
-        if not ok:
-            break
-        expected = np.zeros(previous.shape[0])
-        for a in range(previous.shape[0]):
-            if previous[a] != 0.0:
-                for b in range(start, end + 1):
-                    if a + b < expected.shape[0]:
-                        expected[a + b] += previous[a] * chance
-        found = np.zeros(previous.shape[0])
-        for e in range(t.add_offsets[ch], t.add_offsets[ch + 1]):
-            if amounts[e] < found.shape[0]:
-                found[amounts[e]] = probs[e]
-            else:
-                ok = False
-        for a in range(found.shape[0]):
-            if abs(found[a] - expected[a]) > CHAIN_TOLERANCE:
-                ok = False
-        previous = found
-    totals = np.zeros(n_choices)
-    for ch in range(n_choices):
-        for e in range(t.add_offsets[ch], t.add_offsets[ch + 1]):
-            totals[ch] += probs[e]
-    return ok, start, end, chance, totals, np.zeros((2, n_choices)), np.zeros((2, n_choices, width + end + 2)), \
-        np.zeros((2, n_choices + 1))  # fmt: skip
-
-
-@njit(cache=True)
-def _chain_sweep(i, j, goal, V, x, chain, t, c, d, bounds, fixed):  # pragma: no cover - numba
-    """``_turn_sweep`` for chains of rolls (``_chain_layout``), first to the goal, with nothing recorded.
+def _chain_sweep(i, j, goal, V, x, t, scratch, c, d, bounds, fixed):  # pragma: no cover - numba
+    """``_turn_sweep`` for chains of rolls (``SWEEP_CHAIN``), first to the goal, with nothing recorded.
 
     Roll n's adds are roll n - 1's with one more die, so their value at turn total k is the
     die's window over roll n - 1's adds values at k + start .. k + end (the first roll's window
     runs over c): a running sum per roll, whatever the number of dice. Values, ties (fewer dice
     on a tie) and bounds as in ``_turn_sweep``; ``c``, ``d`` padded with wins as for
-    ``_plain_sweep``; ``fixed`` as there.
+    ``_plain_sweep``; ``fixed`` as there; ``scratch`` from ``chain_scratch``.
     """
-    _, start, end, chance, totals, sums, adds, options = chain
+    start, end, chance, totals = t.window_start, t.window_end, t.window_chance, t.add_totals
+    sums, adds, options = scratch
     n_choices = totals.shape[0]
     top = goal - i
     reset_c = 1.0 if i == 0 else 1.0 - V[j, 0]  # a reset at score 0 is a bust
@@ -539,38 +430,45 @@ def _chain_sweep(i, j, goal, V, x, chain, t, c, d, bounds, fixed):  # pragma: no
     bounds[5] = 0.0
 
 
-@njit(cache=True)
-def level_rows(goal, t, ends):  # pragma: no cover - numba
-    """Return the rows C, D that ``solve_levels`` keeps its turns in: allocate once per solve.
+def level_rows(goal: int, t: EffectTable, ends: tuple[np.ndarray, np.ndarray, float, int]) -> tuple[np.ndarray, ...]:
+    """Return the rows C, D that ``solve_levels`` keeps its turns in (allocated once per solve) and
+    the chain sweep's scratch (None unless the table is a chain: its sweep is then not compiled).
 
     C[i], D[i] hold the last turn solved with score i, so the next one with the same score (a
     neighbour) starts its sweeps close to the answer when effects can lower the turn total. For
-    ``_plain_sweep`` every total from the goal on is padded with a win (1, 0).
+    the fast sweeps every total from the goal on is padded with a win (1, 0).
     """
     last_a, last_b, _, cap = ends
-    plain = _wins_padded(t, last_a, cap) and last_b.shape[0] == 0
-    rows = _rows(2, goal, goal + last_a.shape[0], t, plain)
-    return rows[0], rows[1]
+    fast = t.sweep != SWEEP_GENERAL and last_a.shape[0] == 0 and last_b.shape[0] == 0 and cap == 0
+    rows = _rows(2, goal, goal + last_a.shape[0], t, fast)
+    return rows[0], rows[1], chain_scratch(t, rows.shape[2]) if fast else None
 
 
-@njit(cache=True)
-def evaluation_rows(goal, t):  # pragma: no cover - numba
-    """Return fresh rows for ``evaluate_levels``' ``warm``: A's c, d and B's c, d per score."""
-    return _rows(4, goal, goal, t, _wins_padded(t, NO_LAST, 0))
+def evaluation_rows(goal: int, t: EffectTable) -> tuple[np.ndarray, tuple[np.ndarray, ...] | None]:
+    """Return fresh rows for ``evaluate_levels``' ``warm`` (A's c, d and B's c, d per score) and its scratch."""
+    rows = _rows(4, goal, goal, t, t.sweep != SWEEP_GENERAL)
+    return rows, chain_scratch(t, rows.shape[2])
 
 
-@njit(cache=True)
-def _rows(n, goal, width, t, plain):  # pragma: no cover - numba
-    """Return n / 2 pairs of turn rows (c = 0.5, d = 0), padded for ``_plain_sweep`` if ``plain``."""
-    if plain and t.add_amounts.shape[0] > 0:
-        width = goal + np.max(t.add_amounts) + 1
+def chain_scratch(t: EffectTable, width: int) -> tuple[np.ndarray, ...] | None:
+    """Return ``_chain_sweep``'s scratch for rows of ``width`` (window sums per roll, each roll's adds
+    value per total, the options' values), or None if ``t`` is no chain."""
+    if t.sweep != SWEEP_CHAIN:
+        return None
+    rolls = t.offsets.shape[0] - 1
+    extra = t.window_end + 2
+    return np.zeros((2, rolls)), np.zeros((2, rolls, width + extra)), np.zeros((2, rolls + 1))
+
+
+def _rows(n: int, goal: int, width: int, t: EffectTable, padded: bool) -> np.ndarray:
+    """Return n / 2 pairs of turn rows (c = 0.5, d = 0), padded with wins past the goal if ``padded``."""
+    if padded and t.add_amounts.shape[0] > 0:
+        width = goal + int(np.max(t.add_amounts)) + 1
     rows = np.full((n, goal, width), 0.5)
-    for r in range(1, n, 2):
-        rows[r] = 0.0
-    if plain:
-        for r in range(0, n, 2):
-            for i in range(goal):
-                rows[r, i, goal - i :] = 1.0
+    rows[1::2] = 0.0
+    if padded:
+        for i in range(goal):
+            rows[0::2, i, goal - i :] = 1.0
     return rows
 
 
@@ -594,8 +492,7 @@ def _solve_pair(  # pragma: no cover - numba
     same,
     work,
     kind,
-    layout,
-    chain,
+    scratch,
 ):
     """Solve VA[i, j] and VB[j, i] together by policy iteration on their 2x2 affine system.
 
@@ -613,10 +510,9 @@ def _solve_pair(  # pragma: no cover - numba
     truncation = 0.0
     for _ in range(MAX_PAIR_ROUNDS):
         if kind == SWEEP_PLAIN:
-            lose, reset = t.bust_probabilities[0], t.reset_probabilities[0]
-            _plain_sweep(i, j, goal, VB, z, layout, lose, reset, C[i], D[i], bounds, NO_FIXED)
-        elif kind == SWEEP_CHAIN:
-            _chain_sweep(i, j, goal, VB, z, chain, t, C[i], D[i], bounds, NO_FIXED)
+            _plain_sweep(i, j, goal, VB, z, t, C[i], D[i], bounds, NO_FIXED)
+        elif scratch is not None:  # a chain (None prunes the chain sweep: not compiled for other tables)
+            _chain_sweep(i, j, goal, VB, z, t, scratch, C[i], D[i], bounds, NO_FIXED)
         else:
             _turn_sweep(i, j, goal, VB, z, t, C[i], D[i], act, rolls, bounds, NO_FIXED, last_a, pbust, cap, 0, work)
         c1 = C[i, 0]
@@ -638,10 +534,9 @@ def _solve_pair(  # pragma: no cover - numba
             end2 = end1
         else:
             if kind == SWEEP_PLAIN:
-                lose, reset = t.bust_probabilities[0], t.reset_probabilities[0]
-                _plain_sweep(j, i, goal, VA, x, layout, lose, reset, C[j], D[j], bounds, NO_FIXED)
-            elif kind == SWEEP_CHAIN:
-                _chain_sweep(j, i, goal, VA, x, chain, t, C[j], D[j], bounds, NO_FIXED)
+                _plain_sweep(j, i, goal, VA, x, t, C[j], D[j], bounds, NO_FIXED)
+            elif scratch is not None:
+                _chain_sweep(j, i, goal, VA, x, t, scratch, C[j], D[j], bounds, NO_FIXED)
             else:
                 _turn_sweep(j, i, goal, VA, x, t, C[j], D[j], act, rolls, bounds, NO_FIXED, last_b, pbust, cap, 0, work)
             c2 = C[j, 0]
@@ -692,19 +587,17 @@ def _guess(V, i, j, goal):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def solve_levels(VA, VB, goal, s_high, s_low, t, fresh, out, ends, same, C, D):  # pragma: no cover - numba
+def solve_levels(VA, VB, goal, s_high, s_low, t, fresh, out, ends, same, C, D, scratch):  # pragma: no cover - numba
     """Solve every pair whose score sum lies in [s_low, s_high], high sums first.
 
     ``fresh``: the arrays hold no earlier estimate, so guess from the level above. Writes the
     largest change of any value to out[0], the largest pair residual to out[1] and the largest
     truncation past the goal to out[2]. ``same``: VA is VB (the seat does not matter). ``C``,
-    ``D``: the turn rows from ``level_rows``, kept from one call to the next.
+    ``D``, ``scratch``: from ``level_rows``, kept from one call to the next.
     """
     last_a, last_b, pbust, cap = ends
     work = _work(t)
     kind = _sweep_kind(t, last_a, cap) if last_b.shape[0] == 0 else SWEEP_GENERAL
-    layout = _plain_layout(t)
-    chain = _chain_layout(t, C.shape[1])
     act = np.empty(C.shape[1], dtype=np.int64)
     rolls = np.empty((0, 0))
     bounds = np.zeros(6)
@@ -725,7 +618,7 @@ def solve_levels(VA, VB, goal, s_high, s_low, t, fresh, out, ends, same, C, D): 
                 VA[i, j] = _guess(VA, i, j, goal)
                 VB[j, i] = _guess(VB, j, i, goal)
             r = _solve_pair(i, j, goal, VA, VB, t, C, D, act, rolls, bounds, last_a, last_b, pbust, cap, same,
-                            work, kind, layout, chain)  # fmt: skip
+                            work, kind, scratch)  # fmt: skip
             residual = max(residual, r)
             truncation = max(truncation, bounds[3])
             delta = max(abs(VA[i, j] - old_x), abs(VB[j, i] - old_z))
@@ -782,25 +675,22 @@ def turn_actions(V, i, j, goal, t, c, d, act):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, loop, out):  # pragma: no cover - numba
+def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, scratch, loop, out):  # pragma: no cover - numba
     """Evaluate two fixed strategies: VA[i, j] (VB) is the win probability of A (B) at the start
     of A's (B's) turn with the mover's score first. TA/TB[i, j, k] are their actions.
 
     The same level order and 2x2 pair solve as the solver, without the max: the pairs are
-    (VA[i, j], VB[j, i]) and (VA[j, i], VB[i, j]), coupled by busting or passing. ``warm``
-    (``evaluation_rows``) keeps each row's last in-turn solution (A's c, d; B's c, d) so turns whose
-    rolls can lower the turn total start their sweeps close to the answer. Writes the largest
-    change to out[0].
+    (VA[i, j], VB[j, i]) and (VA[j, i], VB[i, j]), coupled by busting or passing. ``warm`` and
+    ``scratch`` (``evaluation_rows``): each row's last in-turn solution (A's c, d; B's c, d), so
+    turns whose rolls can lower the turn total start their sweeps close to the answer. Writes
+    the largest change to out[0].
 
     A pair whose turns both surely hand the other the same scores (both pass at turn total 0)
     never ends: its 2x2 system is singular. A is given ``loop`` there (B 1 - loop), and out[1]
     counts such pairs, out[2], out[3] the (i, j) of the one with the lowest score sum.
     """
     work = _work(t)
-    kind = _sweep_kind(t, NO_LAST, 0)
-    layout = _plain_layout(t)
-    chain = _chain_layout(t, warm.shape[2])
-    lose, reset = t.bust_probabilities[0], t.reset_probabilities[0]
+    kind = t.sweep
     act = np.empty(goal, dtype=np.int64)
     rolls = np.empty((0, 0))
     bounds = np.zeros(6)
@@ -817,11 +707,11 @@ def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, loop, out):  #
             cb = warm[2, j]
             db = warm[3, j]
             if kind == SWEEP_PLAIN:
-                _plain_sweep(i, j, goal, VB, old_b, layout, lose, reset, ca, da, bounds, TA[i, j])
-                _plain_sweep(j, i, goal, VA, old_a, layout, lose, reset, cb, db, bounds, TB[j, i])
-            elif kind == SWEEP_CHAIN:
-                _chain_sweep(i, j, goal, VB, old_b, chain, t, ca, da, bounds, TA[i, j])
-                _chain_sweep(j, i, goal, VA, old_a, chain, t, cb, db, bounds, TB[j, i])
+                _plain_sweep(i, j, goal, VB, old_b, t, ca, da, bounds, TA[i, j])
+                _plain_sweep(j, i, goal, VA, old_a, t, cb, db, bounds, TB[j, i])
+            elif scratch is not None:  # a chain
+                _chain_sweep(i, j, goal, VB, old_b, t, scratch, ca, da, bounds, TA[i, j])
+                _chain_sweep(j, i, goal, VA, old_a, t, scratch, cb, db, bounds, TB[j, i])
             else:
                 _turn_sweep(i, j, goal, VB, old_b, t, ca, da, act, rolls, bounds, TA[i, j], NO_LAST, 0.0, 0, 0, work)
                 _turn_sweep(j, i, goal, VA, old_a, t, cb, db, act, rolls, bounds, TB[j, i], NO_LAST, 0.0, 0, 0, work)

@@ -9,13 +9,14 @@ renumbering ``EffectKind`` needs ``NUMBA_CACHE_DIR`` cleared.)
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.effects import EffectKind
 from pigdice.rules.variant import Variant
+from pigdice.solve.layout import sweep_layout
 
 KIND_ADD = int(EffectKind.ADD)
 KIND_DOUBLE = int(EffectKind.DOUBLE)
@@ -53,6 +54,14 @@ class EffectTable(NamedTuple):
     reset_probabilities: np.ndarray  # float64, per choice
     other_rows: np.ndarray  # int64 rows of kinds/amounts/keeps/probabilities
     other_offsets: np.ndarray  # int64, length choices + 1
+    # which sweep first-to-goal turns take and the adds arranged for it (``layout.SweepLayout``)
+    sweep: int
+    window_start: int
+    window_end: int
+    window_chance: float
+    singles: np.ndarray
+    single_chances: np.ndarray
+    add_totals: np.ndarray
 
 
 def effect_table(variant: Variant) -> EffectTable:
@@ -81,14 +90,15 @@ def effect_table(variant: Variant) -> EffectTable:
         np.array(offsets, dtype=np.int64),
         bool(np.all(np.isin(kind_array, [int(kind) for kind in MONOTONE_KINDS]))),
         bool(np.any(kind_array == KIND_RESET)),
-        *_sweep_layout(kinds, amounts, keeps, probabilities, offsets),
+        *_sweep_arrays(kinds, amounts, keeps, probabilities, offsets),
     )
 
 
-def _sweep_layout(
+def _sweep_arrays(
     kinds: list[int], amounts: list[int], keeps: list[bool], probabilities: list[float], offsets: list[int]
-) -> tuple[np.ndarray, ...]:
-    """Return the sweep's arrangement of the effects (the last seven fields of ``EffectTable``)."""
+) -> tuple[Any, ...]:
+    """Return the sweep's arrangement of the effects (the fields of ``EffectTable`` after ``has_reset``)."""
+    rolls: list[tuple[list[int], list[float]]] = []
     add_amounts: list[int] = []
     add_probabilities: list[float] = []
     add_offsets = [0]
@@ -102,6 +112,7 @@ def _sweep_layout(
         add_amounts += [amount for amount, _ in adds]
         add_probabilities += [probability for _, probability in adds]
         add_offsets.append(len(add_amounts))
+        rolls.append(([amount for amount, _ in adds], [probability for _, probability in adds]))
         banks_nothing = [e for e in rows if kinds[e] == KIND_BANK and not amounts[e] and not keeps[e]]
         loses = [e for e in rows if kinds[e] == KIND_BUST] + banks_nothing
         bust.append(float(sum(probabilities[e] for e in loses)))
@@ -116,4 +127,5 @@ def _sweep_layout(
         np.array(reset, dtype=np.float64),
         np.array(other_rows, dtype=np.int64),
         np.array(other_offsets, dtype=np.int64),
+        *sweep_layout(rolls, not other_rows and all(amount >= 1 for amount in add_amounts)),
     )
