@@ -430,7 +430,9 @@ def _chain_sweep(i, j, goal, V, x, t, scratch, c, d, bounds, fixed):  # pragma: 
     bounds[5] = 0.0
 
 
-def level_rows(goal: int, t: EffectTable, ends: tuple[np.ndarray, np.ndarray, float, int]) -> tuple[np.ndarray, ...]:
+def level_rows(
+    goal: int, t: EffectTable, ends: tuple[np.ndarray, np.ndarray, float, int]
+) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...] | None]:
     """Return the rows C, D that ``solve_levels`` keeps its turns in (allocated once per solve) and
     the chain sweep's scratch (None unless the table is a chain: its sweep is then not compiled).
 
