@@ -1,0 +1,68 @@
+"""Why variants with resets take several passes: the Jacobian of one pass in the reset values.
+
+Run: python bench/reset_jacobian.py [variant] [--goal N]   (default two-dice-pig, goal 100)
+A pass maps the reset values w_j = V[j, 0] to the next w' = F(w) (every other value solved
+exactly given w). At the solution F is affine to rounding, so its Jacobian J, taken here by
+finite differences (one pass per reset value), says how fast passes converge (its spectral
+radius), whether Krylov/Anderson mixing could help (how its eigenvalues cluster), and what a
+Newton step would cost (J is dense: one pass per column). Prints those figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from pigdice.rules import find_variant
+from pigdice.solve import rollhold, solve_uncached
+from pigdice.solve.tables import effect_table
+
+STEP = 1e-6
+
+
+def main() -> None:
+    """Measure J and print its figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("variant", nargs="?", default="two-dice-pig")
+    parser.add_argument("--goal", type=int, default=100)
+    args = parser.parse_args()
+    goal = args.goal
+    variant = find_variant(args.variant, goal=goal).with_endgame("first-to-goal")
+    solved = solve_uncached(variant)
+    table = effect_table(variant)
+    rows = rollhold.level_rows(goal, table, rollhold.FIRST_TO_GOAL_ENDS)
+    out = np.zeros(3)
+
+    def one_pass(w: np.ndarray) -> np.ndarray:
+        values = solved.values.copy()
+        values[:, 0] = w
+        rollhold.solve_levels(values, values, goal, 2 * goal - 2, 0, table, False, out, rollhold.FIRST_TO_GOAL_ENDS,
+                              True, *rows)  # fmt: skip
+        return values[:, 0].copy()
+
+    w = solved.values[:, 0].copy()
+    started = time.perf_counter()
+    base = one_pass(w)
+    pass_seconds = time.perf_counter() - started
+    jacobian = np.empty((goal, goal))
+    for m in range(goal):
+        moved = w.copy()
+        moved[m] += STEP
+        jacobian[:, m] = (one_pass(moved) - base) / STEP
+    eigen = np.sort(np.abs(np.linalg.eigvals(jacobian)))[::-1]
+    nonzero = (np.abs(jacobian[:, 1:]) > 1e-12).sum(axis=1)
+    print(f"{variant.name} goal {goal}: {solved.iterations} passes of {pass_seconds * 1000:.1f} ms; fixed point moved "
+          f"{np.abs(base - w).max():.1e} by one more pass")  # fmt: skip
+    print(f"  spectral radius {eigen[0]:.4f}; next eigenvalues {', '.join(f'{e:.4f}' for e in eigen[1:6])}")
+    print(f"  passes to 1e-12 from 0.5 at that rate: {np.log(1e-12 / 0.5) / np.log(eigen[0]):.1f}")
+    print(f"  column w_0: mean {jacobian[1:, 0].mean():+.3f}; entries besides it non-zero per row: "
+          f"median {int(np.median(nonzero))}, most {int(nonzero.max())} of {goal - 1}")  # fmt: skip
+    print(f"  diagonal: {', '.join(f'{x:.4f}' for x in np.diag(jacobian)[1:6])} ... (1/36 = {1 / 36:.4f})")
+    print(f"  a Newton step by this Jacobian costs {goal} passes ({goal * pass_seconds:.2f} s) against "
+          f"{solved.iterations} passes for the solve")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
