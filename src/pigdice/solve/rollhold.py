@@ -47,6 +47,18 @@ def _work(t):  # pragma: no cover - numba
     return np.empty((4, t.offsets.shape[0]))
 
 
+@njit(cache=True, inline="always")
+def _better(value, best, best_action, k):  # pragma: no cover - numba
+    """Return True if a roll worth ``value`` beats the best option so far (``best_action`` 0: hold).
+
+    Ties: at k = 0 prefer rolling (a pass that ties never helps), elsewhere holding; between roll
+    choices that tie to rounding (e.g. 1 die twice = 2 dice once while the turn would go on
+    anyway) prefer fewer dice.
+    """
+    margin = ROLL_TIE if best_action > 0 else 0.0
+    return value > best + margin or (k == 0 and best_action == 0 and value >= best)
+
+
 @njit(cache=True)
 def _turn_sweep(  # pragma: no cover - numba
     i,
@@ -210,11 +222,7 @@ def _turn_sweep(  # pragma: no cover - numba
                     rolls[ch, k] = rv
                 opt_c[ch + 1] = rc
                 opt_d[ch + 1] = rd
-                # ties: at k = 0 prefer rolling (a pass that ties never helps), elsewhere holding;
-                # between roll choices that tie to rounding (e.g. 1 die twice = 2 dice once
-                # while the turn would go on anyway) prefer fewer dice
-                margin = ROLL_TIE if best_a > 0 else 0.0
-                if rv > best_v + margin or (k == 0 and best_a == 0 and rv >= best_v):
+                if _better(rv, best_v, best_a, k):
                     best_v = rv
                     best_c = rc
                     best_d = rd
@@ -268,6 +276,36 @@ def _sweep_kind(t, last, cap):  # pragma: no cover - numba
 
 
 @njit(cache=True, inline="always")
+def _hold(V, i, j, k):  # pragma: no cover - numba
+    """Return holding's value c + d x at turn total k < goal - i (k = 0 passes: the partner state V[j, i] = x)."""
+    if k == 0:
+        return 1.0, -1.0
+    return 1.0 - V[j, i + k], 0.0
+
+
+@njit(cache=True, inline="always")
+def _widen(lo, hi, best_c, best_d, other_c, other_d):  # pragma: no cover - numba
+    """Return the range (lo, hi) of partner values x narrowed so the best option still beats the other one."""
+    slope = best_d - other_d
+    if slope >= 1e-12:
+        lo = max(lo, (other_c - best_c) / slope)
+    elif slope <= -1e-12:
+        hi = min(hi, (other_c - best_c) / slope)
+    return lo, hi
+
+
+@njit(cache=True, inline="always")
+def _first_to_goal_bounds(bounds, lo, hi, top):  # pragma: no cover - numba
+    """Write a fast sweep's ``bounds`` as ``_turn_sweep`` does: the range of x, no stop past the goal."""
+    bounds[0] = lo
+    bounds[1] = hi
+    bounds[2] = 0.0
+    bounds[3] = top
+    bounds[4] = 0.0
+    bounds[5] = 0.0
+
+
+@njit(cache=True, inline="always")
 def _plain_sweep(i, j, goal, V, x, t, c, d, bounds, fixed):  # pragma: no cover - numba
     """``_turn_sweep`` for one roll of adds, busts and resets (``SWEEP_PLAIN``), first to the goal, nothing recorded.
 
@@ -292,12 +330,7 @@ def _plain_sweep(i, j, goal, V, x, t, c, d, bounds, fixed):  # pragma: no cover 
     lo = -1e300
     hi = 1e300
     for k in range(top - 1, -1, -1):
-        if k == 0:
-            hold_c = 1.0  # holding (passing) at k = 0 hands the partner state V[j, i] over
-            hold_d = -1.0
-        else:
-            hold_c = 1.0 - V[j, i + k]
-            hold_d = 0.0
+        hold_c, hold_d = _hold(V, i, j, k)
         roll_c = lose_c
         roll_d = lose_d
         if windowed:
@@ -318,28 +351,14 @@ def _plain_sweep(i, j, goal, V, x, t, c, d, bounds, fixed):  # pragma: no cover 
                 c[k] = roll_c
                 d[k] = roll_d
             continue
-        # ties: at k = 0 prefer rolling (a pass that ties never helps), elsewhere holding
-        if roll_v > hold_v or (k == 0 and roll_v >= hold_v):
+        if _better(roll_v, hold_v, 0, k):
             best_c, best_d, other_c, other_d = roll_c, roll_d, hold_c, hold_d
         else:
             best_c, best_d, other_c, other_d = hold_c, hold_d, roll_c, roll_d
-        slope = best_d - other_d  # the range of x over which the choice stays the better one
-        if slope >= 1e-12:
-            edge = (other_c - best_c) / slope
-            if edge > lo:
-                lo = edge
-        elif slope <= -1e-12:
-            edge = (other_c - best_c) / slope
-            if edge < hi:
-                hi = edge
+        lo, hi = _widen(lo, hi, best_c, best_d, other_c, other_d)  # where the choice stays the better one
         c[k] = best_c
         d[k] = best_d
-    bounds[0] = lo
-    bounds[1] = hi
-    bounds[2] = 0.0
-    bounds[3] = top
-    bounds[4] = 0.0
-    bounds[5] = 0.0
+    _first_to_goal_bounds(bounds, lo, hi, top)
 
 
 @njit(cache=True)
@@ -369,12 +388,7 @@ def _chain_sweep(i, j, goal, V, x, t, scratch, c, d, bounds, fixed):  # pragma: 
     lo = -1e300
     hi = 1e300
     for k in range(top - 1, -1, -1):
-        if k == 0:
-            best_c = 1.0  # holding (passing) at k = 0 hands the partner state V[j, i] over
-            best_d = -1.0
-        else:
-            best_c = 1.0 - V[j, i + k]
-            best_d = 0.0
+        best_c, best_d = _hold(V, i, j, k)
         best_v = best_c + best_d * x
         best_a = 0
         options[0, 0] = best_c
@@ -397,9 +411,7 @@ def _chain_sweep(i, j, goal, V, x, t, scratch, c, d, bounds, fixed):  # pragma: 
             options[0, ch + 1] = roll_c
             options[1, ch + 1] = roll_d
             roll_v = roll_c + roll_d * x
-            # ties as in _turn_sweep: at k = 0 prefer rolling, elsewhere holding, and fewer dice
-            margin = ROLL_TIE if best_a > 0 else 0.0
-            if roll_v > best_v + margin or (k == 0 and best_a == 0 and roll_v >= best_v):
+            if _better(roll_v, best_v, best_a, k):
                 best_v = roll_v
                 best_c = roll_c
                 best_d = roll_d
@@ -409,25 +421,11 @@ def _chain_sweep(i, j, goal, V, x, t, scratch, c, d, bounds, fixed):  # pragma: 
             d[k] = options[1, fixed[k]]
             continue
         for o in range(n_choices + 1):  # the range of x over which the choice stays the best one
-            if o == best_a:
-                continue
-            slope = best_d - options[1, o]
-            if slope >= 1e-12:
-                edge = (options[0, o] - best_c) / slope
-                if edge > lo:
-                    lo = edge
-            elif slope <= -1e-12:
-                edge = (options[0, o] - best_c) / slope
-                if edge < hi:
-                    hi = edge
+            if o != best_a:
+                lo, hi = _widen(lo, hi, best_c, best_d, options[0, o], options[1, o])
         c[k] = best_c
         d[k] = best_d
-    bounds[0] = lo
-    bounds[1] = hi
-    bounds[2] = 0.0
-    bounds[3] = top
-    bounds[4] = 0.0
-    bounds[5] = 0.0
+    _first_to_goal_bounds(bounds, lo, hi, top)
 
 
 def level_rows(
