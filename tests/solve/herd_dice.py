@@ -11,6 +11,9 @@ from pigdice.rules.effects import Effect
 from pigdice.rules.outcomes import ByFaces, RollSpec
 from pigdice.rules.variant import Variant
 
+EXACT = 1e-9  # the Swine Herd solvers' values against the references in their tests
+SWINE = find_variant("swine-herd")
+
 
 def loaded(*faces: tuple[Effect, str]) -> RollSpec:
     """Return a one-die roll with the given effects and probabilities."""

@@ -21,12 +21,8 @@ from pigdice.solve.swineherd import (
     truncated_values,
 )
 
+from .herd_dice import EXACT, SWINE, loaded
 from .herd_dice import herd as shared_herd
-from .herd_dice import loaded
-
-EXACT = 1e-9
-SWINE = find_variant("swine-herd")
-
 
 # a riskier die: at goals 8-10 it has turn starts of every kind (unique, endless, boundary) under the draw rule
 RISKY = loaded((bust(), "1/3"), (add(1), "1/3"), (add(3), "1/3"))

@@ -31,11 +31,7 @@ from pigdice.solve.swineherd_n import (
     solve_swine_herd_n,
 )
 
-from .herd_dice import herd, loaded
-
-EXACT = 1e-9
-SWINE = find_variant("swine-herd")
-
+from .herd_dice import EXACT, herd, loaded
 
 SMALL = loaded((bust(), "1/3"), (add(1), "1/3"), (add(2), "1/3"))
 

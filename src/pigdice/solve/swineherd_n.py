@@ -261,6 +261,16 @@ def _lone_rows(c1, c2, s, goal, amounts, probs, pbust, V, R, br, BV, BR):  # pra
 # -- stage games ----------------------------------------------------------------------------------
 
 
+@njit(cache=True, inline="always")
+def _others(prof, n, i, q):  # pragma: no cover - numba
+    """Return the chance that the players other than i sit exactly as in ``prof`` (bit j: j sits) given chances q."""
+    w = 1.0
+    for j in range(n):
+        if j != i:
+            w *= q[j] if prof & (1 << j) else 1.0 - q[j]
+    return w
+
+
 @njit(cache=True)
 def _gain(U, n, i, q):  # pragma: no cover - numba
     """Return player i's payoff from sitting minus staying when the others sit with chances q.
@@ -271,11 +281,7 @@ def _gain(U, n, i, q):  # pragma: no cover - numba
     for prof in range(1 << n):
         if prof & (1 << i):
             continue
-        w = 1.0
-        for j in range(n):
-            if j != i:
-                w *= q[j] if prof & (1 << j) else 1.0 - q[j]
-        g += w * (U[prof | (1 << i), i] - U[prof, i])
+        g += _others(prof, n, i, q) * (U[prof | (1 << i), i] - U[prof, i])
     return g
 
 
@@ -586,10 +592,7 @@ def _best_reply(BU, n, sig, players, bv, bstay, bsit):  # pragma: no cover - num
         for prof in range(1 << n):
             if prof & (1 << i):
                 continue
-            w = 1.0
-            for j in range(n):
-                if j != i:
-                    w *= q[j] if prof & (1 << j) else 1.0 - q[j]
+            w = _others(prof, n, i, q)
             vs += w * BU[prof | (1 << i), c]
             vy += w * BU[prof, c]
             if prof == 0:
@@ -799,7 +802,7 @@ def _forced_stage(U, s, mask, pv, out):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _turn(s, x, goal, amounts, probs, pbust, PR, V, R, WT, br, bx, BV, BR, BWT, D, C, E, S, BD, BC, BE, out, prof):
+def _turn(s, x, goal, game, br, bx, work, out, prof):
     # pragma: no cover - numba
     """Sweep the three-standing stages of the turn at s (sorted) for the turn-start value x, backwards in t.
 
@@ -809,8 +812,12 @@ def _turn(s, x, goal, amounts, probs, pbust, PR, V, R, WT, br, bx, BV, BR, BWT, 
     equilibrium], [FORCED, mask, the chances of the players in mask]; except for SELECTED stages the
     sweep writes each player's gain from sitting to prof[t, 5:8].
     With ``br`` also the best-response sweep for bx: BD, BC, BE per deviator, out[7:10] = bc, out[10:13] = be.
-    Return (mixed, unresolved) counts of the sweep's stages.
+    Return (mixed, unresolved) counts of the sweep's stages. ``game`` = (amounts, probs, pbust, PR,
+    V, R, WT, BV, BR, BWT): the die and the tables (B*: the best responses'); ``work`` = (D, C, E,
+    S, BD, BC, BE).
     """
+    amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT = game
+    D, C, E, S, BD, BC, BE = work
     top = goal - s[0]  # from here on all three stand at the goal: they sit at once
     nf = amounts.shape[0]
     cap = top + amounts.max()
@@ -938,43 +945,18 @@ def _write_perms(s, v, T):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _fixed_point(s, x, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, work, out, prof, limit):
+def _fixed_point(s, x, goal, game, work, out, prof, limit):
     # pragma: no cover - numba
     """Iterate x <- c(x) / e(x) from x (updated in place) under the stage modes ``prof``; return (steps, settled).
 
     After every sweep the sticky stages take the profile it played. On return with settled, S (work)
     and the gains prof[:, 5:8] are those of the last sweep, whose x moved by at most ROOT_TOLERANCE.
     """
-    D, C, E, S, BD, BC, BE = work
+    S = work[3]
     dummy = np.zeros(3)
     top = goal - s[0]
     for step in range(2 * limit if limit > 1 else 1):
-        _turn(
-            s,
-            x,
-            goal,
-            amounts,
-            probs,
-            pbust,
-            PR,
-            V,
-            R,
-            WT,
-            False,
-            dummy,
-            BV,
-            BR,
-            BWT,
-            D,
-            C,
-            E,
-            S,
-            BD,
-            BC,
-            BE,
-            out,
-            prof,
-        )
+        _turn(s, x, goal, game, False, dummy, work, out, prof)
         for t in range(1, top):
             if prof[t, 0] == STICKY:
                 for j in range(3):
@@ -1032,9 +1014,7 @@ def _fb(a, b):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _residual(
-    s, x0, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, work, out, prof, base, rows, k, p, xs, res
-):  # pragma: no cover - numba
+def _residual(s, x0, goal, game, work, out, prof, base, rows, k, p, xs, res):  # pragma: no cover - numba
     """Solve the turn's fixed point (from x0, into xs) with the decisions rows[:k] forced to p; write their residuals.
 
     res[r] = fb(p_r, -fb(1 - p_r, GAIN_SCALE g_r)) (fb: Fischer-Burmeister), g_r the gain from sitting of
@@ -1046,9 +1026,7 @@ def _residual(
     _set_rows(prof, rows, k, p)
     for q in range(3):
         xs[q] = x0[q]
-    steps, settled = _fixed_point(
-        s, xs, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, work, out, prof, MAX_ROOT_STEPS
-    )
+    steps, settled = _fixed_point(s, xs, goal, game, work, out, prof, MAX_ROOT_STEPS)
     for r in range(k):
         g = prof[int(rows[r, 0]), 5 + _first(int(rows[r, 1]))]
         inner = _fb(1.0 - p[r], GAIN_SCALE * g)
@@ -1057,7 +1035,7 @@ def _residual(
 
 
 @njit(cache=True)
-def _mix_search(s, x, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, work, out, prof, rows, k, p, pf):
+def _mix_search(s, x, goal, game, work, out, prof, rows, k, p, pf):
     # pragma: no cover - numba
     """Solve for the chances p of the forced decisions rows[:k] that make each of them a best reply.
 
@@ -1076,9 +1054,7 @@ def _mix_search(s, x, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, wo
     col = np.zeros(k)
     pt = p.copy()
     base = prof.copy()
-    taken, settled = _residual(
-        s, x, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, work, out, prof, base, rows, k, p, xs, res
-    )
+    taken, settled = _residual(s, x, goal, game, work, out, prof, base, rows, k, p, xs, res)
     steps += taken
     if not settled:
         for q in range(3):
@@ -1093,30 +1069,7 @@ def _mix_search(s, x, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, wo
                 pt[r] = p[r]
             h = NEWTON_H if p[j] + NEWTON_H <= 1.0 else -NEWTON_H
             pt[j] = p[j] + h
-            taken, settled = _residual(
-                s,
-                xs,
-                goal,
-                amounts,
-                probs,
-                pbust,
-                PR,
-                V,
-                R,
-                WT,
-                BV,
-                BR,
-                BWT,
-                work,
-                out,
-                prof,
-                base,
-                rows,
-                k,
-                pt,
-                xt,
-                col,
-            )
+            taken, settled = _residual(s, xs, goal, game, work, out, prof, base, rows, k, pt, xt, col)
             steps += taken
             if not settled:
                 for q in range(3):
@@ -1132,30 +1085,7 @@ def _mix_search(s, x, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, wo
         for _ in range(LINE_SEARCH):
             for r in range(k):
                 pt[r] = min(1.0, max(0.0, p[r] + alpha * delta[r]))
-            taken, settled = _residual(
-                s,
-                xs,
-                goal,
-                amounts,
-                probs,
-                pbust,
-                PR,
-                V,
-                R,
-                WT,
-                BV,
-                BR,
-                BWT,
-                work,
-                out,
-                prof,
-                base,
-                rows,
-                k,
-                pt,
-                xt,
-                trial,
-            )
+            taken, settled = _residual(s, xs, goal, game, work, out, prof, base, rows, k, pt, xt, trial)
             steps += taken
             if settled:
                 tn = np.abs(trial).max()
@@ -1172,9 +1102,7 @@ def _mix_search(s, x, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, wo
         if not improved:
             break
     # leave prof and the work arrays at p's fixed point
-    taken, settled = _residual(
-        s, xs, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, work, out, prof, base, rows, k, p, xt, res
-    )
+    taken, settled = _residual(s, xs, goal, game, work, out, prof, base, rows, k, p, xt, res)
     steps += taken
     if settled and np.abs(res).max() <= RESIDUAL_TOLERANCE:
         for q in range(3):
@@ -1190,7 +1118,7 @@ def _kind(v):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _candidates(s, x, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, work, out, prof, cands, loose):
+def _candidates(s, x, goal, game, work, out, prof, cands, loose):
     # pragma: no cover - numba
     """Write to cands the decisions (stage t, tie-class mask) whose kind of play changes over RECORD sweeps.
 
@@ -1202,7 +1130,7 @@ def _candidates(s, x, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, wo
     top = goal - s[0]
     seen = np.zeros((RECORD, top + 1, 3))
     for r in range(RECORD):
-        _fixed_point(s, x, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, work, out, prof, 1)
+        _fixed_point(s, x, goal, game, work, out, prof, 1)
         for t in range(1, top):
             for q in range(3):
                 seen[r, t, q] = S[t, q]
@@ -1237,28 +1165,24 @@ def _candidates(s, x, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, wo
 
 
 @njit(cache=True)
-def _turn_start(s, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, work, out, prof):  # pragma: no cover - numba
+def _turn_start(s, goal, game, work, out, prof):  # pragma: no cover - numba
     """Solve the equilibrium turn start s (sorted): return (x, steps, how); see the module docstring.
 
     how: 0 the selected profiles settled, 1 the sticky ones did, 2 the forced search succeeded (both
     leave the played profile in S), -1 nothing settled (the damped iteration's x).
     """
-    D, C, E, S, BD, BC, BE = work
+    S = work[3]
     top = goal - s[0]
     prof[:] = 0.0
     x = np.full(3, 1.0 / 3.0)
-    steps, settled = _fixed_point(
-        s, x, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, work, out, prof, MAX_ROOT_STEPS
-    )
+    steps, settled = _fixed_point(s, x, goal, game, work, out, prof, MAX_ROOT_STEPS)
     if settled:
         return x, steps, 0
     for t in range(1, top):
         prof[t, 0] = STICKY
         for j in range(3):
             prof[t, 2 + j] = S[t, j]
-    taken, settled = _fixed_point(
-        s, x, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, work, out, prof, MAX_ROOT_STEPS
-    )
+    taken, settled = _fixed_point(s, x, goal, game, work, out, prof, MAX_ROOT_STEPS)
     steps += taken
     if settled:
         return x, steps, 1
@@ -1271,14 +1195,10 @@ def _turn_start(s, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, work,
     flips = np.zeros((3 * goal, 2))
     nflips = 0
     for _ in range(RESTARTS):
-        ncand, taken = _candidates(
-            s, x1, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, work, out, prof, cands, False
-        )
+        ncand, taken = _candidates(s, x1, goal, game, work, out, prof, cands, False)
         steps += taken
         if ncand == 0:
-            ncand, taken = _candidates(
-                s, x1, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, work, out, prof, cands, True
-            )
+            ncand, taken = _candidates(s, x1, goal, game, work, out, prof, cands, True)
             steps += taken
         for c in range(nflips):  # decisions that flipped between a failed Newton step's ends
             if ncand < cands.shape[0]:
@@ -1305,9 +1225,7 @@ def _turn_start(s, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, work,
         for start in range(STARTS):
             p = last.copy() if start == 0 else np.full(k, (0.5, 0.0, 1.0, 0.25, 0.75)[start - 1])
             xs = x.copy()
-            status, taken = _mix_search(
-                s, xs, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, work, out, prof, rows, k, p, pf
-            )
+            status, taken = _mix_search(s, xs, goal, game, work, out, prof, rows, k, p, pf)
             steps += taken
             if status == 0:
                 return xs, steps, 2
@@ -1317,30 +1235,7 @@ def _turn_start(s, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, work,
                         kinds[t, j] = _kind(S[t, j])
                 base = prof.copy()
                 xt = xs.copy()
-                taken, settled = _residual(
-                    s,
-                    xs,
-                    goal,
-                    amounts,
-                    probs,
-                    pbust,
-                    PR,
-                    V,
-                    R,
-                    WT,
-                    BV,
-                    BR,
-                    BWT,
-                    work,
-                    out,
-                    prof,
-                    base,
-                    rows,
-                    k,
-                    pf[:k],
-                    xt,
-                    np.zeros(k),
-                )
+                taken, settled = _residual(s, xs, goal, game, work, out, prof, base, rows, k, pf[:k], xt, np.zeros(k))
                 steps += taken
                 prof[:] = base
                 for t in range(top - 1, 0, -1):
@@ -1364,32 +1259,7 @@ def _turn_start(s, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, work,
     prof[:] = 0.0
     dummy = np.zeros(3)
     for _ in range(MAX_DAMPED_STEPS):
-        _turn(
-            s,
-            x,
-            goal,
-            amounts,
-            probs,
-            pbust,
-            PR,
-            V,
-            R,
-            WT,
-            False,
-            dummy,
-            BV,
-            BR,
-            BWT,
-            D,
-            C,
-            E,
-            S,
-            BD,
-            BC,
-            BE,
-            out,
-            prof,
-        )
+        _turn(s, x, goal, game, False, dummy, work, out, prof)
         steps += 1
         moved = 0.0
         for q in range(3):
@@ -1415,14 +1285,16 @@ def _load_profile(s, PI, PP, prof):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _solve_all(goal, amounts, probs, pbust, PR, V, R, WT, PI, PP, br, BV, BR, BWT, stats):  # pragma: no cover - numba
+def _solve_all(goal, game, PI, PP, br, stats):  # pragma: no cover - numba
     """Solve every state from the highest score sum down (with ``br``: the best-response tables).
 
+    ``game`` = (amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT), as ``_turn`` takes it.
     PI[s0, s1, s2] = (first row, rows) in PP of the stored profile of a sorted turn start solved by the
     sticky or forced search (PP rows: stage t, the three sit chances); written by the solve, read by ``br``.
     stats: [turn starts, root steps, unsettled, 3-stages, mixed 3-stages, pair stages, mixed pair stages,
     unresolved stages, turn starts settled by sticky profiles, ... by the forced search, rows used].
     """
+    amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT = game
     size = goal + amounts.max() + 2
     D = np.zeros((size, 3))
     C = np.zeros((size, 3))
@@ -1447,9 +1319,7 @@ def _solve_all(goal, amounts, probs, pbust, PR, V, R, WT, PI, PP, br, BV, BR, BW
                 s[0], s[1], s[2] = s0, s1, s2
                 stats[0] += 1
                 if not br:
-                    x, steps, how = _turn_start(
-                        s, goal, amounts, probs, pbust, PR, V, R, WT, BV, BR, BWT, work, out, prof
-                    )
+                    x, steps, how = _turn_start(s, goal, game, work, out, prof)
                     stats[1] += steps
                     if how > 0 and used + goal - s0 > PP.shape[0]:
                         how = -1  # no room to store the profile (not met: PP has room for goal^3 rows)
@@ -1467,32 +1337,7 @@ def _solve_all(goal, amounts, probs, pbust, PR, V, R, WT, PI, PP, br, BV, BR, BW
                         PI[s0, s1, s2, 1] = used - PI[s0, s1, s2, 0]
                         _load_profile(s, PI, PP, prof)
                     _write_perms(s, x, V)
-                    mixed, unresolved = _turn(
-                        s,
-                        x,
-                        goal,
-                        amounts,
-                        probs,
-                        pbust,
-                        PR,
-                        V,
-                        R,
-                        WT,
-                        False,
-                        x,
-                        BV,
-                        BR,
-                        BWT,
-                        D,
-                        C,
-                        E,
-                        S,
-                        BD,
-                        BC,
-                        BE,
-                        out,
-                        prof,
-                    )
+                    mixed, unresolved = _turn(s, x, goal, game, False, x, work, out, prof)
                 else:
                     x = np.zeros(3)
                     for q in range(3):
@@ -1503,32 +1348,7 @@ def _solve_all(goal, amounts, probs, pbust, PR, V, R, WT, PI, PP, br, BV, BR, BW
                     mixed = 0
                     unresolved = 0
                     for _ in range(MAX_ROOT_STEPS + MAX_DAMPED_STEPS):  # policy iteration per deviator
-                        mixed, unresolved = _turn(
-                            s,
-                            x,
-                            goal,
-                            amounts,
-                            probs,
-                            pbust,
-                            PR,
-                            V,
-                            R,
-                            WT,
-                            True,
-                            bx,
-                            BV,
-                            BR,
-                            BWT,
-                            D,
-                            C,
-                            E,
-                            S,
-                            BD,
-                            BC,
-                            BE,
-                            out,
-                            prof,
-                        )
+                        mixed, unresolved = _turn(s, x, goal, game, True, bx, work, out, prof)
                         stats[1] += 1
                         moved = 0.0
                         for q in range(3):
@@ -1735,37 +1555,14 @@ class SwineHerdNPolicy:
         size = goal + int(self.die.amounts.max()) + 2
         D, C, S, BD, BC, BE = (np.zeros((size, 3)) for _ in range(6))
         E = np.zeros(size)
+        work = (D, C, E, S, BD, BC, BE)
         out = np.zeros(13)
         modes = np.zeros((size, 8))
         _load_profile(srt, self.tables.PI, self.tables.PP, modes)
         x = self.tables.V[tuple(srt)].copy()
         goal_, amounts, probs, pbust, PR, V, R = self._args()
-        _turn(
-            srt,
-            x,
-            goal_,
-            amounts,
-            probs,
-            pbust,
-            PR,
-            V,
-            R,
-            self.tables.W,
-            False,
-            x,
-            V,
-            R,
-            self.tables.W,
-            D,
-            C,
-            E,
-            S,
-            BD,
-            BC,
-            BE,
-            out,
-            modes,
-        )
+        W = self.tables.W
+        _turn(srt, x, goal_, (amounts, probs, pbust, PR, V, R, W, V, R, W), False, x, work, out, modes)
         U = np.zeros((8, 3))
         Y = np.zeros(3)
         for q in range(3):
@@ -1845,31 +1642,11 @@ def solve_swine_herd_n(variant: Variant, players: int = 3) -> SwineHerdNPolicy:
     _past_table(goal, die.amounts, die.probabilities, die.bust, tables.PR)
     stats = np.zeros(11, dtype=np.int64)
     dummy4 = np.zeros((1, 1, 1, 3))
-    _solve_all(
-        goal,
-        die.amounts,
-        die.probabilities,
-        die.bust,
-        tables.PR,
-        tables.V,
-        tables.R,
-        tables.W,
-        tables.PI,
-        tables.PP,
-        False,
-        dummy4,
-        np.zeros((1, 1, 3)),
-        dummy4,
-        stats,
-    )
+    none = (dummy4, np.zeros((1, 1, 3)), dummy4)  # no best-response tables
+    game = (die.amounts, die.probabilities, die.bust, tables.PR, tables.V, tables.R, tables.W, *none)
+    _solve_all(goal, game, tables.PI, tables.PP, False, stats)
     return SwineHerdNPolicy(
-        variant.name,
-        goal,
-        players,
-        die,
-        tables,
-        time.perf_counter() - started,
-        Statistics(*(int(v) for v in stats)),
+        variant.name, goal, players, die, tables, time.perf_counter() - started, Statistics(*(int(v) for v in stats))
     )
 
 
@@ -1879,23 +1656,8 @@ def best_response_values(policy: SwineHerdNPolicy) -> np.ndarray:
     goal, die, tables = policy.goal, policy.die, policy.tables
     bt = _allocate(goal, mixes=False)
     stats = np.zeros(11, dtype=np.int64)
-    _solve_all(
-        goal,
-        die.amounts,
-        die.probabilities,
-        die.bust,
-        tables.PR,
-        tables.V,
-        tables.R,
-        tables.W,
-        tables.PI,
-        tables.PP,
-        True,
-        bt.V,
-        bt.R,
-        bt.W,
-        stats,
-    )
+    game = (die.amounts, die.probabilities, die.bust, tables.PR, tables.V, tables.R, tables.W, bt.V, bt.R, bt.W)
+    _solve_all(goal, game, tables.PI, tables.PP, True, stats)
     policy._exploitability.append(_report(policy, bt.V, time.perf_counter() - started))
     return bt.V
 
@@ -1904,9 +1666,7 @@ def _report(policy: SwineHerdNPolicy, B: np.ndarray, seconds: float) -> Exploita
     gain = B - policy.tables.V
     start = (0,) * policy.players
     return Exploitability(
-        tuple(float(g) for g in gain[start]),
-        tuple(float(gain[..., i].max()) for i in range(policy.players)),
-        seconds,
+        tuple(float(g) for g in gain[start]), tuple(float(gain[..., i].max()) for i in range(policy.players)), seconds
     )
 
 
