@@ -38,6 +38,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
+    if not 1 <= args.runs <= 100:
+        parser.error(f"--runs must be from 1 to 100, got {args.runs}")
     script = str(Path(sys.executable).parent / "pigdice")
     if not Path(script).exists():
         script = shutil.which("pigdice") or sys.exit("the pigdice script is not installed")

@@ -15,11 +15,14 @@ import time
 
 import numpy as np
 
+from pigdice.errors import PigdiceError
 from pigdice.rules import find_variant
+from pigdice.rules.variant import Decision
 from pigdice.solve import rollhold, solve_uncached
 from pigdice.solve.tables import effect_table
 
 STEP = 1e-6
+MAX_GOAL = 300  # one pass per reset value: goal passes of goal^2 pairs
 
 
 def main() -> None:
@@ -29,9 +32,21 @@ def main() -> None:
     parser.add_argument("--goal", type=int, default=100)
     args = parser.parse_args()
     goal = args.goal
-    variant = find_variant(args.variant, goal=goal).with_endgame("first-to-goal")
+    if not 2 <= goal <= MAX_GOAL:
+        parser.error(f"--goal must be from 2 to {MAX_GOAL}, got {goal}")
+    try:
+        variant = find_variant(args.variant, goal=goal)
+        if variant.is_simultaneous:
+            parser.error(f"{variant.name}: everyone rolls together, no passes to measure (see bench/swine_herd.py)")
+        variant = variant.with_endgame("first-to-goal")
+        table = effect_table(variant)
+    except PigdiceError as error:
+        parser.error(str(error))
+    if variant.decision is not Decision.ROLL_HOLD and variant.decision is not Decision.DICE_PER_ROLL:
+        parser.error(f"{variant.name} chooses its dice once a turn: its solver has no passes to measure")
+    if not table.has_reset:
+        parser.error(f"{variant.name} has no reset: one pass solves it, there is no Jacobian to measure")
     solved = solve_uncached(variant)
-    table = effect_table(variant)
     rows = rollhold.level_rows(goal, table, rollhold.FIRST_TO_GOAL_ENDS)
     out = np.zeros(3)
 
