@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from pigdice.rules import find_variant
-from pigdice.solve.nplayer import solve_players
+from pigdice.solve.n.nplayer import solve_players
 from pigdice.study.analysis.approximation import (
     Game,
     approximate_turns,

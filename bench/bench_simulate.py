@@ -21,7 +21,7 @@ import numba
 from pigdice.players.specs import parse_strategy
 from pigdice.players.tables import action_table
 from pigdice.rules import find_variant
-from pigdice.solve.headtohead import head_to_head
+from pigdice.solve.two.headtohead import head_to_head
 from pigdice.study.fastsim import head_to_head_sim, simulate_tables
 from pigdice.study.simulate import simulate
 

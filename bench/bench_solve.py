@@ -22,8 +22,9 @@ from numba import njit
 
 from pigdice.rules import find_variant
 from pigdice.rules.registry import variant_names
-from pigdice.solve import rollhold, solve_uncached
+from pigdice.solve import solve_uncached
 from pigdice.solve.tables import effect_table
+from pigdice.solve.two import rollhold
 
 TOLERANCE = 1e-12
 

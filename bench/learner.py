@@ -22,8 +22,8 @@ from pigdice.players.specs import parse_strategy
 from pigdice.players.tables import action_table
 from pigdice.rules import find_variant
 from pigdice.rules.variant import Variant
-from pigdice.solve.headtohead import head_to_head
 from pigdice.solve.solver import solve
+from pigdice.solve.two.headtohead import head_to_head
 from pigdice.study.learner import CurvePoint, LearningCurve, QLearner, checkpoints, learning_curve
 
 HEADER = (

@@ -25,7 +25,7 @@ import numpy as np
 from pigdice.engine.game import Action, apply, new_game, parse_action
 from pigdice.players.optimal import position_of
 from pigdice.rules import find_variant
-from pigdice.solve.nplayer import PlayersPolicy, solve_players
+from pigdice.solve.n.nplayer import PlayersPolicy, solve_players
 from pigdice.solve.positions import INDIFFERENCE
 
 TOLERANCE = 1e-12

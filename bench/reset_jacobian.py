@@ -18,8 +18,9 @@ import numpy as np
 from pigdice.errors import PigdiceError
 from pigdice.rules import find_variant
 from pigdice.rules.variant import Decision
-from pigdice.solve import rollhold, solve_uncached
+from pigdice.solve import solve_uncached
 from pigdice.solve.tables import effect_table
+from pigdice.solve.two import rollhold
 
 STEP = 1e-6
 MAX_GOAL = 300  # one pass per reset value: goal passes of goal^2 pairs

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from pigdice.rules import find_variant
-from pigdice.solve.swineherd import (
+from pigdice.solve.herd.swineherd import (
     BOUNDARY,
     ENDLESS,
     SIT_MARGIN,

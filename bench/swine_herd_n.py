@@ -1,4 +1,4 @@
-"""3-player Swine Herd (seed 001) solved by pigdice.solve.swineherd_n: time, memory, exploitability, values.
+"""3-player Swine Herd (seed 001) solved by pigdice.solve.herd.swineherd_n: time, memory, exploitability, values.
 
 Run: python bench/swine_herd_n.py [--goal 10 20 50 100]
 Prints per goal: solve seconds, table bytes and the process's peak memory, the value at the start by
@@ -14,8 +14,8 @@ import resource
 import time
 
 from pigdice.rules import find_variant
+from pigdice.solve.herd.swineherd_n import exploitability_report, solve_swine_herd_n
 from pigdice.solve.memory import format_bytes
-from pigdice.solve.swineherd_n import exploitability_report, solve_swine_herd_n
 
 
 def peak_bytes() -> int:

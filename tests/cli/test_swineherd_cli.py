@@ -9,7 +9,7 @@ from clihelpers import assert_one_line_error, run_json, runner
 
 from pigdice.cli.app import app
 from pigdice.rules import find_variant
-from pigdice.solve.swineherd import solve_swine_herd
+from pigdice.solve.herd.swineherd import solve_swine_herd
 
 
 def test_analyze_json_for_the_equilibrium_against_itself() -> None:

@@ -21,7 +21,7 @@ from pigdice.errors import (
 from pigdice.players.fixed import HoldAt
 from pigdice.rules import find_variant
 from pigdice.rules.registry import all_variants
-from pigdice.solve.headtohead import head_to_head
+from pigdice.solve.two.headtohead import head_to_head
 
 # PettingZoo's api_test prefers Box observations; a dict of observation and action mask is what its own
 # board games use, so the two notes it prints about that are expected here

@@ -20,7 +20,7 @@ from pigdice.players.tables import action_table
 from pigdice.players.zoo import KeepPace, MaxScore, expected_gains, is_end_race, keep_pace_threshold
 from pigdice.rules import find_variant
 from pigdice.rules.variant import Variant
-from pigdice.solve.headtohead import head_to_head
+from pigdice.solve.two.headtohead import head_to_head
 
 RNG = np.random.default_rng(0)
 

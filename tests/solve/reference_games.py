@@ -95,7 +95,7 @@ def reference_game(
     ``cap``: a player whose score plus turn total is at or past it holds (where holding is
     legal). Every ending but first-to-goal needs one, unless the game has one throw per turn.
     ``cap_last_turn=False`` spares the game's very last turn (the last player stops anyway
-    once ahead), as ``pigdice.solve.endgame.solve_endgame(cap=...)`` does. ``refuse_endless``:
+    once ahead), as ``pigdice.solve.two.endgame.solve_endgame(cap=...)`` does. ``refuse_endless``:
     raise ``EndlessGameError`` if at some scores every player passes in turn (see ``endless``).
     ``mixed``: where a solver's equilibrium mixes (3+ players), the chance of each option it
     states (``PlayersPolicy.strategy``); at a decision where it names more than one option, the

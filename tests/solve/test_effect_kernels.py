@@ -20,10 +20,10 @@ from pigdice.rules.dice import Die
 from pigdice.rules.effects import Effect, EffectKind, add, bank, bust, double, reset_score, set_total, subtract
 from pigdice.rules.outcomes import ByFaces, RollSpec
 from pigdice.rules.variant import Decision, Variant
-from pigdice.solve import dicechoice, rollhold
-from pigdice.solve.headtohead import head_to_head
 from pigdice.solve.solver import solve_uncached
 from pigdice.solve.tables import effect_table
+from pigdice.solve.two import dicechoice, rollhold
+from pigdice.solve.two.headtohead import head_to_head
 from pigdice.study.analysis import turn_outcomes
 from pigdice.study.fastsim import simulate_tables
 
@@ -312,3 +312,15 @@ def test_max_score_gain_is_the_expected_change_of_score_plus_turn_total(kind: Ef
                     new_score, total, _ = e.resolve(score, int(k))
                     expected += p * (new_score + total - score - k)
                 assert gains[0, k] == pytest.approx(expected, abs=1e-12), (effect, score, k)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("turn_total", [0, 5])
+def test_the_kernels_effect_step_is_the_engines_rule(kind: EffectKind, turn_total: int) -> None:
+    from pigdice.solve.step import effect_step, thrown_score
+
+    for effect in examples(kind):
+        expected = effect.resolve(40, turn_total)
+        assert effect_step(int(effect.kind), effect.amount, effect.keep_turn_total, 40, turn_total) == expected
+        score, banked, _ = effect.resolve(40, 0)
+        assert thrown_score(int(effect.kind), effect.amount, effect.keep_turn_total, 40) == score + banked

@@ -10,10 +10,10 @@ from pigdice.errors import BadParameterError
 from pigdice.players.optimal import Optimal, position_of
 from pigdice.rules import find_variant
 from pigdice.rules.variant import Variant
-from pigdice.solve.endgame import solve_endgame
 from pigdice.solve.exact import exact_policy
 from pigdice.solve.positions import Position
 from pigdice.solve.solver import solve_uncached
+from pigdice.solve.two.endgame import solve_endgame
 
 from .reference_games import reference_game
 

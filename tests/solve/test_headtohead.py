@@ -12,7 +12,7 @@ from pigdice.players.specs import parse_strategy
 from pigdice.players.tables import action_table
 from pigdice.rules import find_variant
 from pigdice.solve import solve
-from pigdice.solve.headtohead import head_to_head
+from pigdice.solve.two.headtohead import head_to_head
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,6 @@ from pigdice.rules import find_variant
 from pigdice.solve import memory, solve, solve_uncached
 from pigdice.solve import solver as solver_module
 from pigdice.solve.actions import HOLD, hold_thresholds
-from pigdice.solve.headtohead import head_to_head
 from pigdice.solve.memory import (
     GiB,
     MiB,
@@ -27,6 +26,7 @@ from pigdice.solve.memory import (
     largest_goal,
     solver_bytes,
 )
+from pigdice.solve.two.headtohead import head_to_head
 
 
 @pytest.fixture(autouse=True)

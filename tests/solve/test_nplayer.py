@@ -20,9 +20,9 @@ from pigdice.rules.dice import Die, standard_die
 from pigdice.rules.effects import Effect, EffectKind, add, bank, bust, double, reset_score, subtract
 from pigdice.rules.outcomes import ByFaces, RollSpec
 from pigdice.rules.variant import Decision, Variant
-from pigdice.solve import nkernels
 from pigdice.solve.memory import players_solver_bytes
-from pigdice.solve.nplayer import Override, PlayersPolicy, solve_players
+from pigdice.solve.n import nkernels
+from pigdice.solve.n.nplayer import Override, PlayersPolicy, solve_players
 from pigdice.solve.positions import INDIFFERENCE, Position
 from pigdice.solve.solver import solve_uncached
 
@@ -331,7 +331,7 @@ def test_three_player_pig_goal_100_seats_and_opening(pig3):
 
 def test_where_no_choices_are_consistent_the_equilibrium_mixes_and_nobody_gains_by_another_choice(pig3):
     # 37 cycles of 3-player Pig to 100 have no consistent deterministic choices (every profile leaves
-    # someone a better reply): there the players at a breakpoint mix (pigdice.solve.mixing)
+    # someone a better reply): there the players at a breakpoint mix (pigdice.solve.n.mixing)
     policy = pig3
     assert policy.stats is not None and policy.stats.unsettled == 0 and policy.stats.mixed == 37
     assert policy.regret == 0.0 and policy.stats.mix_gain < 1e-12

@@ -12,7 +12,7 @@ from pigdice.errors import BadParameterError
 from pigdice.players.optimal import position_of
 from pigdice.rules import find_variant
 from pigdice.solve.exact import exact_policy, exactness
-from pigdice.solve.nplayer import PlayersPolicy, solve_players
+from pigdice.solve.n.nplayer import PlayersPolicy, solve_players
 from pigdice.solve.positions import INDIFFERENCE, Position
 from pigdice.study.evaluate import wilson_interval
 
@@ -188,9 +188,9 @@ def test_positions_the_policy_does_not_answer_are_refused_clearly():
 def test_the_banked_table_swept_once_per_difference_equals_the_table_swept_per_score(name, goal, endgame, ties):
     # Y's last turn depends only on M - b and M - c: sweeping each pair once must give, bit for bit,
     # what sweeping every (M, b, c) gives
-    from pigdice.solve.endgame import bust_chance, single_last_throw
-    from pigdice.solve.finalturns import banked_table, last_tables
+    from pigdice.solve.n.finalturns import banked_table, last_tables
     from pigdice.solve.tables import effect_table
+    from pigdice.solve.two.endgame import bust_chance, single_last_throw
 
     variant = find_variant(name, goal=goal, endgame=endgame, ties=ties)
     table = effect_table(variant)

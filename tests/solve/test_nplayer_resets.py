@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from pigdice.rules import find_variant
-from pigdice.solve import nkernels
-from pigdice.solve.nplayer import PlayersPolicy, solve_players
+from pigdice.solve.n import nkernels
+from pigdice.solve.n.nplayer import PlayersPolicy, solve_players
 from pigdice.solve.positions import INDIFFERENCE
 
 EXACT = 1e-12

@@ -14,11 +14,11 @@ import pytest
 from pigdice.players.specs import parse_strategy
 from pigdice.players.tables import action_table
 from pigdice.rules import find_variant
-from pigdice.solve import rollhold
-from pigdice.solve.headtohead import head_to_head
 from pigdice.solve.layout import SWEEP_CHAIN, SWEEP_GENERAL, SWEEP_PLAIN, sweep_layout
 from pigdice.solve.solver import solve_values
 from pigdice.solve.tables import EffectTable, effect_table
+from pigdice.solve.two import rollhold
+from pigdice.solve.two.headtohead import head_to_head
 from pigdice.study.fastsim import head_to_head_sim
 
 PLAIN = ["pig", "two-dice-pig", "big-pig", "piggy-six", "pass-the-pigs", "piggy"]

@@ -13,8 +13,8 @@ from pigdice.engine.game import GameState, Hold, apply, parse_action, returns
 from pigdice.rules import find_variant
 from pigdice.rules.outcomes import RollSpec, ScriptedDice
 from pigdice.rules.variant import Endgame, TieRule
-from pigdice.solve.endgame import solve_endgame
 from pigdice.solve.positions import Position
+from pigdice.solve.two.endgame import solve_endgame
 
 from .reference_games import EndlessGameError, ReferenceGame, State, reference_game
 from .reference_solver import reference_values
@@ -64,7 +64,7 @@ def test_two_players_first_to_goal_equal_the_reference_solver_everywhere(name, g
     ],
 )
 def test_two_players_endings_equal_the_endgame_solver_everywhere(name, goal, endgame, ties, final_turn, cap):
-    # pigdice.solve.endgame (numba, 2 players) caps the totals of the player who reaches the goal
+    # pigdice.solve.two.endgame (numba, 2 players) caps the totals of the player who reaches the goal
     # but not the last turn: cap_last_turn=False plays the same game
     params = {"max_dice": 3} if name == "hog" else {}
     variant = find_variant(name, goal=goal, endgame=endgame, ties=ties, final_turn=final_turn, **params)

@@ -6,7 +6,7 @@ import pytest
 
 from pigdice.rules import find_variant
 from pigdice.solve import solve
-from pigdice.solve.headtohead import head_to_head
+from pigdice.solve.two.headtohead import head_to_head
 
 
 @pytest.fixture(autouse=True)

@@ -13,7 +13,7 @@ from pigdice.rules import find_variant
 from pigdice.rules.effects import add, bust, double
 from pigdice.rules.outcomes import RollSpec
 from pigdice.rules.variant import Variant
-from pigdice.solve.swineherd import (
+from pigdice.solve.herd.swineherd import (
     MAX_GOAL,
     SwineHerdPolicy,
     read_die,

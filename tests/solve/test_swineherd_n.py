@@ -22,7 +22,7 @@ from pigdice.rules import find_variant
 from pigdice.rules.effects import add, bust
 from pigdice.rules.outcomes import RollSpec
 from pigdice.rules.variant import Variant
-from pigdice.solve.swineherd_n import (
+from pigdice.solve.herd.swineherd_n import (
     MAX_GOAL,
     SwineHerdNPolicy,
     best_response_values,

@@ -13,8 +13,8 @@ from pigdice.errors import BadParameterError
 from pigdice.players.optimal import Optimal, approximation_note, herd_view, hint_for_state
 from pigdice.rules import find_variant
 from pigdice.solve.exact import exact_policy, exactness, start_action
+from pigdice.solve.herd.swineherd_policy import SwineHerdExact
 from pigdice.solve.positions import Position
-from pigdice.solve.swineherd_policy import SwineHerdExact
 
 HERD = find_variant("swine-herd")
 MIXED = (43, 53, 12)  # a stage game where both mix (seen from the player with 43)

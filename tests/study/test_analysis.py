@@ -229,7 +229,7 @@ def test_two_score_variants_take_about_two_scoring_turns() -> None:
 
 
 def test_pair_of_strategies_has_both_seatings_and_matches_head_to_head() -> None:
-    from pigdice.solve.headtohead import head_to_head
+    from pigdice.solve.two.headtohead import head_to_head
 
     variant = find_variant("two-dice-pig", goal=40)
     a = analyze(variant, ["hold:10", "optimal"])

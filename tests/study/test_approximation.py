@@ -16,7 +16,7 @@ from pigdice.rules.outcomes import ByFaces, RollSpec
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve import solve
 from pigdice.solve.memory import MiB
-from pigdice.solve.nplayer import PlayersPolicy, solve_players
+from pigdice.solve.n.nplayer import PlayersPolicy, solve_players
 from pigdice.solve.policy import Policy
 from pigdice.solve.positions import Position
 from pigdice.study.analysis.approximation import (
@@ -181,7 +181,7 @@ def test_approximation_matches_a_plain_markov_chain(name: str, solved: dict) -> 
 
 def test_three_player_pig_to_100_with_mixed_cycles() -> None:
     # 3-player Pig to 100 has 37 cycles without consistent deterministic choices, where the equilibrium
-    # mixes (pigdice.solve.mixing): the evaluation must mix the turns there as the solver did to
+    # mixes (pigdice.solve.n.mixing): the evaluation must mix the turns there as the solver did to
     # reproduce its seat chances
     study = approximation_study(find_variant("pig"), 3)
     assert study.regret == 0.0 and study.mixed == 37

@@ -7,8 +7,8 @@ import pytest
 
 from pigdice.errors import BadParameterError
 from pigdice.rules import find_variant
-from pigdice.solve.headtohead import head_to_head
 from pigdice.solve.solver import solve
+from pigdice.solve.two.headtohead import head_to_head
 from pigdice.study.learner import (
     QLearner,
     agreement,

@@ -79,7 +79,7 @@ def test_a_tournament_counts_all_its_games_and_matches():
 
 def test_exact_comparison_of_strategies_that_never_score_is_an_error():
     never = np.zeros_like(HOLD)
-    from pigdice.solve.headtohead import head_to_head
+    from pigdice.solve.two.headtohead import head_to_head
 
     with pytest.raises(BadStrategyError, match="this game never ends"):
         head_to_head(PIG, never, never)

@@ -16,7 +16,7 @@ from pigdice.players.base import Strategy
 from pigdice.players.fixed import HoldAt
 from pigdice.rules import find_variant
 from pigdice.rules.variant import Variant
-from pigdice.solve.swineherd import SwineHerdPolicy, solve_swine_herd
+from pigdice.solve.herd.swineherd import SwineHerdPolicy, solve_swine_herd
 from pigdice.study.analysis.swineherd import (
     SitTable,
     analyze_swine_herd,

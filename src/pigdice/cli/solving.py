@@ -77,13 +77,13 @@ def solve_summary(policy: ExactPolicy, seconds: float, kernel_seconds: float = 0
         "ties": str(variant.ties),
         "final_turn": str(variant.final_turn),
         "players": policy.players,
-        # 3+ players: cycles with no consistent pure choices mix (pigdice.solve.mixing); where no mixed
+        # 3+ players: cycles with no consistent pure choices mix (pigdice.solve.n.mixing); where no mixed
         # equilibrium is found (turn totals that can fall), the least-regret pure choices are kept
         "exact": float(getattr(policy, "regret", 0.0)) == 0.0,
         "regret": float(getattr(policy, "regret", 0.0)),
         "mixed_cycles": getattr(getattr(policy, "stats", None), "mixed", 0),
         # with resets a cycle whose mover sits at a breakpoint may keep its choices across passes
-        # (pigdice.solve.nkernels.KEEP_GAIN); the most any mover of a mixed or kept cycle could gain
+        # (pigdice.solve.n.nkernels.KEEP_GAIN); the most any mover of a mixed or kept cycle could gain
         "kept_cycles": getattr(getattr(policy, "stats", None), "kept", 0),
         "equilibrium_gain": getattr(getattr(policy, "stats", None), "mix_gain", 0.0),
         "win_probability_first_player": seats[0],

@@ -5,7 +5,7 @@ players first to the goal) the perfect player plays it and its hints are exact. 
 approximates and says how: with 3+ players under a final round or equal turns it plays the
 2-player first-to-goal policy against the highest opponent score (seed 003's suggestion) and
 in its last turn rolls until it leads. Swine Herd with 2 players is played by its exact
-equilibrium (``pigdice.solve.swineherd_policy``), mixing where the equilibrium mixes with one draw per
+equilibrium (``pigdice.solve.herd.swineherd_policy``), mixing where the equilibrium mixes with one draw per
 moment of choice; with 3 or more players by that equilibrium against the opponent with the highest
 score (standing or seated), as seed 003 suggests for Pig.
 """

@@ -1,9 +1,9 @@
 """Exact policies for the game as it is played: which solver answers a (variant, players), and the caches.
 
 - 2 players, first to the goal: ``pigdice.solve.solver`` (seed 003's equations);
-- 2 players, final round or equal turns (either tie rule): ``pigdice.solve.endgame``;
+- 2 players, final round or equal turns (either tie rule): ``pigdice.solve.two.endgame``;
 - 3+ players, first to the goal, and 3 players under a final round or equal turns:
-  ``pigdice.solve.nplayer`` (values per seat);
+  ``pigdice.solve.n.nplayer`` (values per seat);
 - anything else has no exact solver yet; ``exactness`` says why, and the perfect player then
   approximates and says how (``pigdice.players.optimal``).
 
@@ -72,11 +72,11 @@ class ExactPolicy(Protocol):
 
     def strategy(self, position: Position) -> dict[str, float]:
         """Return the chance of each option the perfect player takes: ``best`` alone, except where the
-        equilibrium mixes (3+ players, ``pigdice.solve.mixing``)."""
+        equilibrium mixes (3+ players, ``pigdice.solve.n.mixing``)."""
 
     def play(self, position: Position, draw: Callable[[], float] | None) -> str:
         """Return the option the perfect player plays: ``best``, or where the equilibrium mixes two plans (3+
-        players, ``pigdice.solve.mixing``) the one ``draw()`` picks (uniform in [0, 1), one per turn)."""
+        players, ``pigdice.solve.n.mixing``) the one ``draw()`` picks (uniform in [0, 1), one per turn)."""
 
     def win_vector(self, position: Position) -> tuple[float, ...]:
         """Return every player's win probability at ``position``, the mover first."""
@@ -201,7 +201,7 @@ def exactness(variant: Variant, players: int) -> str | None:
     Memory is not checked here: ``exact_policy`` refuses a goal too large for this machine.
     """
     if variant.is_simultaneous:
-        from pigdice.solve.swineherd import MAX_GOAL as HERD_GOAL
+        from pigdice.solve.herd.swineherd import MAX_GOAL as HERD_GOAL
 
         if players != 2:
             return f"Swine Herd is solved exactly for 2 players, not {players}"
@@ -234,7 +234,7 @@ def _exact_form(variant: Variant) -> Variant:
 
 def exact_key(variant: Variant, players: int) -> str:
     """Return what identifies an exact solve: solver, players, name, goal and the rules' fingerprint."""
-    from pigdice.solve.endgame import endgame_key
+    from pigdice.solve.two.endgame import endgame_key
 
     kind = solver_kind(variant, players)
     if kind == "swine-herd":
@@ -246,7 +246,8 @@ def exact_key(variant: Variant, players: int) -> str:
 
 def exact_cache_path(variant: Variant, players: int) -> Path:
     """Return where the exact policy of ``variant`` with ``players`` players is cached on disk."""
-    from pigdice.solve import endgame, nplayer
+    from pigdice.solve.n import nplayer
+    from pigdice.solve.two import endgame
 
     kind = solver_kind(variant, players)
     version = endgame.FORMAT_VERSION if kind == "endgame" else nplayer.FORMAT_VERSION
@@ -297,7 +298,8 @@ def exact_policy(
         if kept is not None:
             kept.from_cache = True
             return kept
-    from pigdice.solve import endgame, nplayer
+    from pigdice.solve.n import nplayer
+    from pigdice.solve.two import endgame
 
     path = exact_cache_path(variant, players)
     policy: ExactPolicy | None = None
@@ -326,7 +328,7 @@ def exact_policy(
 
 def _swine_herd_policy(variant: Variant, players: int, use_cache: bool) -> ExactPolicy:
     """Return Swine Herd's exact equilibrium from memory or a solve (half a second at goal 100: no disk cache)."""
-    from pigdice.solve.swineherd_policy import swine_herd_exact
+    from pigdice.solve.herd.swineherd_policy import swine_herd_exact
 
     key = exact_key(variant, players)  # raises where no exact solver exists
     if use_cache:

@@ -18,12 +18,12 @@ from numba import njit
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Variant
-from pigdice.solve import dicechoice, rollhold
 from pigdice.solve.actions import first_hold
 from pigdice.solve.memory import action_table_bytes, check_memory
 from pigdice.solve.policyfile import FORMAT_VERSION, read_values
 from pigdice.solve.storage import RowCache, save_npz
 from pigdice.solve.tables import EffectTable, effect_table
+from pigdice.solve.two import dicechoice, rollhold
 
 
 @njit(cache=True)

@@ -12,10 +12,10 @@ import numpy as np
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Variant
-from pigdice.solve import dicechoice, rollhold
 from pigdice.solve.memory import MiB, check_memory, solver_bytes
 from pigdice.solve.policy import Policy
 from pigdice.solve.policyfile import cache_dir, cache_path, solvable
+from pigdice.solve.two import dicechoice, rollhold
 
 __all__ = ["cache_dir", "cache_path", "solvable"]  # their home is policyfile (no numba); solver re-exports them
 from pigdice.solve.tables import EffectTable, effect_table
@@ -123,7 +123,7 @@ def solve_values(
 
     ``seats`` holds V (the seat does not matter) or V0, V1 (the values of seat 0 and seat 1 to
     move, pairs (V0[i, j], V1[j, i])). ``ends`` says what banking past the goal is worth
-    (``rollhold.FIRST_TO_GOAL_ENDS``, or the last-turn tables of ``pigdice.solve.endgame``).
+    (``rollhold.FIRST_TO_GOAL_ENDS``, or the last-turn tables of ``pigdice.solve.two.endgame``).
     """
     goal = variant.goal
     va, vb = seats[0], seats[-1]

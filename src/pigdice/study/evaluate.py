@@ -1,6 +1,6 @@
 """Compare strategies: exact head-to-head, Monte Carlo with a Wilson 95% interval, and tournaments.
 
-Exact numbers come from ``pigdice.solve.headtohead`` (2 players, first to the goal, strategies with
+Exact numbers come from ``pigdice.solve.two.headtohead`` (2 players, first to the goal, strategies with
 action tables), and in 2-player Swine Herd from ``pigdice.study.analysis.swineherd`` (the perfect
 player's equilibrium and hold:N as sit tables). Simulations use the fast numba simulator
 (``pigdice.study.fastsim``) when every player has a table and the game ends first-to-goal (or, in
@@ -24,9 +24,9 @@ from pigdice.errors import BadParameterError, BadStrategyError
 from pigdice.players.base import Strategy, chases_in_last_turn, is_human
 from pigdice.players.tables import action_table, has_table
 from pigdice.rules.variant import Decision, Endgame, Variant
-from pigdice.solve.headtohead import HeadToHead, head_to_head
 from pigdice.solve.memory import action_table_bytes, check_memory, head_to_head_bytes
 from pigdice.solve.solver import TOLERANCE
+from pigdice.solve.two.headtohead import HeadToHead, head_to_head
 from pigdice.study.fastsim import head_to_head_sim, simulate_tables
 from pigdice.study.limits import check_games
 from pigdice.study.simulate import SimulationResult, play_game

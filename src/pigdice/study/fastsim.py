@@ -27,7 +27,6 @@ from numba import njit, prange
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Endgame, FinalTurn, TieRule, Variant
-from pigdice.solve.headtohead import check_table
 from pigdice.solve.memory import action_table_bytes, check_memory
 from pigdice.solve.tables import (
     KIND_ADD,
@@ -39,6 +38,7 @@ from pigdice.solve.tables import (
     EffectTable,
     effect_table,
 )
+from pigdice.solve.two.headtohead import check_table
 from pigdice.study.limits import check_games
 
 CHUNK = 1 << 14  # games per random stream

@@ -48,7 +48,6 @@ from pigdice.errors import BadParameterError
 from pigdice.rules.parameters import shown
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.actions import HOLD
-from pigdice.solve.headtohead import head_to_head
 from pigdice.solve.memory import action_table_bytes, check_memory
 from pigdice.solve.solver import solvable, solve
 from pigdice.solve.tables import (
@@ -60,6 +59,7 @@ from pigdice.solve.tables import (
     KIND_SUBTRACT,
     effect_table,
 )
+from pigdice.solve.two.headtohead import head_to_head
 
 EPSILON = 0.1
 OMEGA = 0.8

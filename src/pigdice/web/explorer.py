@@ -36,7 +36,7 @@ HERD_SIT_NOTE = (
 
 def _herd_data(variant: Variant) -> dict[str, Any]:
     """Return the explorer's JSON for 2-player Swine Herd: when to sit while the other stands, and V."""
-    from pigdice.solve.swineherd import solve_swine_herd
+    from pigdice.solve.herd.swineherd import solve_swine_herd
     from pigdice.study.plots.swineherd import sit_boundary
 
     policy = solve_swine_herd(variant)

@@ -34,7 +34,7 @@ from pigdice.solve.memory import (
     players_values_bytes,
     turn_outcomes_bytes,
 )
-from pigdice.solve.nplayer import PlayersPolicy
+from pigdice.solve.n.nplayer import PlayersPolicy
 from pigdice.solve.solver import solve
 from pigdice.solve.tables import effect_table
 from pigdice.study.analysis.nchain import push_levels
@@ -251,9 +251,9 @@ class Approximation:
     optimal: list[float]  # each seat's chance when everyone plays the exact policy
     seats: list[SeatLoss]
     check: float | None  # the largest |evaluated - solver| of each seat when everyone plays exactly
-    regret: float  # the exact policy's regret (0: an equilibrium; see pigdice.solve.nplayer)
+    regret: float  # the exact policy's regret (0: an equilibrium; see pigdice.solve.n.nplayer)
     unsettled: int | None  # cycles without consistent choices (None: the policy came from a cache)
-    mixed: int | None  # of those, the cycles whose equilibrium mixes (pigdice.solve.mixing)
+    mixed: int | None  # of those, the cycles whose equilibrium mixes (pigdice.solve.n.mixing)
     still_playing: float
     never_ends: float
     passes: int

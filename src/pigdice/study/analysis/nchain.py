@@ -1,7 +1,7 @@
 """Numba kernels of the n-player game chain (first to the goal) under fixed choices, pushed forward.
 
 A turn starts at a score tuple in turn order, the mover first, stored at the flat index of
-``pigdice.solve.nkernels`` (mixed radix, base goal), and at r, the offset of one tracked seat from
+``pigdice.solve.n.nkernels`` (mixed radix, base goal), and at r, the offset of one tracked seat from
 the mover: the mover's seat is (tracked - r) mod n. ``M[index, r, b]`` is the probability that a
 turn starts there in game b (B games are pushed together; in game b the tracked seat ``tracked[b]``
 plays the approximate choices if ``approx[b]``, every other seat the exact n-player policy).
@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pigdice.solve.nkernels import INNER_TOLERANCE, cycle_period, first_tuple, next_tuple
+from pigdice.solve.n.nkernels import INNER_TOLERANCE, cycle_period, first_tuple, next_tuple
 from pigdice.solve.positions import INDIFFERENCE
 from pigdice.solve.tables import KIND_ADD, KIND_BANK, KIND_BUST, KIND_DOUBLE, KIND_RESET, KIND_SET, KIND_SUBTRACT
 
@@ -154,7 +154,7 @@ def exact_choices(  # pragma: no cover - numba
 ):  # fmt: skip
     """Write into act[k] the exact n-player policy's choice at every turn total k < goal - a0 (Hog: k = 0).
 
-    The mover's own entry of the solver's turn sweep (``pigdice.solve.nkernels._sweep``), option
+    The mover's own entry of the solver's turn sweep (``pigdice.solve.n.nkernels._sweep``), option
     for option and in the same order: W (tuples, n) are the turn-start win vectors, ``base`` the
     flat index of (the others' scores, 0) (the mover's new score is added to it), x the mover's
     entry of the state their turn falls back to (the solver's override where it has one). Each
@@ -266,7 +266,7 @@ def push_levels(  # pragma: no cover - numba
     W (goal^n, n) are the exact policy's win vectors; ``ap_*`` the approximate choices' turn
     outcomes as CSR rows (mover's score i) * goal + (highest other score j), with ``ap_win[row]``
     (empty when no game plays them). ``dec_idx`` (sorted) and ``dec_x`` (rows x, x_mixed, chance): the
-    solver's overrides (``pigdice.solve.nplayer.Override``); a mixed one's turn outcome is the mixture.
+    solver's overrides (``pigdice.solve.n.nplayer.Override``); a mixed one's turn outcome is the mixture.
     ``wins[b, seat]`` accumulates each seat's wins. Adds to out[0] the mass sent back to lower
     sums (resets: the next pass), out[1] the mass that never ends, out[2] the turn sweeps.
     """

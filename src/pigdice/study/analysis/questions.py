@@ -29,9 +29,9 @@ import numpy as np
 
 from pigdice.errors import BadParameterError, ResourceLimitError
 from pigdice.rules.variant import Decision, Endgame, FinalTurn, TieRule, Variant
-from pigdice.solve.endgame import EndgamePolicy
 from pigdice.solve.exact import exact_policy, exactness
 from pigdice.solve.positions import Position
+from pigdice.solve.two.endgame import EndgamePolicy
 from pigdice.study.analysis.approximation import (
     MAX_EVALUATION_PLAYERS,
     Approximation,

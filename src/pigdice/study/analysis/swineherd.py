@@ -37,7 +37,7 @@ from numba import njit
 
 from pigdice.errors import BadParameterError, BadStrategyError
 from pigdice.rules.variant import Variant
-from pigdice.solve.swineherd import MAX_GOAL, SIT_MARGIN, SwineHerdPolicy, read_die, solve_swine_herd
+from pigdice.solve.herd.swineherd import MAX_GOAL, SIT_MARGIN, SwineHerdPolicy, read_die, solve_swine_herd
 
 OPTIMAL = "optimal"
 CHOSEN_STATES = ((0, 0), (50, 0), (0, 50), (80, 60), (90, 80), (95, 95))  # at goal 100; scaled to the goal

@@ -38,10 +38,10 @@ from pigdice.players.specs import parse_strategy
 from pigdice.players.tables import action_table
 from pigdice.rules.effects import EffectKind
 from pigdice.rules.variant import Decision, Endgame, Variant
-from pigdice.solve import rollhold
 from pigdice.solve.exact import exact_policy
-from pigdice.solve.headtohead import head_to_head
 from pigdice.solve.solver import solvable, solve_uncached
+from pigdice.solve.two import rollhold
+from pigdice.solve.two.headtohead import head_to_head
 from pigdice.study.analysis.chain import play_chain
 from pigdice.study.analysis.turns import VISITS_MAX_GOAL, turn_outcomes
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Variant
-from pigdice.solve.swineherd import SwineHerdPolicy, solve_swine_herd
+from pigdice.solve.herd.swineherd import SwineHerdPolicy, solve_swine_herd
 from pigdice.study.analysis.swineherd import mixing, reachable_totals
 from pigdice.study.plots.figures import FORMATS, PANEL_WIDTH, PLOT_EXTRA, SIZE
 from pigdice.study.plots.static import _pyplot

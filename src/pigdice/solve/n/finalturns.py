@@ -5,7 +5,7 @@ the final round both others (Y, then Z), under equal turns only the seats after 
 none). Nobody's choice after that depends on anything but the best total so far M, how many
 players t share it (a shared tie splits the win among everyone on M), and the scores of the
 players still to play. The last player to play (Z, score c) faces the 2-player last-turn problem
-of ``pigdice.solve.lastturn`` with a tie worth 1/(t + 1) when ties are shared: L_t[M - c]. The
+of ``pigdice.solve.two.lastturn`` with a tie worth 1/(t + 1) when ties are shared: L_t[M - c]. The
 player before them (Y, score b) chooses how far past M to go, knowing Z comes after: holding at
 u = b + k is worth to Y
 
@@ -26,8 +26,6 @@ import numpy as np
 from numba import njit
 
 from pigdice.rules.variant import Endgame, TieRule, Variant
-from pigdice.solve import lastturn
-from pigdice.solve.lastturn import prefer
 from pigdice.solve.positions import INDIFFERENCE, TRUNCATION_ERROR
 from pigdice.solve.tables import (
     KIND_ADD,
@@ -39,6 +37,8 @@ from pigdice.solve.tables import (
     KIND_SUBTRACT,
     EffectTable,
 )
+from pigdice.solve.two import lastturn
+from pigdice.solve.two.lastturn import prefer
 
 MAX_SWEEPS = 10_000
 SWEEP_TOLERANCE = 1e-16
@@ -272,7 +272,7 @@ def banked_table(  # pragma: no cover - numba
 def last_tables(variant: Variant, table: EffectTable, players: int, length: int) -> np.ndarray:
     """Return L[t - 1, d], d < ``length``: the last player's share at deficit d with t = 1 .. players - 1
     players sharing the lead (a tie is worth 1/(t + 1) to them when ties are shared, else nothing)."""
-    from pigdice.solve.endgame import single_last_throw
+    from pigdice.solve.two.endgame import single_last_throw
 
     shared = variant.ties is TieRule.SHARED
     out = np.empty((players - 1, length))
@@ -287,7 +287,7 @@ def banked_tables(variant: Variant, table: EffectTable, width: int, cap: int = 0
     """Return (FT, L) for 3 players: the banked table over totals goal .. goal + width - 1 and the last
     player's tables (long enough for every deficit the table's totals and Y's stops reach); ``cap`` as
     in ``row``."""
-    from pigdice.solve.endgame import bust_chance, single_last_throw
+    from pigdice.solve.two.endgame import bust_chance, single_last_throw
 
     goal = variant.goal
     equal_turns = variant.endgame is Endgame.EQUAL_TURNS

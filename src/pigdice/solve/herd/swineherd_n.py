@@ -74,7 +74,7 @@ its stage game given x, and x = c / e):
      players' gains are within about 1e-14 of indifference where they mix. A fixed point that
      cycles inside the search means a decision outside the forced ones flips: it joins them and the
      search starts again (RESTARTS rounds). This is the turn-start analogue of the 2-player
-     solver's Newton step on x and of ``pigdice.solve.mixing`` (a mover mixing at a breakpoint so
+     solver's Newton step on x and of ``pigdice.solve.n.mixing`` (a mover mixing at a breakpoint so
      that the others put its x exactly there): here every player mixes at the stage where its
      choice flips, with the chance that makes it indifferent once the turn's fixed point is solved.
 The profile a repaired turn start plays is stored (``Tables.PI``, ``Tables.PP``: every stage's sit
@@ -105,8 +105,8 @@ from numba import njit
 
 from pigdice.errors import BadParameterError, ResourceLimitError
 from pigdice.rules.variant import Variant
+from pigdice.solve.herd.swineherd import Die, read_die
 from pigdice.solve.memory import GiB, budget_bytes, format_bytes
-from pigdice.solve.swineherd import Die, read_die
 
 PLAYERS = 3  # the player counts this solver takes
 MAX_GOAL = 120  # tables grow as goal^4 (about 18 goal^4 bytes, twice that for the exploitability pass)
@@ -1390,9 +1390,7 @@ def table_bytes(goal: int) -> int:
 def _check(variant: Variant, players: int) -> Die:
     """Return the variant's shared die, or raise BadParameterError / ResourceLimitError naming the problem."""
     if players == 2:
-        raise BadParameterError(
-            "2-player Swine Herd is zero-sum and has its own exact solver: use pigdice.solve.swineherd.solve_swine_herd"
-        )
+        raise BadParameterError("2-player Swine Herd is zero-sum and has its own exact solver: use solve_swine_herd")
     if players != PLAYERS:
         raise BadParameterError(f"the n-player Swine Herd solver takes {PLAYERS} players, not {players}")
     die = read_die(variant)

@@ -14,10 +14,10 @@ import numpy as np
 
 from pigdice.errors import BadParameterError, BadStrategyError
 from pigdice.rules.variant import Decision, Variant
-from pigdice.solve import dicechoice, rollhold
 from pigdice.solve.memory import action_table_bytes, check_memory, head_to_head_bytes
 from pigdice.solve.solver import TOLERANCE, fixed_point, one_pass_is_exact, solvable
 from pigdice.solve.tables import effect_table
+from pigdice.solve.two import dicechoice, rollhold
 
 
 @dataclass(frozen=True)

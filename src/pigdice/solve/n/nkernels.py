@@ -21,7 +21,7 @@ vectors. A cycle is solved by policy iteration: guess x for each member, sweep e
 (recording the interval of x over which its choices stand), solve the cycle's linear system
 w_m = C_m + d_m R w_{m+1} in closed form, and re-sweep only the members whose x left its interval.
 With 3+ players this need not settle (several, or no, consistent choices: see ``_solve_cycle`` and
-``pigdice.solve.nplayer``).
+``pigdice.solve.n.nplayer``).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pigdice.solve.mixing import (
+from pigdice.solve.n.mixing import (
     D_COL,
     HI_COL,
     LO_COL,
@@ -86,7 +86,7 @@ def banked_share(FT, goal, total, rest, seat, r):  # pragma: no cover - numba
 
     ``rest`` is the flat index of the others' scores (a_1, ..., a_{n-1}) in turn order and ``seat``
     the mover's seat. First to the goal (FT empty): the mover wins. Otherwise the others play their
-    last turns: FT[class, total - goal, rest, r] (``pigdice.solve.finalturns``; one class, or one per
+    last turns: FT[class, total - goal, rest, r] (``pigdice.solve.n.finalturns``; one class, or one per
     seat under equal turns); totals past the table read its last column (``solve_players`` makes the
     table long enough for that to move nothing by more than its stated truncation).
     """
@@ -420,14 +420,14 @@ def _mix_cycle(  # pragma: no cover - numba
     CW, DW, act, rolls, bounds, opt_c, opt_d, acc, xmin, xmax, pad, PL, count, seg, q, C, D, ws, FT, pbust, cap,
     max_plans,
 ):  # fmt: skip
-    """Search the cycle for a mixed equilibrium (``pigdice.solve.mixing``); return its number of mixing
+    """Search the cycle for a mixed equilibrium (``pigdice.solve.n.mixing``); return its number of mixing
     members, -1 if none is found.
 
     Member m's plans are its turn sweeps for x in [xmin[m] - pad, xmax[m] + pad], from low x up, each
     swept just past the breakpoint of the one before (up to ``max_plans``; a plan whose choices are the
     same as the one before, only its stop past the goal moved, extends it). Neighbours that differ
     at one turn total may be mixed (any neighbours where the turn total can fall: the mixture is then
-    drawn once per turn, see ``pigdice.solve.mixing``); PL, count, seg, q, C, D, ws receive what
+    drawn once per turn, see ``pigdice.solve.n.mixing``); PL, count, seg, q, C, D, ws receive what
     ``find_mixed`` writes.
     """
     seats = W.shape[0]

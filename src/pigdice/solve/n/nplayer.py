@@ -4,10 +4,10 @@
 W[a_0, ..., a_{n-1}, r] (scores in turn order, the mover first; r = places after the mover), from
 which every in-turn value and choice follows by one turn sweep, as ``Policy.turn`` does for 2
 players. First to the goal, any number of players. With a final round or equal turns, 3 players:
-banking T >= goal is worth the others' last turns (``pigdice.solve.finalturns``, a table over T
+banking T >= goal is worth the others' last turns (``pigdice.solve.n.finalturns``, a table over T
 and the others' scores), the turn goes on past the goal to a proved stop (``nkernels.over_goal_top``),
 and under equal turns the values get a seat axis, W[seat, a_0, ..., a_{n-1}, r]. The kernels and
-the state/cycle design are in ``pigdice.solve.nkernels``; the rules every exact solver shares
+the state/cycle design are in ``pigdice.solve.n.nkernels``; the rules every exact solver shares
 (mover-first vectors, the tie-break) are in ``pigdice.solve.positions``.
 
 With 3 or more players "each player maximises their own win probability" does not always pick one
@@ -17,7 +17,7 @@ third on 0 at goal 50: either one of them holds early and the other rolls on), o
 deterministic choice leaves some player better off choosing otherwise (37 of the 333,400 cycles of
 3-player Pig to 100). The solver takes the consistent choices policy iteration reaches (re-choosing
 one player at a time once choosing all at once flips), and otherwise a mixed equilibrium
-(``pigdice.solve.mixing``): players indifferent between two plans draw one, once per turn, with
+(``pigdice.solve.n.mixing``): players indifferent between two plans draw one, once per turn, with
 the chance that keeps everyone's choices best replies. ``decisions`` keeps, for those turn starts,
 the x (see ``nkernels``) at which each plan's choices are made and the chance of the second. Only
 if no mixed equilibrium is found among the plans searched does the solver keep the profile of
@@ -42,15 +42,15 @@ import numpy as np
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Endgame, Variant
-from pigdice.solve import nkernels
 from pigdice.solve.memory import check_memory, players_solver_bytes, players_values_bytes
+from pigdice.solve.n import nkernels
 from pigdice.solve.policyfile import MAX_META_BYTES, VALUE_SLACK, entry_header
 from pigdice.solve.positions import TRUNCATION_ERROR, Position
 from pigdice.solve.solver import TOLERANCE, Progress, fixed_point
 from pigdice.solve.storage import RowCache, save_npz
 from pigdice.solve.tables import KIND_DOUBLE, EffectTable, effect_table
 
-ENDING_PLAYERS = 3  # the final round and equal turns are solved for this many players (2: pigdice.solve.endgame)
+ENDING_PLAYERS = 3  # the final round and equal turns are solved for this many players (2: pigdice.solve.two.endgame)
 FIRST_WIDTH = 64  # totals past the goal the banked table covers at first; it doubles while too short
 # ... where the turn total can double, stops lie far past the goal (Pig Dice: 150 to 250 past it at
 # goals 20 to 100), so the table starts there rather than solving twice more
@@ -72,7 +72,7 @@ PROGRESS_STATES = 200_000
 
 def rules_key(variant: Variant) -> str:
     """Return what identifies the rules solved: the fingerprint, with the ending, ties and final turn if any."""
-    from pigdice.solve.endgame import endgame_key
+    from pigdice.solve.two.endgame import endgame_key
 
     return variant.fingerprint() if variant.endgame is Endgame.FIRST_TO_GOAL else endgame_key(variant)
 
@@ -89,7 +89,7 @@ def memory_need(players: int, resets: bool, width: int = 0, equal_turns: bool = 
     banked table of ``width`` totals past the goal, the seat axis of equal turns, the longer rows)."""
     if not width:
         return lambda goal: players_solver_bytes(goal, players, resets)
-    from pigdice.solve.finalturns import banked_bytes
+    from pigdice.solve.n.finalturns import banked_bytes
 
     seats = players if equal_turns else 1
 
@@ -125,7 +125,7 @@ def solve_players(
     """Solve ``variant`` exactly for ``players`` players; return the policy.
 
     First to the goal any number of players; a final round or equal turns 3 players (the others' last
-    turns: ``pigdice.solve.finalturns``; the banked table grows until every stop past the goal fits and
+    turns: ``pigdice.solve.n.finalturns``; the banked table grows until every stop past the goal fits and
     the truncation is below TRUNCATION_ERROR, or refuses past ACCEPTABLE_TRUNCATION). Raises
     ResourceLimitError before allocating if the values would not fit in memory (the message names the
     largest goal that fits for this many players). ``cap`` > 0 (endings only, for the tests' reference):
@@ -137,7 +137,7 @@ def solve_players(
     table = effect_table(variant)
     if variant.endgame is Endgame.FIRST_TO_GOAL:
         return _solve(variant, players, table, nkernels.FIRST_TO_GOAL, NO_LAST, progress, tolerance, 0)
-    from pigdice.solve.finalturns import banked_bytes, banked_tables
+    from pigdice.solve.n.finalturns import banked_bytes, banked_tables
 
     equal_turns = variant.endgame is Endgame.EQUAL_TURNS
     if cap and cap <= variant.goal:
@@ -180,7 +180,7 @@ def _solve(
     cap: int,
 ) -> PlayersPolicy:
     """Solve with the banked table ``banked`` (``nkernels.banked_share``); return the policy."""
-    from pigdice.solve.endgame import bust_chance
+    from pigdice.solve.two.endgame import bust_chance
 
     goal = variant.goal
     ending = banked.shape[0] > 0
@@ -289,7 +289,7 @@ class SolveStats(NamedTuple):
     unsettled: int
     regret: float
     at_end: bool = False  # a stop past the goal lay at the end of the banked table (a longer one may move it)
-    mixed: int = 0  # cycles whose equilibrium mixes (``pigdice.solve.mixing``)
+    mixed: int = 0  # cycles whose equilibrium mixes (``pigdice.solve.n.mixing``)
     # the most a mover of those, or of a kept cycle, could gain by another plan (INDIFFERENCE, to rounding;
     # at most nkernels.KEEP_GAIN where choices were kept)
     mix_gain: float = 0.0
@@ -314,7 +314,7 @@ class PlayersTurn:
     action: np.ndarray  # 0 = hold, c + 1 = roll with choice c
     hold: np.ndarray  # the mover's win probability if holding now (passing at k = 0; nan in Hog)
     rolls: np.ndarray  # (choices, k): the mover's win probability if rolling with each choice
-    # a mixed equilibrium (``pigdice.solve.mixing``): at the totals where ``mixed`` differs from ``action``
+    # a mixed equilibrium (``pigdice.solve.n.mixing``): at the totals where ``mixed`` differs from ``action``
     # the mover takes ``mixed`` with chance ``chance`` (both are best for the mover there)
     mixed: np.ndarray | None = None
     chance: float = 0.0
@@ -337,7 +337,7 @@ class PlayersPolicy:
     # entry of the state their turn falls back to (cycles without consistent choices; the module docstring)
     decisions: dict[int, Override] = field(default_factory=dict)
     stats: SolveStats | None = None
-    # with a final round or equal turns: the others' last turns (``pigdice.solve.finalturns``)
+    # with a final round or equal turns: the others' last turns (``pigdice.solve.n.finalturns``)
     banked: np.ndarray = field(default_factory=lambda: nkernels.FIRST_TO_GOAL)  # FT[class, T - goal, rest, r]
     last: np.ndarray = field(default_factory=lambda: NO_LAST)  # L[t - 1, d]
     truncation: float = 0.0  # the most the stops past the goal may move a value (<= TRUNCATION_ERROR)
@@ -378,7 +378,7 @@ class PlayersPolicy:
     @cached_property
     def pbust(self) -> float:
         """Return the smallest bust chance of a roll choice."""
-        from pigdice.solve.endgame import bust_chance
+        from pigdice.solve.two.endgame import bust_chance
 
         return bust_chance(self.table)
 
@@ -512,7 +512,7 @@ class PlayersPolicy:
         """Return the turn at an override: the plan swept at its x, mixed with the one at x_mixed by its chance.
 
         The rows are the mixture (1 - q) a + q b of the two plans' rows, which is what mixing the one
-        turn total where they differ gives (``pigdice.solve.mixing``)."""
+        turn total where they differ gives (``pigdice.solve.n.mixing``)."""
         plan = self._rows_at(seat, index, a0, override.x, min_top)
         if override.chance == 0.0:
             return PlayersTurn(*plan)
@@ -539,8 +539,8 @@ class PlayersPolicy:
         """Return the mover's last turn (win rows as shares of: each old leader, the mover, the player after)
         and the matrix that turns those shares into the win vector, mover first."""
         from pigdice.rules.variant import TieRule
-        from pigdice.solve import finalturns
-        from pigdice.solve.endgame import single_last_throw
+        from pigdice.solve.n import finalturns
+        from pigdice.solve.two.endgame import single_last_throw
 
         scores, final = position.scores, position.final or ()
         best, _ = position.leaders(self.goal)
@@ -573,7 +573,7 @@ class PlayersPolicy:
     def _final_hold(self, position: Position, mapping: np.ndarray) -> np.ndarray:
         """Return the win vector of the mover of a last turn holding at their turn total."""
         from pigdice.rules.variant import TieRule
-        from pigdice.solve import finalturns
+        from pigdice.solve.n import finalturns
 
         scores, final = position.scores, position.final or ()
         best, _ = position.leaders(self.goal)
@@ -633,7 +633,7 @@ class PlayersPolicy:
         """Return the chance of each option the perfect player takes at ``position``, the tie-break's first.
 
         One option with chance 1, except at the few turn totals where the equilibrium mixes
-        (``pigdice.solve.mixing``): there the mover is indifferent and takes another option with
+        (``pigdice.solve.n.mixing``): there the mover is indifferent and takes another option with
         the chance that keeps the others' choices consistent."""
         scores = self._check(position)
         names = self._names()

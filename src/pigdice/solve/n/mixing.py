@@ -1,6 +1,6 @@
 """Mixed equilibria of the cycles that have no consistent deterministic choices (3+ players).
 
-A cycle (``pigdice.solve.nkernels``) is L turn starts linked by busts. With member m's choices
+A cycle (``pigdice.solve.n.nkernels``) is L turn starts linked by busts. With member m's choices
 fixed (a "plan"), its turn is worth P_m = C_m + d_m R w_{m+1}, and which plan is best for the
 mover depends only on x_m = w_{m+1}[n - 1], their own chance at the next member's turn start. As
 x_m grows, the best plans form a sequence pi_0, pi_1, ..., pi_i best for x_m in [lo_i, hi_i], and

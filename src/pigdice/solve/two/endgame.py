@@ -2,7 +2,7 @@
 
 Seed 003 solves every variant first-to-goal "for symmetry" and leaves the real endings open.
 Here the player who banks a total T at or past the goal hands the other one last turn (or one
-last roll: Pig Dice's ``final_turn=roll``), worth L[T - j] to them (``pigdice.solve.lastturn``),
+last roll: Pig Dice's ``final_turn=roll``), worth L[T - j] to them (``pigdice.solve.two.lastturn``),
 so banking past the goal is worth 1 - L[T - j] instead of 1. Totals run past the goal: the
 player who reaches it chooses how far to go, with the same turn sweep as first-to-goal, which
 stops where holding is provably optimal (``rollhold._turn_sweep``). Under equal turns only a
@@ -27,12 +27,12 @@ import numpy as np
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Endgame, FinalTurn, TieRule, Variant
-from pigdice.solve import dicechoice, lastturn, rollhold
 from pigdice.solve.memory import check_memory, values_bytes
 from pigdice.solve.positions import TRUNCATION_ERROR, Position
 from pigdice.solve.solver import TOLERANCE, Progress, solve_values
 from pigdice.solve.storage import RowCache, save_npz
 from pigdice.solve.tables import KIND_BUST, KIND_DOUBLE, EffectTable, effect_table
+from pigdice.solve.two import dicechoice, lastturn, rollhold
 
 FORMAT_VERSION = 1
 MIN_LAST = 256  # the last-turn table's first length; it doubles while it is too short

@@ -91,8 +91,8 @@ def _turn_sweep(  # pragma: no cover - numba
     receives the interval of partner values x for which the chosen actions stay optimal, so
     the pair solver can stop without another round.
 
-    Endings with a last turn (``last`` non-empty, ``pigdice.solve.endgame``): banking a total
-    T >= goal is worth 1 - last[T - j] (the opponent's last turn, ``pigdice.solve.lastturn``),
+    Endings with a last turn (``last`` non-empty, ``pigdice.solve.two.endgame``): banking a total
+    T >= goal is worth 1 - last[T - j] (the opponent's last turn, ``pigdice.solve.two.lastturn``),
     and the turn goes on past the goal. Holding is provably optimal at every total from the
     first T with last[T - j] <= pbust * x (rolling wins at most 1 - pbust + pbust (1 - x);
     pbust: the smallest bust chance of any roll choice), so the sweep stops there, or where

@@ -1,6 +1,6 @@
 """The 2-player Swine Herd equilibrium seen through ``ExactPolicy``: the perfect player's options and chances.
 
-``pigdice.solve.swineherd`` solves the game from seat A's side; under the house rule and under the draw
+``pigdice.solve.herd.swineherd`` solves the game from seat A's side; under the house rule and under the draw
 rule for endless play the seats are symmetric (V(a, b) + V(b, a) = 1), so whoever chooses is seat A with
 score a = its own. A ``Position`` of a simultaneous game carries ``standing`` (the mover first): with the
 other standing the mover is in a 2x2 stage game, whose equilibrium may mix (``strategy``; ``play`` draws
@@ -18,8 +18,8 @@ import numpy as np
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Variant
+from pigdice.solve.herd.swineherd import SwineHerdPolicy, solve_swine_herd
 from pigdice.solve.positions import Position
-from pigdice.solve.swineherd import SwineHerdPolicy, solve_swine_herd
 
 
 @dataclass

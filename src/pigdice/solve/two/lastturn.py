@@ -8,7 +8,7 @@ shared, 0 when the first to reach the score wins), loses if k < d. Rolling follo
 variant's effect table. ``L[d]`` = their chance (expected share) at the start of the last turn,
 under optimal play; the player who reached the goal then wins 1 - L[T - j]. L does not grow
 with d: whatever passes T + 1 passes T. These are the values the endgame solver reads when
-a player banks past the goal (``pigdice.solve.endgame``).
+a player banks past the goal (``pigdice.solve.two.endgame``).
 """
 
 from __future__ import annotations

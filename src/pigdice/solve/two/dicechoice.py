@@ -21,7 +21,7 @@ def _banked_target(i, j, goal, V, kind, amount, last):  # pragma: no cover - num
     """Return (const, coef) after one banked throw from score i (coef multiplies V[j, i]).
 
     Past the goal the throw wins (``last`` empty) or is worth 1 - last[s - j]: the opponent's
-    last throw (``pigdice.solve.lastturn``).
+    last throw (``pigdice.solve.two.lastturn``).
     """
     if kind in (KIND_ADD, KIND_SET, KIND_BANK):
         s2 = i + amount

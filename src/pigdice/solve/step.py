@@ -1,0 +1,43 @@
+"""The one effect step of every numba kernel: what a bust, reset, add, set, bank or doubling does.
+
+``Effect.resolve`` (rules/effects.py) is the rule for Python; ``effect_step`` is the same rule for
+numba, and every kernel calls it instead of switching on the effect kind itself. Inlined
+(``inline="always"``), it costs nothing over a written-out switch (bench/bench_solve.py).
+The kind codes are ``EffectKind``'s values, compiled in as constants.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from pigdice.solve.tables import KIND_ADD, KIND_BUST, KIND_DOUBLE, KIND_RESET, KIND_SET, KIND_SUBTRACT
+
+
+@njit(cache=True, inline="always")
+def effect_step(kind, amount, keep, score, turn_total):  # pragma: no cover - numba
+    """Return (score, turn total, turn ends) after one effect, as ``Effect.resolve`` does.
+
+    A turn that goes on keeps ``score``; one that ends returns turn total 0 with what was banked
+    (a bust banks nothing, a reset loses the whole score, a bank adds its amount and, if ``keep``,
+    the turn total).
+    """
+    if kind == KIND_ADD:
+        return score, turn_total + amount, False
+    if kind == KIND_DOUBLE:
+        return score, 2 * turn_total, False
+    if kind == KIND_SUBTRACT:
+        return score, max(turn_total - amount, 0), False
+    if kind == KIND_SET:
+        return score, amount, False
+    if kind == KIND_BUST:
+        return score, 0, True
+    if kind == KIND_RESET:
+        return 0, 0, True
+    return score + amount + (turn_total if keep else 0), 0, True
+
+
+@njit(cache=True, inline="always")
+def thrown_score(kind, amount, keep, score):  # pragma: no cover - numba
+    """Return the score after one throw banked at once (Hog, a final roll): the step from turn total 0, banked."""
+    new_score, turn_total, _ = effect_step(kind, amount, keep, score, 0)
+    return new_score + turn_total
