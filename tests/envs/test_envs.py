@@ -179,6 +179,25 @@ def test_illegal_and_bad_actions_are_clear_errors() -> None:
         gym_env.step(0.5)
 
 
+@pytest.mark.parametrize("action", [np.array(0), np.array([0]), np.int64(0), np.array(1, dtype=np.int32)])
+def test_numpy_actions_as_stable_baselines3_returns_them_are_accepted(action: object) -> None:
+    # SB3's model.predict returns a 0-d int array for one observation; Discrete.contains accepts it
+    env = PigdiceEnv("pig", "hold:20", goal=GOAL)
+    env.reset(seed=3)
+    assert env.action_space.contains(np.asarray(action).reshape(()))
+    before = env.state
+    env.step(action)
+    assert env.state != before
+
+
+@pytest.mark.parametrize("action", [np.array([0, 1]), np.array(0.0), np.array([[True]])])
+def test_numpy_actions_that_are_not_one_whole_number_are_refused(action: object) -> None:
+    env = PigdiceEnv("pig", "hold:20", goal=GOAL)
+    env.reset(seed=3)
+    with pytest.raises(IllegalActionError, match="whole number"):
+        env.step(action)
+
+
 @pytest.mark.parametrize(
     ("make", "error", "words"),
     [

@@ -38,7 +38,13 @@ def hold_action(variant: Variant) -> int | None:
 
 
 def to_action(variant: Variant, action: int) -> Action:
-    """Return the engine action of integer ``action``; raise IllegalActionError if it is out of range."""
+    """Return the engine action of integer ``action``; raise IllegalActionError if it is out of range.
+
+    A numpy integer or a one-element integer array (what Stable-Baselines3's ``predict`` returns
+    for one observation, and what ``Discrete.contains`` accepts) counts as that integer.
+    """
+    if isinstance(action, np.ndarray) and action.size == 1 and np.issubdtype(action.dtype, np.integer):
+        action = action.reshape(()).item()
     if isinstance(action, bool) or not isinstance(action, int | np.integer):
         raise IllegalActionError(f"an action is a whole number 0..{action_count(variant) - 1}, got {action!r}")
     index = int(action)
