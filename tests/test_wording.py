@@ -80,7 +80,7 @@ def test_sources_are_cited_by_title_and_author() -> None:
     assert find_source("003_93a05962de4ba912").citation == "Neller & Presser, Pigtail: A Pig Addendum (2005)"
     assert find_source("002_9b8368f1fcb432e9").citation == "Dice Game Depot, Pig Dice Game Rules (2014)"
     assert mention("000_b0cf75e716d5116f", "003_93a05962de4ba912", first=True) == (
-        "The Pig overview page and Neller & Presser 2005"
+        "The Pig overview page and Neller & Presser's Pigtail (2005)"
     )
     for variant in all_variants():
         assert all(source in SOURCES for source in variant.sources), variant.name
@@ -119,7 +119,7 @@ def test_pigdice_rules_speaks_words(name: str) -> None:
 
 def test_pigdice_rules_reads_settings_as_words() -> None:
     text = run("rules", "freys-pig")
-    assert "ties go to whoever reached the score first" in text and "Neller & Presser 2005" in text
+    assert "ties go to whoever reached the score first" in text and "Neller & Presser's Pigtail (2005)" in text
     big = run("rules", "big-pig", "--param", "snake_eyes=bank-25")
     assert "Double 1s: bank the turn total plus 25 and end the turn" in big
     assert "What ends the turn: a single 1" in big
@@ -130,7 +130,7 @@ def test_pigdice_rules_reads_settings_as_words() -> None:
 def test_pigdice_variants_speaks_words() -> None:
     text = run("variants")
     assert "roll again or hold" in text and "a final round for everyone else" in text
-    assert "Neller & Presser 2005" in text
+    assert "Neller & Presser's Pigtail (2005)" in text
     assert not problems(text.replace("pigdice rules NAME", "").replace("pigdice play NAME", "")), problems(text)
 
 

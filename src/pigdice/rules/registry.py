@@ -179,9 +179,9 @@ def _big_pig_sevens() -> Variant:
     return _big_pig("add-25", "sevens", name="big-pig-sevens", title="Big Pig (sevens end the turn)", aliases=())
 
 
-def _big_pig_002() -> Variant:
+def _big_pig_score_25() -> Variant:
     return _big_pig(
-        "score-25", name="big-pig-002", title="Big Pig (Dice Game Depot)", aliases=("big-pig-dice-game-depot",)
+        "score-25", name="big-pig-score-25", title="Big Pig (Dice Game Depot)", aliases=("big-pig-dice-game-depot",)
     )
 
 
@@ -338,7 +338,7 @@ def _hog_reroll(max_dice: int = 10) -> Variant:
         choices=choices,
         rolls=tuple(RollSpec(tuple(standard_die() for _ in range(n)), SumUnlessBad(1)) for n in choices),
         parameters=(("max_dice", max_dice),),
-        aliases=("hog-002", "hog-dice-game-depot"),
+        aliases=("hog-dice-game-depot",),
     )
 
 
@@ -543,7 +543,7 @@ _FACTORIES: tuple[Callable[..., Variant], ...] = (
     _big_pig_knizia,
     _big_pig_reset,
     _big_pig_sevens,
-    _big_pig_002,
+    _big_pig_score_25,
     _freys_pig,
     _pig_dice,
     _piggy,
@@ -556,6 +556,9 @@ _FACTORIES: tuple[Callable[..., Variant], ...] = (
     _piggy_six_3dice,
 )
 
+# names a variant had before, still found (game records and caches keep them) but never shown
+RETIRED_NAMES = {"big-pig-002": "big-pig-score-25", "hog-002": "hog-reroll"}
+
 REGISTRY: dict[str, Entry] = {}
 _LOOKUP: dict[str, str] = {}
 for _factory in _FACTORIES:
@@ -563,6 +566,8 @@ for _factory in _FACTORIES:
     REGISTRY[_variant.name] = Entry(_variant.name, _factory)
     for _key in (_variant.name, *_variant.aliases, _variant.title):
         _LOOKUP.setdefault(normalize(_key), _variant.name)
+for _old, _new in RETIRED_NAMES.items():
+    _LOOKUP.setdefault(normalize(_old), _new)
 
 
 def variant_names() -> list[str]:
