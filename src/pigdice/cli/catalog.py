@@ -42,7 +42,7 @@ def _variants_table(found: Sequence[Variant]) -> Table:
     table.add_column("goal", justify="right")
     table.add_column("you choose", max_width=20)
     table.add_column("ending")
-    table.add_column("sources", max_width=30)
+    table.add_column("sources", max_width=34)
     for variant in found:
         table.add_row(
             variant.name,
