@@ -139,6 +139,7 @@ def _big_pig(
             f"(Knizia's variation, from {mention(S000)})."
         )
     )
+    sevens = "" if bad == "ones" else "a total of 7 loses the turn total, 1s are harmless; "
     sources = {
         "add-25": (S000, S001, S003),
         "set-25": (S000,),
@@ -150,7 +151,7 @@ def _big_pig(
         name=name,
         title=title,
         sources=sources if bad == "ones" else (S000,),
-        summary=f"Two dice; doubles count double; {snake_text.split(' (')[0].rstrip('.')}.",
+        summary=f"Two dice; doubles count double; {sevens}{snake_text.split(' (')[0].rstrip('.')}.",
         rules=(
             "Roll two dice and add their sum to the turn total.",
             bad_text,
