@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from rich import box
-from rich.console import Console, Group
+from rich.console import Console, ConsoleRenderable, Group
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
@@ -59,7 +59,7 @@ def _variants_table(found: Sequence[Variant]) -> Table:
 
 def _variant_block(variant: Variant) -> Padding:
     """Return one variant as a few short lines, for a narrow terminal."""
-    lines = [
+    lines: list[ConsoleRenderable] = [
         Text(variant.name, style="bold cyan") + Text(f"  {variant.title}", style="bold"),
         Padding(variant.summary, (0, 0, 0, 2)),
         Padding(

@@ -532,9 +532,14 @@ class Entry:
         allowed = [p for p in inspect.signature(self.factory).parameters if p not in ("name", "title", "aliases")]
         unknown = [key for key in params if key not in allowed]
         if unknown:
+            # a game record stores every parameter of its variant, also the ones a named reading fixes
+            # (big-pig-knizia's snake_eyes=set-25): those are accepted at their own value
+            fixed = {key: str(value) for key, value in self.factory().parameters}
+            unknown = [key for key in unknown if fixed.get(key) != str(params[key])]
+        if unknown:
             names = ", ".join(allowed) if allowed else "none"
             raise BadParameterError(f"{self.name} has no parameter {shown(unknown[0])}; its parameters: {names}")
-        return self.factory(**params)
+        return self.factory(**{key: value for key, value in params.items() if key in allowed})
 
 
 _FACTORIES: tuple[Callable[..., Variant], ...] = (
