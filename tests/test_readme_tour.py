@@ -25,6 +25,7 @@ import pytest
 README = Path(__file__).resolve().parents[1] / "README.md"
 LINE_SECONDS = 900  # a generous bound per line: the first solve on a machine compiles the solver
 SERVE_SECONDS = 120  # how long `pigdice serve` may take to answer /healthz
+SOURCE_ID = re.compile(r"(?i)\bseeds? 00[0-4]|\b00[0-4]_[0-9a-f]{6}")
 
 
 def tour_lines(text: str) -> list[str]:
@@ -43,7 +44,7 @@ def test_tour_lines_are_parsed_from_readme() -> None:
     lines = tour_lines(README.read_text(encoding="utf-8"))
     assert len(lines) >= 10 and all(line.startswith("pigdice ") for line in lines), lines
     assert not any("#" in line for line in lines)
-    assert any(line.startswith("pigdice design ") and " && pigdice design " in line for line in lines)
+    assert any(line.startswith("pigdice design --space ") for line in lines)
     sample = "## A short tour\n\n```bash\npigdice rules pig   # a comment\n\npigdice a 'b c' && pigdice d\n```\n"
     assert tour_lines(sample) == ["pigdice rules pig", "pigdice a 'b c' && pigdice d"]
 
@@ -128,5 +129,9 @@ def test_every_tour_line_runs(tmp_path: Path) -> None:
         seconds[line] = round(time.monotonic() - start, 1)
         if code != 0:
             failed.append(f"{line}\n  exit {code}: {output[-1500:]}")
+        written = [file.read_text(encoding="utf-8", errors="replace") for file in work.rglob("*.html")]
+        for text in (output, *written):  # players' words: sources by title, never by file id
+            if SOURCE_ID.search(text):
+                failed.append(f"{line}\n  names a source by its id: {SOURCE_ID.search(text)}")
     print("seconds per tour line:", seconds)
     assert not failed, "\n".join(failed)

@@ -339,3 +339,65 @@ def test_a_record_of_every_named_variant_loads() -> None:
         assert parse_record(json.dumps(record.to_json())).build_variant() == variant, variant.name
     with pytest.raises(BadParameterError, match="big-pig-knizia has no parameter 'snake_eyes'"):
         find_variant("big-pig-knizia", snake_eyes="add-25")  # another reading is another variant
+
+
+# -- robots in words -------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("optimal", "the perfect player"),
+        ("hold:20", "holds at 20"),
+        ("HOLD:8", "holds at 8"),
+        ("hold:25+dice:3", "holds at 25, throwing 3 dice"),
+        ("hold:20+dice:1", "holds at 20, throwing 1 die"),
+        ("rolls:1", "rolls once a turn"),
+        ("rolls:2", "rolls twice a turn"),
+        ("rolls:4+dice:2", "rolls 4 times a turn, throwing 2 dice"),
+        ("dice:5", "throws 5 dice"),
+        ("dice:1", "throws 1 die"),
+        ("random", "plays at random"),
+        ("keep-pace", "keeps pace and ends the race"),
+        ("max-score", "rolls while a roll gains on average"),
+        ("py:mine.py:cautious", "your function cautious"),
+        ("python:strategies.mine:bold", "your function bold"),
+        ("something-new", "something-new"),  # a spec this module does not know speaks for itself
+    ],
+)
+def test_every_robot_is_described_in_words(spec: str, words: str) -> None:
+    from pigdice.players.defaults import describe_robot, robot_title
+
+    assert describe_robot(spec) == words
+    assert robot_title("Hilda", spec) == f"Hilda, {words}"
+
+
+def test_every_robot_a_player_can_name_has_words() -> None:
+    from pigdice.players.defaults import describe_robot
+    from pigdice.players.specs import parse_strategy
+    from pigdice.rules import find_variant
+
+    pig, hog = find_variant("pig"), find_variant("hog")
+    for spec, variant in [("hold:20", pig), ("rolls:3", pig), ("random", pig), ("keep-pace", pig)]:
+        name = parse_strategy(spec, variant).name  # what a front end holds: the strategy's own name
+        assert describe_robot(name) != name, spec
+    assert describe_robot(parse_strategy("dice:6", hog).name) == "throws 6 dice"
+    assert describe_robot(parse_strategy("max-score", pig).name) != "max-score"
+
+
+def test_the_terminal_names_robots_and_says_what_they_do() -> None:
+    import io
+
+    from rich.console import Console
+
+    from pigdice.players.specs import parse_players
+    from pigdice.rules import find_variant
+    from pigdice.terminal.game import TerminalGame
+
+    variant = find_variant("pig")
+    console = Console(file=io.StringIO(), width=200, color_system=None)
+    game = TerminalGame(variant, parse_players("you,hold:20,rolls:2", variant), 1, console=console)
+    game.header()
+    board = game.scoreboard().plain
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "Players: You · Wilbur, holds at 20 · Babe, rolls twice a turn" in text
+    assert "Wilbur 0 (holds at 20)" in board and "Babe 0 (rolls twice a turn)" in board
+    assert "hold:20" not in text + board
