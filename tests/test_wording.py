@@ -80,7 +80,7 @@ def test_sources_are_cited_by_title_and_author() -> None:
     assert find_source("003_93a05962de4ba912").citation == "Neller & Presser, Pigtail: A Pig Addendum (2005)"
     assert find_source("002_9b8368f1fcb432e9").citation == "Dice Game Depot, Pig Dice Game Rules (2014)"
     assert mention("000_b0cf75e716d5116f", "003_93a05962de4ba912", first=True) == (
-        "The Pig overview page and Neller & Presser 2005"
+        "The Pig overview page and Neller & Presser's Pigtail (2005)"
     )
     for variant in all_variants():
         assert all(source in SOURCES for source in variant.sources), variant.name
@@ -119,7 +119,7 @@ def test_pigdice_rules_speaks_words(name: str) -> None:
 
 def test_pigdice_rules_reads_settings_as_words() -> None:
     text = run("rules", "freys-pig")
-    assert "ties go to whoever reached the score first" in text and "Neller & Presser 2005" in text
+    assert "ties go to whoever reached the score first" in text and "Neller & Presser's Pigtail (2005)" in text
     big = run("rules", "big-pig", "--param", "snake_eyes=bank-25")
     assert "Double 1s: bank the turn total plus 25 and end the turn" in big
     assert "What ends the turn: a single 1" in big
@@ -130,7 +130,7 @@ def test_pigdice_rules_reads_settings_as_words() -> None:
 def test_pigdice_variants_speaks_words() -> None:
     text = run("variants")
     assert "roll again or hold" in text and "a final round for everyone else" in text
-    assert "Neller & Presser 2005" in text
+    assert "Neller & Presser's Pigtail (2005)" in text
     assert not problems(text.replace("pigdice rules NAME", "").replace("pigdice play NAME", "")), problems(text)
 
 
@@ -223,3 +223,181 @@ def test_home_menus_show_words_and_send_the_values(web: Any) -> None:
     # the menus (the robot kinds' help is the players layer's: pigdice.players.specs)
     text = visible_text(re.sub(r'<details class="spec-help">.*?</details>', " ", page, flags=re.S))
     assert not problems(text), problems(text)
+
+
+# -- no source ids anywhere a user reads (issue 25) ------------------------------------------------
+ROOT = Path(__file__).resolve().parents[1]
+STATIC = ROOT / "src" / "pigdice" / "web" / "static"
+
+
+def source_ids(text: str) -> list[str]:
+    """Return every internal source id ('seed 003', '003_93a0...') in ``text``."""
+    return [match.group() for match in SOURCE_ID.finditer(text)] + re.findall(r"(?i)seeds? 00\d", text)
+
+
+def test_the_source_id_check_catches_them() -> None:
+    assert source_ids("as seed 003 does; Seeds 000, 001; 004_0a71800ce86c16ce") == [
+        "seed 003",
+        "Seeds 000",
+        "004_0a7180",
+        "seed 003",
+        "Seeds 000",
+    ]
+    assert source_ids("seed 3 rolls the same dice; Neller & Presser's Pigtail (2005)") == []
+
+
+def test_no_source_ids_in_any_page_the_web_app_serves(web: Any) -> None:
+    paths = ["/", "/rules", "/explore", *(f"/rules/{name}" for name in variant_names())]
+    paths += [f"/explore?variant={name}" for name in ("pig", "hog", "swine-herd")]
+    paths += [f"/static/{file.name}" for file in sorted(STATIC.iterdir()) if file.suffix in (".js", ".css", ".html")]
+    for path in paths:
+        reply = web.get(path)
+        assert reply.status_code == 200, path
+        assert not source_ids(reply.text), (path, source_ids(reply.text))
+
+
+def test_a_robot_seat_says_what_it_does(web: Any) -> None:
+    reply = web.post("/api/games", json={"variant": "pig", "goal": 20, "players": ["you", "hold:20", "optimal"]})
+    assert reply.status_code == 201, reply.text
+    seats = web.get(f"/api/games/{reply.json()['code']}").json()["state"]["seats"]
+    assert [(s["name"], s["about"]) for s in seats] == [
+        ("You", ""),
+        ("Wilbur", "holds at 20"),
+        ("Babe", "the perfect player"),
+    ]
+
+
+@pytest.mark.parametrize("command", [None, *COMMANDS])
+def test_no_source_ids_in_help(command: str | None) -> None:
+    text = run(*([command] if command else []), "--help")
+    assert not source_ids(text), source_ids(text)
+
+
+def test_no_source_ids_in_rules_and_variants() -> None:
+    texts = [run("variants"), run("variants", "--json")]
+    texts += [run("rules", name) + run("rules", name, "--json") for name in variant_names()]
+    for text in texts:
+        assert not source_ids(text), source_ids(text)
+
+
+def test_no_source_ids_in_analyze_output(tmp_path: Path) -> None:
+    texts = [run("analyze", "freys-pig", "--goal", "20"), run("analyze", "pig", "--goal", "20", "--json")]
+    texts += [run("analyze", "pig,hog", "--goal", "20"), run("analyze", "pig,hog", "--goal", "20", "--format", "md")]
+    for fmt in ("html", "md"):
+        run("analyze", "freys-pig", "--goal", "20", "--out", str(tmp_path / f"report.{fmt}"))
+        texts.append((tmp_path / f"report.{fmt}").read_text(encoding="utf-8"))
+    texts += [run("analyze", "pig", "--goal", "20", "--questions", "--players", "2", "--json")]
+    for text in texts:
+        assert not source_ids(text), source_ids(text)
+    assert "Neller & Presser, Pigtail: A Pig Addendum (2005)" in texts[-1]  # the questions' source, by title
+
+
+def test_no_source_ids_in_readme_or_docs() -> None:
+    files = [ROOT / "README.md", ROOT / "mkdocs.yml", ROOT / "CITATION.cff", *sorted((ROOT / "docs").rglob("*.md"))]
+    assert len(files) > 10
+    for file in files:
+        found = source_ids(file.read_text(encoding="utf-8"))
+        assert not found, (file.name, found)
+
+
+# -- the variants' sources, a retired name ---------------------------------------------------------
+@pytest.mark.parametrize("columns", ["80", "200"])
+def test_variants_prints_every_variants_sources_at_any_width(columns: str) -> None:
+    result = runner.invoke(app, ["variants"], env={"COLUMNS": columns})
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    assert "sources" in text
+    for variant in all_variants():
+        assert variant.name in text
+        for source in variant.sources:
+            assert " ".join(find_source(source).short.split()) in text, (columns, variant.name, source)
+
+
+def test_a_retired_variant_name_is_found_but_never_shown() -> None:
+    from pigdice.engine.record import SeatEntry, parse_record, record_game
+    from pigdice.rules import find_variant
+    from pigdice.rules.registry import RETIRED_NAMES
+
+    assert find_variant("big-pig-002").name == "big-pig-score-25" and find_variant("Hog 002").name == "hog-reroll"
+    for variant in all_variants():
+        assert not set(variant.aliases) & set(RETIRED_NAMES), variant.name
+    assert not set(RETIRED_NAMES) & set(run("variants", "--json").split('"'))
+    # a game recorded under the old name still loads and replays
+    record = record_game(find_variant("big-pig-score-25"), [SeatEntry("A", "hold:20", "robot")] * 2, 5, [])
+    old = json.dumps({**record.to_json(), "variant": "big-pig-002"})
+    assert parse_record(old).build_variant().name == "big-pig-score-25"
+
+
+def test_a_record_of_every_named_variant_loads() -> None:
+    from pigdice.engine.record import SeatEntry, parse_record, record_game
+    from pigdice.errors import BadParameterError
+    from pigdice.rules import find_variant
+
+    seats = [SeatEntry("A", "hold:20", "robot"), SeatEntry("B", "hold:20", "robot")]
+    for variant in all_variants():  # a record keeps every parameter, also those a named reading fixes
+        record = record_game(variant, seats, 5, [])
+        assert parse_record(json.dumps(record.to_json())).build_variant() == variant, variant.name
+    with pytest.raises(BadParameterError, match="big-pig-knizia has no parameter 'snake_eyes'"):
+        find_variant("big-pig-knizia", snake_eyes="add-25")  # another reading is another variant
+
+
+# -- robots in words -------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("optimal", "the perfect player"),
+        ("hold:20", "holds at 20"),
+        ("HOLD:8", "holds at 8"),
+        ("hold:25+dice:3", "holds at 25, throwing 3 dice"),
+        ("hold:20+dice:1", "holds at 20, throwing 1 die"),
+        ("rolls:1", "rolls once a turn"),
+        ("rolls:2", "rolls twice a turn"),
+        ("rolls:4+dice:2", "rolls 4 times a turn, throwing 2 dice"),
+        ("dice:5", "throws 5 dice"),
+        ("dice:1", "throws 1 die"),
+        ("random", "plays at random"),
+        ("keep-pace", "keeps pace and ends the race"),
+        ("max-score", "rolls while a roll gains on average"),
+        ("py:mine.py:cautious", "your function cautious"),
+        ("python:strategies.mine:bold", "your function bold"),
+        ("something-new", "something-new"),  # a spec this module does not know speaks for itself
+    ],
+)
+def test_every_robot_is_described_in_words(spec: str, words: str) -> None:
+    from pigdice.players.defaults import describe_robot, robot_title
+
+    assert describe_robot(spec) == words
+    assert robot_title("Hilda", spec) == f"Hilda, {words}"
+
+
+def test_every_robot_a_player_can_name_has_words() -> None:
+    from pigdice.players.defaults import describe_robot
+    from pigdice.players.specs import parse_strategy
+    from pigdice.rules import find_variant
+
+    pig, hog = find_variant("pig"), find_variant("hog")
+    for spec, variant in [("hold:20", pig), ("rolls:3", pig), ("random", pig), ("keep-pace", pig)]:
+        name = parse_strategy(spec, variant).name  # what a front end holds: the strategy's own name
+        assert describe_robot(name) != name, spec
+    assert describe_robot(parse_strategy("dice:6", hog).name) == "throws 6 dice"
+    assert describe_robot(parse_strategy("max-score", pig).name) != "max-score"
+
+
+def test_the_terminal_names_robots_and_says_what_they_do() -> None:
+    import io
+
+    from rich.console import Console
+
+    from pigdice.players.specs import parse_players
+    from pigdice.rules import find_variant
+    from pigdice.terminal.game import TerminalGame
+
+    variant = find_variant("pig")
+    console = Console(file=io.StringIO(), width=200, color_system=None)
+    game = TerminalGame(variant, parse_players("you,hold:20,rolls:2", variant), 1, console=console)
+    game.header()
+    board = game.scoreboard().plain
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "Players: You · Wilbur, holds at 20 · Babe, rolls twice a turn" in text
+    assert "Wilbur 0 (holds at 20)" in board and "Babe 0 (rolls twice a turn)" in board
+    assert "hold:20" not in text + board

@@ -192,7 +192,7 @@ SOURCE_RULES = {
     "pig": lambda faces: _sum_unless(faces == (1,), faces),  # every seed: a 1 ends the turn, else add the face
     "swine-herd": lambda faces: _sum_unless(faces == (1,), faces),  # seed 001: Pig's die, rolled for the herd
     "two-dice-pig": _two_dice_pig,
-    "big-pig-002": _big_pig_002,
+    "big-pig-score-25": _big_pig_002,
     "piggy": lambda faces: _sum_unless(faces[0] == faces[1], faces),  # seed 000: doubles end the turn
     "piggy-sevens": lambda faces: _sum_unless(sum(faces) == 7, faces),  # seed 003: a total of 7 ends it
     "piggy-six": _sixes,

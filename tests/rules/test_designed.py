@@ -30,7 +30,7 @@ NAMED = {
     "big-pig": RuleSet(double_bad="add", bonus=25, doubles="twice"),
     "big-pig-knizia": RuleSet(double_bad="set", bonus=25, doubles="twice"),
     "big-pig-reset": RuleSet(double_bad="reset", doubles="twice"),
-    "big-pig-002": RuleSet(double_bad="score", bonus=25, doubles="twice"),
+    "big-pig-score-25": RuleSet(double_bad="score", bonus=25, doubles="twice"),
     "big-pig-sevens": RuleSet(single_bad="harmless", double_bad="add", bonus=25, doubles="twice", bust_sum=7),
     "freys-pig": RuleSet(double_bad="bank", bonus=25, doubles="twice", endgame="equal-turns", ties="first-to-reach"),
     "piggy": RuleSet(single_bad="harmless", doubles="bust"),
@@ -72,7 +72,7 @@ def test_the_risk_of_a_roll() -> None:
     assert NAMED["pig"].risk() == Fraction(1, 6)
     assert NAMED["two-dice-pig"].risk() == Fraction(11, 36)
     assert NAMED["big-pig"].risk() == Fraction(10, 36)  # 1-1 adds 25
-    assert NAMED["big-pig-002"].risk() == Fraction(11, 36)  # 1-1 scores 25 and loses the turn total
+    assert NAMED["big-pig-score-25"].risk() == Fraction(11, 36)  # 1-1 scores 25 and loses the turn total
     assert RuleSet(single_bad="harmless", double_bad="score", bonus=25).risk() == Fraction(1, 36)
 
 

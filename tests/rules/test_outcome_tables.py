@@ -50,7 +50,7 @@ def kind_probability(variant, kind: EffectKind, dice=None) -> F:
         ("big-pig", None, EffectKind.BUST, F(10, 36)),
         ("big-pig-knizia", None, EffectKind.SET, F(1, 36)),
         ("big-pig-reset", None, EffectKind.RESET_SCORE, F(1, 36)),
-        ("big-pig-002", None, EffectKind.BANK, F(1, 36)),
+        ("big-pig-score-25", None, EffectKind.BANK, F(1, 36)),
         ("freys-pig", None, EffectKind.BANK, F(1, 36)),
         # Seed 000, Knizia's sevens: all six totals of 7 bust (1-6 and 6-1 included).
         ("big-pig-sevens", None, EffectKind.BUST, F(6, 36)),
@@ -102,7 +102,7 @@ def test_two_dice_pig_table():
         ("big-pig", add(25)),  # seeds 000, 001, 003: 1-1 adds 25, the turn goes on
         ("big-pig-knizia", set_total(25)),  # seed 000 (Knizia): the turn total becomes 25
         ("big-pig-reset", reset_score()),  # seed 000 (PigtailAddendum p. 446): score to zero
-        ("big-pig-002", bank(25, keep_turn_total=False)),  # seed 002: scores 25, turn total lost
+        ("big-pig-score-25", bank(25, keep_turn_total=False)),  # seed 002: scores 25, turn total lost
         ("freys-pig", bank(25)),  # seed 003, Frey: 1 - P_{j, i+k+25, 0}
     ],
 )

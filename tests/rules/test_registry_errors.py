@@ -96,7 +96,7 @@ def test_variants_are_hashable_values():
     [
         ({"snake_eyes": "set-25"}, "big-pig-knizia"),
         ({"snake_eyes": "reset-score"}, "big-pig-reset"),
-        ({"snake_eyes": "score-25"}, "big-pig-002"),
+        ({"snake_eyes": "score-25"}, "big-pig-score-25"),
         ({"snake_eyes": "bank-25"}, "freys-pig"),
         ({"bad": "sevens"}, "big-pig-sevens"),
     ],

@@ -182,7 +182,7 @@ TWO_PLAYER_CASES: dict[str, tuple[int, dict[str, Any]]] = {
     "piggy-six-3dice": (20, {}),  # dice per roll, resets
     "freys-pig": (30, {}),  # bank
     "big-pig-knizia": (30, {}),  # set
-    "big-pig-002": (30, {}),  # bank without the turn total
+    "big-pig-score-25": (30, {}),  # bank without the turn total
 }
 
 

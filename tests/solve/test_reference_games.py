@@ -138,7 +138,7 @@ ENGINE_CASES = [
     ("pig", 2, "final-round", 4, 3, {"ties": "shared"}),
     ("pig-dice", 5, "final-round", 3, 7, {"final_turn": "roll"}),
     ("two-dice-pig", 5, "equal-turns", 3, 7, {}),
-    ("big-pig-002", 5, "final-round", 2, 8, {}),
+    ("big-pig-score-25", 5, "final-round", 2, 8, {}),
     ("freys-pig", 5, "equal-turns", 3, 7, {}),
     ("hog", 5, "final-round", 3, None, {"ties": "first-to-reach"}),
     ("hog-reroll", 5, "final-round", 3, 7, {"final_turn": "roll", "max_dice": 2}),
@@ -178,7 +178,7 @@ SUM_CASES = [
     ("hog", 6, "equal-turns", 3, None, {"ties": "first-to-reach"}),
     ("hog-reroll", 5, "final-round", 3, 7, {"final_turn": "roll", "ties": "shared", "max_dice": 2}),
     ("piggy-six-3dice", 4, "equal-turns", 3, 5, {}),
-    ("big-pig-002", 6, "final-round", 2, 10, {}),
+    ("big-pig-score-25", 6, "final-round", 2, 10, {}),
 ]
 
 

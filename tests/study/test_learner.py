@@ -50,7 +50,7 @@ def test_learns_optimal_play_at_goal_20_from_far_below() -> None:
         ("pig", "add, bust"),
         ("two-dice-pig", "reset"),
         ("big-pig-knizia", "set"),
-        ("big-pig-002", "bank"),
+        ("big-pig-score-25", "bank"),
         ("pig-dice", "double, subtract"),
     ],
 )

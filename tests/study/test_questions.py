@@ -158,7 +158,7 @@ def test_variants_without_a_total_or_a_solver() -> None:
 
 def test_report_text_in_both_formats(pig30: Questions) -> None:
     markdown = questions_text(pig30, "md")
-    assert "# Seed 003's open questions: Pig, goal 30" in markdown
+    assert "# Pigtail's open questions: Pig, goal 30" in markdown and "seed 00" not in markdown.lower()
     assert "## By how much?" in markdown and "how good is the approximation?" in markdown
     page = questions_text(pig30, "html")
     assert page.startswith("<!doctype html>") and "<table>" in page and "</html>" in page

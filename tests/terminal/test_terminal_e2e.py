@@ -143,6 +143,7 @@ def test_a_saved_game_is_reviewed_verified_and_replayed(tmp_path: Path) -> None:
             break
         child.sendline("h" if "+ " in child.before.rsplit("\n", 1)[-1] else "r")  # hold as soon as anything is won
     child.expect("Game saved")
+    child.expect("pigdice review")  # how to look at the game again
     child.expect("Your review")
     child.expect(r"You (gave away|played all)")
     child.expect("Rematch")
@@ -156,6 +157,9 @@ def test_a_saved_game_is_reviewed_verified_and_replayed(tmp_path: Path) -> None:
     decisions = json.loads(review.stdout)["decisions"]
     assert decisions and all(d["loss"] >= 0 for d in decisions)
     assert sum(1 for d in decisions if d["seat"] == 0) == json.loads(review.stdout)["seats"][0]["decisions"]
+
+    text = subprocess.run([pigdice_script(), "review", str(saved)], capture_output=True, text=True)
+    assert text.returncode == 0 and "Players: You · Wilbur, holds at 10" in text.stdout, text.stdout
 
     verify = subprocess.run([pigdice_script(), "verify", str(saved)], capture_output=True, text=True)
     assert verify.returncode == 0 and "commitment matches" in " ".join(verify.stdout.split()), verify.stdout

@@ -158,7 +158,7 @@ def test_every_event_line_speaks_to_you() -> None:
     text = printed(pig) + printed(herd)
     for line in (
         "You hold and bank 10 → score 10",
-        "You lose 5 points",
+        "You lose the turn total of 5",
         "You lose the whole score of 30!",
         "You reach the goal! Last chance for Wilbur.",
         "Wilbur reaches the goal! Last chance for you.",

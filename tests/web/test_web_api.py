@@ -251,7 +251,7 @@ def test_a_rematch_moves_every_seat_one_place_and_keeps_the_people(client: Any) 
     new = client.get(f"/api/games/{new_code}").json()["state"]
     assert [(s["name"], s["kind"]) for s in new["seats"]] == [
         ("Bo", "human"),
-        ("Wilbur (hold:20)", "robot"),
+        ("Wilbur", "robot"),
         ("Ann", "human"),
     ]
     assert new["waiting_for"] == [] and new["current"] == 0  # Bo kept his seat: nobody else can take it

@@ -109,9 +109,9 @@ def analyze_command(
         bool,
         typer.Option(
             "--questions",
-            help="Answer seed 003's open questions instead: the first player's chance under every ending, by how "
-            "much players go past the goal, the last player's target, 3+ players, how good the 2-player "
-            "approximation is.",
+            help="Answer the open questions of Neller & Presser's Pigtail (2005) instead: the first player's "
+            "chance under every ending, by how much players go past the goal, the last player's target, "
+            "3+ players, how good the 2-player approximation is.",
         ),
     ] = False,
     most_players: Annotated[
@@ -138,7 +138,8 @@ def analyze_command(
     """Exact first-player advantage, game length, scoring turns and state visits (no simulation).
 
     VARIANT may list several variants (pig,hog,piggy) for a side-by-side comparison. With
-    --questions: seed 003's open questions (endings, by how much, 3+ players) answered exactly.
+    --questions: the open questions of Neller & Presser's Pigtail (2005) (endings, by how much, 3+
+    players) answered exactly.
     """
     from pigdice.study.analysis import analyze as run_analysis
     from pigdice.study.report import format_from, per_player_rows, report_text, summary_rows, write_report
@@ -196,7 +197,7 @@ def analyze_command(
     console.print(players)
     if analysis.original_endgame is not analysis.variant.endgame:
         console.print(
-            f"Analysed with the first-to-goal ending (as seed 003 does); {v.name}'s own ending is "
+            f"Analysed with the first-to-goal ending (as Neller & Presser do); {v.name}'s own ending is "
             f"{analysis.original_endgame}.",
             style="dim",
         )
@@ -288,7 +289,7 @@ def _questions(
     json_out: bool,
     arrays: bool,
 ) -> None:
-    """Answer seed 003's open questions for one variant: tables, JSON or a report with figures."""
+    """Answer Pigtail's open questions for one variant: tables, JSON or a report with figures."""
     from pigdice.study.analysis.questions import open_questions
     from pigdice.study.questions_report import questions_text, write_questions_report
 
@@ -348,7 +349,7 @@ def _print_questions(answers: Any) -> None:
             console.print(qr.approximation_note(answer.approximation), style="dim")
         elif answer.reason:
             console.print(f"{n} players: the approximation is not measured: {answer.reason}", style="dim")
-    console.print(f"Seed 003's open questions, answered exactly in {answers.seconds:.1f} s.", style="dim")
+    console.print(f"Pigtail's open questions, answered exactly in {answers.seconds:.1f} s.", style="dim")
 
 
 def _compare(
@@ -391,7 +392,8 @@ def _compare(
     console = stdout_console()
     console.print(table)
     console.print(
-        "Seed 003: variants won in four or five scoring turns are much more popular than those won in two.",
+        "Neller & Presser (Pigtail, 2005): variants won in four or five scoring turns are much more popular "
+        "than those won in two.",
         style="dim",
     )
     if out is not None:
@@ -430,7 +432,7 @@ def plot_command(
 ) -> None:
     """Draw the perfect player: boundary (3D), slice, hog (dice map), turn-score, win.
 
-    boundary: roll/hold boundary surface (seed 003, Figures 1-8); slice: hold threshold and win
+    boundary: roll/hold boundary surface (Pigtail, Figures 1-8); slice: hold threshold and win
     probability against the player's score at one opponent score; hog: dice-count map (Figure 9);
     turn-score: expected points per turn (Figure 10); win: win probability at turn total 0.
     """

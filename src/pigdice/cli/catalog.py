@@ -7,7 +7,8 @@ from fractions import Fraction
 from typing import Any
 
 from rich import box
-from rich.console import Console
+from rich.console import Console, ConsoleRenderable, Group
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -24,6 +25,55 @@ SHOWN_TABLE_ROWS = 40  # outcome tables longer than this get only the per-choice
 
 
 # -- variants ---------------------------------------------------------------------------------
+WIDE_TABLE = 120  # the whole table fits from this many columns; narrower terminals get one block per variant
+
+
+def variant_sources(variant: Variant) -> str:
+    """Return the variant's sources as a player names them: 'Dice Game Depot; Neller & Presser's Pigtail (2005)'."""
+    return "; ".join(find_source(s).short for s in variant.sources)
+
+
+def _variants_table(found: Sequence[Variant]) -> Table:
+    table = Table(title="Pig variants", title_style="bold", box=box.SIMPLE_HEAD)
+    table.add_column("name", no_wrap=True, style="bold cyan")
+    table.add_column("what it is", ratio=1)
+    table.add_column("aliases", style="dim", max_width=24)
+    table.add_column("players", justify="right", no_wrap=True)
+    table.add_column("goal", justify="right")
+    table.add_column("you choose", max_width=20)
+    table.add_column("ending")
+    table.add_column("sources", max_width=34)
+    for variant in found:
+        table.add_row(
+            variant.name,
+            Text(variant.title, style="bold") + Text(": " + variant.summary),
+            ", ".join(variant.aliases),
+            f"{variant.players_min}-{variant.players_max}",
+            str(variant.goal),
+            variant.decision.label,
+            variant.endgame.label,
+            variant_sources(variant),
+        )
+    return table
+
+
+def _variant_block(variant: Variant) -> Padding:
+    """Return one variant as a few short lines, for a narrow terminal."""
+    lines: list[ConsoleRenderable] = [
+        Text(variant.name, style="bold cyan") + Text(f"  {variant.title}", style="bold"),
+        Padding(variant.summary, (0, 0, 0, 2)),
+        Padding(
+            f"{variant.players_min}-{variant.players_max} players · goal {variant.goal} · "
+            f"{variant.decision.label} · {variant.endgame.label}",
+            (0, 0, 0, 2),
+        ),
+    ]
+    if variant.aliases:
+        lines.append(Padding(Text("also called " + ", ".join(variant.aliases), style="dim"), (0, 0, 0, 2)))
+    lines.append(Padding("sources: " + variant_sources(variant), (0, 0, 0, 2)))
+    return Padding(Group(*lines), (1, 0, 0, 0))
+
+
 def variants_command(json_out: JsonOpt = False) -> None:
     """List every variant with its aliases, sources, players, goal, choice and ending."""
     found = all_variants()
@@ -31,32 +81,13 @@ def variants_command(json_out: JsonOpt = False) -> None:
         emit_json([variant.describe() for variant in found])
         return
     console = stdout_console()
-    wide = console.width >= 120
-    table = Table(title="Pig variants", title_style="bold", box=box.SIMPLE_HEAD)
-    table.add_column("name", no_wrap=True, style="bold cyan")
-    if wide:
-        table.add_column("what it is", ratio=1)
-        table.add_column("aliases", style="dim", max_width=24)
-    table.add_column("players", justify="right", no_wrap=True)
-    table.add_column("goal", justify="right")
-    table.add_column("you choose", max_width=20)
-    table.add_column("ending")
-    if wide:
-        table.add_column("sources", max_width=24)
-    for variant in found:
-        cells: list[Any] = [variant.name]
-        if wide:
-            cells += [Text(variant.title, style="bold") + Text(": " + variant.summary), ", ".join(variant.aliases)]
-        cells += [
-            f"{variant.players_min}-{variant.players_max}",
-            str(variant.goal),
-            variant.decision.label,
-            variant.endgame.label,
-        ]
-        if wide:
-            cells.append("; ".join(find_source(s).short for s in variant.sources))
-        table.add_row(*cells)
-    console.print(table)
+    if console.width >= WIDE_TABLE:
+        console.print(_variants_table(found))
+    else:
+        console.print(Text("Pig variants", style="bold"))
+        for variant in found:
+            console.print(_variant_block(variant))
+        console.print()
     console.print("Details: pigdice rules NAME    Play: pigdice play NAME", style="dim")
 
 

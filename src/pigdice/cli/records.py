@@ -41,6 +41,7 @@ def review_command(record_file: RecordArg, as_json: JsonOpt = False) -> None:
     """Review every decision of a saved game against the perfect player: the chance each one gave away."""
     from pigdice.cli.progress import progress_bar
     from pigdice.engine.record import load_record
+    from pigdice.players.defaults import robot_title
     from pigdice.players.optimal import Optimal
     from pigdice.study.review import MARKS, describe_decision, review_record, summary_line
 
@@ -52,6 +53,8 @@ def review_command(record_file: RecordArg, as_json: JsonOpt = False) -> None:
         emit_json(review.to_json())
         return
     console = stdout_console()
+    players = [seat.name if seat.kind == "human" else robot_title(seat.name, seat.spec) for seat in record.seats]
+    console.print(Text("Players: " + " · ".join(players)))
     marks = ", ".join(f"{name} {100 * least:.0f}+ points" for name, least in reversed(MARKS))
     console.print(Text(f"Every decision, the mover's chance to win after each option ({marks} given away):"))
     table = Table(box=None, padding=(0, 1), header_style="bold")

@@ -139,6 +139,7 @@ def _big_pig(
             f"(Knizia's variation, from {mention(S000)})."
         )
     )
+    sevens = "" if bad == "ones" else "a total of 7 loses the turn total, 1s are harmless; "
     sources = {
         "add-25": (S000, S001, S003),
         "set-25": (S000,),
@@ -150,7 +151,7 @@ def _big_pig(
         name=name,
         title=title,
         sources=sources if bad == "ones" else (S000,),
-        summary=f"Two dice; doubles count double; {snake_text.split(' (')[0].rstrip('.')}.",
+        summary=f"Two dice; doubles count double; {sevens}{snake_text.split(' (')[0].rstrip('.')}.",
         rules=(
             "Roll two dice and add their sum to the turn total.",
             bad_text,
@@ -179,9 +180,9 @@ def _big_pig_sevens() -> Variant:
     return _big_pig("add-25", "sevens", name="big-pig-sevens", title="Big Pig (sevens end the turn)", aliases=())
 
 
-def _big_pig_002() -> Variant:
+def _big_pig_score_25() -> Variant:
     return _big_pig(
-        "score-25", name="big-pig-002", title="Big Pig (Dice Game Depot)", aliases=("big-pig-dice-game-depot",)
+        "score-25", name="big-pig-score-25", title="Big Pig (Dice Game Depot)", aliases=("big-pig-dice-game-depot",)
     )
 
 
@@ -338,7 +339,7 @@ def _hog_reroll(max_dice: int = 10) -> Variant:
         choices=choices,
         rolls=tuple(RollSpec(tuple(standard_die() for _ in range(n)), SumUnlessBad(1)) for n in choices),
         parameters=(("max_dice", max_dice),),
-        aliases=("hog-002", "hog-dice-game-depot"),
+        aliases=("hog-dice-game-depot",),
     )
 
 
@@ -531,9 +532,14 @@ class Entry:
         allowed = [p for p in inspect.signature(self.factory).parameters if p not in ("name", "title", "aliases")]
         unknown = [key for key in params if key not in allowed]
         if unknown:
+            # a game record stores every parameter of its variant, also the ones a named reading fixes
+            # (big-pig-knizia's snake_eyes=set-25): those are accepted at their own value
+            fixed = {key: str(value) for key, value in self.factory().parameters}
+            unknown = [key for key in unknown if fixed.get(key) != str(params[key])]
+        if unknown:
             names = ", ".join(allowed) if allowed else "none"
             raise BadParameterError(f"{self.name} has no parameter {shown(unknown[0])}; its parameters: {names}")
-        return self.factory(**params)
+        return self.factory(**{key: value for key, value in params.items() if key in allowed})
 
 
 _FACTORIES: tuple[Callable[..., Variant], ...] = (
@@ -543,7 +549,7 @@ _FACTORIES: tuple[Callable[..., Variant], ...] = (
     _big_pig_knizia,
     _big_pig_reset,
     _big_pig_sevens,
-    _big_pig_002,
+    _big_pig_score_25,
     _freys_pig,
     _pig_dice,
     _piggy,
@@ -556,6 +562,9 @@ _FACTORIES: tuple[Callable[..., Variant], ...] = (
     _piggy_six_3dice,
 )
 
+# names a variant had before, still found (game records and caches keep them) but never shown
+RETIRED_NAMES = {"big-pig-002": "big-pig-score-25", "hog-002": "hog-reroll"}
+
 REGISTRY: dict[str, Entry] = {}
 _LOOKUP: dict[str, str] = {}
 for _factory in _FACTORIES:
@@ -563,6 +572,8 @@ for _factory in _FACTORIES:
     REGISTRY[_variant.name] = Entry(_variant.name, _factory)
     for _key in (_variant.name, *_variant.aliases, _variant.title):
         _LOOKUP.setdefault(normalize(_key), _variant.name)
+for _old, _new in RETIRED_NAMES.items():
+    _LOOKUP.setdefault(normalize(_old), _new)
 
 
 def variant_names() -> list[str]:

@@ -19,7 +19,7 @@ class Source:
     author: str  # who wrote or published it ("" when the document is unsigned)
     year: int | None  # None when the document carries no date
     medium: str  # what kind of document it is: "journal article", "poster", ...
-    short: str  # how a sentence names it: "Neller & Presser 2005"
+    short: str  # how a sentence names it: "Neller & Presser's Pigtail (2005)"
     about: str  # what it covers, for a list of sources
 
     @property
@@ -59,7 +59,7 @@ DEPOT = Source(
     author="Dice Game Depot",
     year=2014,
     medium="rules web page",
-    short="Dice Game Depot 2014",
+    short="Dice Game Depot",
     about="Pig, Two-Dice Pig, Big Pig, and Hog, where you choose up to an agreed number of dice on each roll.",
 )
 PIGTAIL = Source(
@@ -68,7 +68,7 @@ PIGTAIL = Source(
     author="Neller & Presser",
     year=2005,
     medium="journal article",
-    short="Neller & Presser 2005",
+    short="Neller & Presser's Pigtail (2005)",
     about=(
         "Todd W. Neller and Clifton G.M. Presser, The UMAP Journal 26.4: optimal play for Pig, Two-Dice Pig, "
         "Big Pig, Frey's Pig, Piggy, Piggy Sevens, Parker Brothers' Pig Dice, Pass the Pigs and Hog, and open "
@@ -101,7 +101,7 @@ def find_source(source_id: str) -> Source:
 
 
 def mention(*source_ids: str, first: bool = False) -> str:
-    """Return the sources' short names as words: 'the Pig overview page and Neller & Presser 2005'.
+    """Return the sources' short names as words: 'the Pig overview page and Neller & Presser's Pigtail (2005)'.
 
     ``first=True`` capitalises the first letter, for the start of a sentence.
     """

@@ -12,6 +12,7 @@ from typing import Any
 from pigdice.errors import BadParameterError
 from pigdice.rules.outcomes import Outcome, RollSpec
 from pigdice.rules.parameters import MAX_TEXT, shown
+from pigdice.rules.sources import find_source
 
 # Playing needs no goal-sized arrays, so the goal may be large; whatever allocates them (the solver's
 # goal^2 values, goal^3 action tables, exact studies) first checks the memory it needs
@@ -246,7 +247,7 @@ class Variant:
             "name": self.name,
             "title": self.title,
             "aliases": list(self.aliases),
-            "source": list(self.sources),
+            "source": [find_source(source).citation for source in self.sources],  # by title, never by file id
             "summary": self.summary,
             "players_min": self.players_min,
             "players_max": self.players_max,

@@ -200,8 +200,8 @@ def _sections(questions: Questions) -> list[tuple[str, list[str], list[list[str]
     plain = questions.endings[0]
     if seed is not None and seed.seats is not None and plain.seats is not None:
         first_line = (
-            f"First to the goal (as seed 003 solves it) the first player wins {plain.seats[0]:.4f}; with seed "
-            f"003's ending (a last round of turns, ties to the first to reach the score) {seed.seats[0]:.4f}."
+            f"First to the goal (as Neller & Presser solve it) the first player wins {plain.seats[0]:.4f}; with "
+            f"Pigtail's ending (a last round of turns, ties to the first to reach the score) {seed.seats[0]:.4f}."
         )
     sections = [
         ("What fraction of the time does the first player win?", ENDING_HEADER, ending_rows(questions), first_line),
@@ -246,9 +246,9 @@ def _sections(questions: Questions) -> list[tuple[str, list[str], list[list[str]
 def questions_text(questions: Questions, fmt: str, figures: dict[str, Path] | None = None) -> str:
     """Return the open-questions report as Markdown or HTML, linking the figures by file name."""
     v = questions.variant
-    title = f"Seed 003's open questions: {v.title}, goal {v.goal}"
+    title = f"Pigtail's open questions: {v.title}, goal {v.goal}"
     intro = (
-        "Seed 003 (Neller & Presser, Pigtail: A Pig Addendum) solves every variant with the first player to reach "
+        "Neller & Presser's Pigtail: A Pig Addendum (2005) solves every variant with the first player to reach "
         "the goal winning and leaves two questions open. Here they are answered with exact figures wherever an "
         f"exact solver exists (everything else is marked); {questions.seconds:.1f} s."
     )

@@ -111,8 +111,8 @@ def endgame_note(analysis: Analysis) -> str:
     if str(analysis.original_endgame) == str(analysis.variant.endgame):
         return "First to reach the goal wins."
     return (
-        f"The variant's own ending is {analysis.original_endgame}; like seed 003 (and the solver), "
-        "the analysis uses first-to-goal: the first to reach the goal wins."
+        f"The variant's own ending is {analysis.original_endgame}; like Neller & Presser's Pigtail (2005) and "
+        "the solver, the analysis uses first-to-goal: the first to reach the goal wins."
     )
 
 
@@ -169,13 +169,13 @@ _CAPTIONS = {  # figure name: heading and caption, in page order
     "boundary": (
         "Roll/hold boundary",
         "The smallest turn total at which the perfect player holds, for each score i and opponent score j "
-        "(seed 003, Figures 1-8). Below the surface: roll.",
+        "(Pigtail, Figures 1-8). Below the surface: roll.",
     ),
-    "dice": ("Dice choice", "How many dice the perfect player throws at the start of a turn (seed 003, Figure 9)."),
+    "dice": ("Dice choice", "How many dice the perfect player throws at the start of a turn (Pigtail, Figure 9)."),
     "win": ("Win probability", "The mover's probability of winning at the start of a turn under optimal play."),
     "turn-score": (
         "Expected turn score",
-        "Expected points banked by the mover's turn from each (i, j) under strategy A (seed 003, Figure 10).",
+        "Expected points banked by the mover's turn from each (i, j) under strategy A (Pigtail, Figure 10).",
     ),
     "visits": (
         "State visits",
@@ -225,7 +225,8 @@ def report_text(analysis: Analysis, fmt: str, figures: dict[str, Path] | None = 
         players=per_player_rows(analysis),
         figures=figures or {},
         design=(
-            "Seed 003 observes that variants where optimal play takes four or five successful turns to win are "
+            "Neller & Presser (Pigtail, 2005) observe that variants where optimal play takes four or five "
+            "successful turns to win are "
             f"much more popular than those that take two. Here the winner needs {analysis.winner_scoring_turns:.2f} "
             "scoring turns on average."
         ),
@@ -397,12 +398,12 @@ def comparison_rows(analyses: list[Analysis]) -> list[list[str]]:
 
 
 def comparison_text(analyses: list[Analysis], fmt: str) -> str:
-    """Return a Markdown or HTML comparison of several variants (seed 003: which make good games)."""
+    """Return a Markdown or HTML comparison of several variants (Pigtail's question: which make good games)."""
     who = _who(analyses[0])
     title = "Exact comparison of variants"
     intro = (
-        f"{who}, first to reach the goal wins. Seed 003: variants where optimal play takes four or five "
-        "successful turns to win are much more popular than those that take two."
+        f"{who}, first to reach the goal wins. Neller & Presser (Pigtail, 2005): variants where optimal play "
+        "takes four or five successful turns to win are much more popular than those that take two."
     )
     rows = comparison_rows(analyses)
     if fmt == "html":

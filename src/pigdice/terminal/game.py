@@ -45,7 +45,7 @@ from pigdice.engine.game import (
 from pigdice.engine.simultaneous import apply_choices, choosing_seats, seat_view
 from pigdice.errors import IllegalActionError, PigdiceError
 from pigdice.players.base import Human, Strategy, is_human
-from pigdice.players.defaults import robot_name
+from pigdice.players.defaults import describe_robot, robot_name, robot_title
 from pigdice.rules.effects import EffectKind
 from pigdice.rules.variant import Decision, Variant
 
@@ -439,7 +439,7 @@ class TerminalGame:
             text.append(name, style="bold" if current else "")
             text.append(f" {score}", style="bold cyan")
             if not is_human(self.strategies[player]):
-                text.append(f" ({self.strategies[player].name})", style="dim")
+                text.append(f" ({describe_robot(self.strategies[player].name)})", style="dim")
         text.append(f"     goal {self.variant.goal}", style="dim")
         return text
 
@@ -449,6 +449,8 @@ class TerminalGame:
         self.say(Text(f"{variant.title}", style="bold magenta") + Text(f" · {variant.summary}", style="italic"))
         self.say(Text(f"seed {self.seed}", style="bold") + Text("  (the same seed rolls the same dice again)", "dim"))
         self.say(Text(f"Goal {variant.goal}: {variant.endgame_note()}."))
+        seats = zip(self.names, self.strategies, strict=True)
+        self.say(Text("Players: " + " · ".join(n if is_human(s) else robot_title(n, s.name) for n, s in seats)))
         self.say(self.keys_line())
         self.prepare_robots()
 
@@ -540,7 +542,9 @@ class TerminalGame:
         self.say(line)
         for loss in losses:  # Swine Herd: everyone still standing loses
             if isinstance(loss, ev.Busted) and loss.lost:
-                self.say(f"    {_verb(self.names[loss.player], 'lose', 'loses')} {_points(loss.lost)}", style="red")
+                self.say(
+                    f"    {_verb(self.names[loss.player], 'lose', 'loses')} the turn total of {loss.lost}", style="red"
+                )
             elif isinstance(loss, ev.ScoreReset):
                 self.say(f"    {_verb(self.names[loss.player], 'lose', 'loses')} the whole score!", style="bold red")
 
@@ -563,7 +567,9 @@ class TerminalGame:
             self.say(line)
         elif isinstance(event, ev.Busted):
             if event.lost:
-                self.say(f"    {_verb(names[event.player], 'lose', 'loses')} {_points(event.lost)}", style="red")
+                self.say(
+                    f"    {_verb(names[event.player], 'lose', 'loses')} the turn total of {event.lost}", style="red"
+                )
         elif isinstance(event, ev.ScoreReset):
             self.say(
                 f"    {_verb(names[event.player], 'lose', 'loses')} the whole score of {event.lost_score}!",

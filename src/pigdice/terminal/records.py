@@ -8,6 +8,7 @@ data folder), so any game can be reviewed, replayed and verified later.
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -64,7 +65,11 @@ def save_game(game: TerminalGame, path: Path | None = None) -> Path | None:
     except OSError as exc:
         game.say(f"  The game could not be saved to {path}: {exc.strerror or exc}", style="red")
         return None
+    shown = shlex.quote(str(path))
     game.say(Text(f"  Game saved: {path}", style="dim"))
+    game.say(
+        Text(f"  Review your decisions: pigdice review {shown} · watch it again: pigdice replay {shown}", style="dim")
+    )
     return path
 
 

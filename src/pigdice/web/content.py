@@ -34,7 +34,7 @@ HISTORY: dict[str, str] = {
         "Knizia (1999) also suggests that 1s be harmless and that any roll totalling 7 end the turn instead, "
         "a rule Parker Brothers' Pig Dice had used since 1942."
     ),
-    "big-pig-002": (
+    "big-pig-score-25": (
         "Dice Game Depot's 2014 rules: double 1s end the turn, score exactly 25 and throw away the rest of the "
         "turn total."
     ),

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pigdice.errors import PigdiceError
 from pigdice.players.base import Human, Strategy
-from pigdice.players.defaults import robot_name
+from pigdice.players.defaults import describe_robot, robot_name
 from pigdice.players.specs import parse_strategy
 from pigdice.rules.variant import Variant
 from pigdice.web.errors import WebError
@@ -92,6 +92,7 @@ class Seat:
             "kind": self.kind,
             "spec": self.spec,
             "name": self.name,
+            "about": describe_robot(self.spec) if self.is_robot else "",
             "taken": self.is_taken,
             "connected": connected or self.is_robot,
         }
@@ -133,7 +134,7 @@ def plan_seats(specs: list[str], variant: Variant, your_name: str | None) -> lis
         if isinstance(strategy, Human):
             plans.append(SeatPlan("human", "friend", clean_name(strategy.label, f"Player {number}")))
             continue
-        name = f"{robot_name(robots)} ({strategy.name})"
+        name = robot_name(robots)  # what it does is said beside the name (``about``)
         robots += 1
         plans.append(SeatPlan("robot", strategy.name, name, strategy=strategy))
     if not plans:

@@ -229,7 +229,7 @@ class Questions:
             "variant": self.variant.name,
             "goal": goal,
             "variant_ending": own_ending(self.variant).to_json(),
-            "source": "seed 003 (Neller & Presser, Pigtail: A Pig Addendum), Future Challenges",
+            "source": "Neller & Presser, Pigtail: A Pig Addendum (2005), Future Challenges",
             "first_player_by_ending": [e.to_json() for e in self.endings],
             "by_how_much": [m.summary(goal) for m in self.margins],
             "last_player": [t.to_json() for t in self.last_turns],

@@ -33,7 +33,7 @@ REFERENCE_VARIANTS = (
     "big-pig-knizia",
     "big-pig-reset",
     "big-pig-sevens",
-    "big-pig-002",
+    "big-pig-score-25",
     "freys-pig",
     "pig-dice",
     "piggy",

@@ -19,10 +19,10 @@ from pigdice.solve.actions import dice_at_start, hold_thresholds
 
 KINDS = ("boundary", "slice", "hog", "turn-score", "win")
 KIND_HELP = {
-    "boundary": "3D roll/hold boundary: the turn total at which the perfect player holds (003, Figures 1-8)",
+    "boundary": "3D roll/hold boundary: the turn total at which the perfect player holds (Pigtail, Figures 1-8)",
     "slice": "hold threshold (or dice) and win probability against the player's score, opponent fixed",
-    "hog": "dice-count map of a dice-choosing variant (003, Figure 9)",
-    "turn-score": "expected points banked per turn under optimal play (003, Figure 10); VARIANT may be pig,hog",
+    "hog": "dice-count map of a dice-choosing variant (Pigtail, Figure 9)",
+    "turn-score": "expected points banked per turn under optimal play (Pigtail, Figure 10); VARIANT may be pig,hog",
     "win": "win-probability heat map at the start of a turn",
 }
 FORMATS = (".png", ".html")

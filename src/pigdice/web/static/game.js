@@ -364,7 +364,7 @@
       const meta = document.createElement("div");
       meta.className = "meta";
       const gone = (state.resigned || []).includes(seat.seat);
-      meta.textContent = seat.kind === "robot" ? "robot · " + seat.spec
+      meta.textContent = seat.kind === "robot" ? "robot · " + (seat.about || seat.spec)
         : gone ? "resigned" : !seat.taken ? "open seat" : seat.connected ? "person" : "person · disconnected";
       if (gone) li.classList.add("resigned");
       left.append(nm, meta);
