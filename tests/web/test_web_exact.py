@@ -23,7 +23,7 @@ from pigdice.solve.policy import Policy
 from pigdice.solve.two.endgame import EndgamePolicy
 from pigdice.web.app import create_app
 from pigdice.web.errors import WebError
-from pigdice.web.manager import largest_exact_goal
+from pigdice.solve.cost import largest_exact_goal
 from pigdice.web.rooms import Room
 from pigdice.web.solving import SolvePool, exact_job_key
 
@@ -160,23 +160,23 @@ def test_past_the_exact_bound_the_room_plays_the_approximation(tmp_path: Path) -
 def test_games_with_resets_have_the_smaller_bound(tmp_path: Path) -> None:
     with TestClient(create_app(make_settings(tmp_path, max_exact_reset_states=999))) as client:
         manager = client.app.state.manager
-        assert manager.exact_refusal(find_variant("pig", goal=12), 3) is None
+        assert manager.perfect.exact_refusal(find_variant("pig", goal=12), 3) is None
         reset = find_variant("two-dice-pig", goal=12)  # double ones reset the score
-        assert "reset a score exactly up to goal 9" in manager.exact_refusal(reset, 3)
-        assert manager.solve_for(reset, 3) == (reset.roll_hold_form(), 2)
-        assert manager.exact_refusal(find_variant("two-dice-pig", goal=9), 3) is None
-        assert manager.exact_refusal(reset, 2) is None  # 144 score pairs
+        assert "reset a score exactly up to goal 9" in manager.perfect.exact_refusal(reset, 3)
+        assert manager.perfect.solve_for(reset, 3) == (reset.roll_hold_form(), 2)
+        assert manager.perfect.exact_refusal(find_variant("two-dice-pig", goal=9), 3) is None
+        assert manager.perfect.exact_refusal(reset, 2) is None  # 144 score pairs
 
 
 def test_last_rounds_whose_totals_double_have_the_smallest_bound(tmp_path: Path) -> None:
     with TestClient(create_app(make_settings(tmp_path))) as client:
         manager = client.app.state.manager
         dice = find_variant("pig-dice", goal=21)  # final round; head and tail double the turn total
-        assert "can double or fall exactly up to goal 20" in manager.exact_refusal(dice, 3)
-        assert manager.exact_refusal(find_variant("pig-dice", goal=20), 3) is None
-        assert manager.exact_refusal(find_variant("pig-dice", goal=21, endgame="first-to-goal"), 3) is None
-        assert manager.exact_refusal(dice, 2) is None  # 2 players: the 2-player endgame solver
-        assert manager.exact_refusal(find_variant("pig", goal=50, endgame="final-round"), 3) is None
+        assert "can double or fall exactly up to goal 20" in manager.perfect.exact_refusal(dice, 3)
+        assert manager.perfect.exact_refusal(find_variant("pig-dice", goal=20), 3) is None
+        assert manager.perfect.exact_refusal(find_variant("pig-dice", goal=21, endgame="first-to-goal"), 3) is None
+        assert manager.perfect.exact_refusal(dice, 2) is None  # 2 players: the 2-player endgame solver
+        assert manager.perfect.exact_refusal(find_variant("pig", goal=50, endgame="final-round"), 3) is None
 
 
 @pytest.mark.parametrize(
