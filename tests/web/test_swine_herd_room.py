@@ -474,7 +474,7 @@ def test_group_commit_writes_each_moment_whole(tmp_path: Path) -> None:
         store = Store(url)
         store.migrate()
         manager = RoomManager(store, Settings(database_url=url, robot_delay=SLOW))
-        manager.persistence.inline = False  # as for PostgreSQL: writes queue up and go to the database thread in batches
+        manager.persistence.inline = False  # as for PostgreSQL: writes queue up, go to the database thread in batches
         params = {"at_goal": "roll-on"}  # nobody sits: without the house rule no moment ends the game
         rooms = [
             await manager.create(GameRequest("swine-herd", 50, params=params), ["you", "you"], None) for _ in range(3)

@@ -17,13 +17,13 @@ from pigdice.errors import ResourceLimitError
 from pigdice.players.optimal import Optimal, position_of
 from pigdice.rules.registry import find_variant
 from pigdice.solve import exact
+from pigdice.solve.cost import largest_exact_goal
 from pigdice.solve.exact import FirstToGoalPolicy, exact_policy, exactness
 from pigdice.solve.n.nplayer import PlayersPolicy
 from pigdice.solve.policy import Policy
 from pigdice.solve.two.endgame import EndgamePolicy
 from pigdice.web.app import create_app
 from pigdice.web.errors import WebError
-from pigdice.solve.cost import largest_exact_goal
 from pigdice.web.rooms import Room
 from pigdice.web.solving import SolvePool, exact_job_key
 

@@ -132,7 +132,7 @@ def test_a_player_away_past_the_grace_period_can_be_claimed(brief: Any) -> None:
         assert reply.status_code == 200, reply.text
     state = reply.json()["state"]
     assert state["finished"] and state["winners"] == [0] and state["claims"] == {"1": 0}
-    line = [e["line"] for e in reply.json()["events"] if e["type"] == "Resigned"][0]
+    line = next(e["line"] for e in reply.json()["events"] if e["type"] == "Resigned")
     assert line == "Bo was away too long and left the game: Ann claimed the win"
     record = brief.get(f"/api/games/{code}/record").json()
     assert record["moves"][-1]["action"] == "resign:1"  # played by Ann, so the log tells a claim from a resignation
@@ -155,7 +155,8 @@ def test_with_three_players_the_others_play_on_without_the_one_who_left(brief: A
     reply = _post(brief, code, "claim", seat=1, token=tokens[1], absent=2)  # Bo claims: the game goes on
     state = reply.json()["state"]
     assert not state["finished"] and state["resigned"] == [2] and state["claims"] == {"2": 1}
-    assert [e["line"] for e in reply.json()["events"]] == ["Cy was away too long and left the game: Bo plays on without them"]
+    lines = [e["line"] for e in reply.json()["events"]]
+    assert lines == ["Cy was away too long and left the game: Bo plays on without them"]
     assert _roll(brief, code, 0, tokens[0], state["step"]).status_code == 200
 
 

@@ -111,7 +111,8 @@ def test_bad_rematch_requests_get_a_coded_error_and_change_nothing(client: Any) 
     for body, status, error in cases:
         reply = client.post(f"/api/games/{code}/rematch", json=body)
         assert reply.status_code == status and error_of(reply)["code"] == error, (body, reply.text)
-    malformed = client.post(f"/api/games/{code}/rematch", content=b"{nope", headers={"content-type": "application/json"})
+    json_header = {"content-type": "application/json"}
+    malformed = client.post(f"/api/games/{code}/rematch", content=b"{nope", headers=json_header)
     assert error_of(malformed)["code"] == "malformed_json"
     assert error_of(_rematch(client, "NoSuchRoom00", ann))["code"] == "unknown_room"
     assert client.get(f"/api/games/{code}").json()["state"]["rematch"] == before  # nothing changed
