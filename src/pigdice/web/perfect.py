@@ -201,6 +201,9 @@ class PerfectPlayer:
         data["approximate"] = review.approximate or note
         data["exact"] = data["approximate"] is None
         data["finished"] = room.state.is_terminal() and len(actions) == room.state.step
+        players = room.state.players
+        if players > 2 and advisor.exact(players) is None:  # the chart's chances are the table's estimate
+            data["chart_note"] = TABLE_NOTE.format(players=players)
         data["step"] = len(actions)
         return data
 
