@@ -33,7 +33,7 @@ def events_for_clients(
         elif isinstance(event, Resigned) and event.player in claims:
             claimer = names[claims[event.player]]
             data["claimed_by"] = claims[event.player]
-            ends = _game_ends(items, index, step)
+            ends = data["ends"] = _game_ends(items, index, step)
             what = f"{claimer} claimed the win" if ends else f"{claimer} plays on without them"
             data["line"] = f"{names[event.player]} was away too long and left the game: {what}"
         out.append(data)
