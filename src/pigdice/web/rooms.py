@@ -347,7 +347,7 @@ class Room:
             self.authorize(index, token)
             self.check_open()
             if self.state.is_terminal():
-                raise WebError("game_over", "the game is over; start a new one with play again", 409)
+                raise WebError("game_over", "the game is over; offer a rematch or start a new game", 409)
             if not self.started:
                 raise WebError("waiting_for_players", "the game starts when every seat is taken", 409)
             if expected_step != self.state.step:
@@ -356,22 +356,29 @@ class Room:
                     f"the game is at step {self.state.step}, not {expected_step}; your view was out of date",
                     409,
                 )
-            decides = not self.rules_stand()  # the rules' first roll of a Swine Herd turn is nobody's decision
-            if self.is_group:
-                update = await self._choose(index, action_text)
-            else:
-                if self.state.current != index:
-                    who = self.seats[self.state.current].name
-                    raise WebError("not_your_turn", f"it is {who}'s turn, not seat {index}'s", 409)
-                try:
-                    action = parse_action(action_text)
-                except IllegalActionError as exc:
-                    raise WebError("illegal_action", str(exc)) from None
-                update = await self.play_locked(index, action)
+            moved = self.person_moved  # a decision ends the time to call the game off: said with its update
+            self.person_moved = moved or not self.rules_stand()  # the rules' first Swine Herd roll is nobody's
+            try:
+                update = await self._decide(index, action_text)
+            except BaseException:
+                self.person_moved = moved
+                raise
             self.skips.pop(index, None)  # the person is back: their timeouts no longer count
-            self.person_moved = self.person_moved or decides
         self.kick_robots()
         return update
+
+    async def _decide(self, index: int, action_text: str) -> dict[str, Any]:
+        """Play a person's decision (the caller holds the lock and has checked the token and the step)."""
+        if self.is_group:
+            return await self._choose(index, action_text)
+        if self.state.current != index:
+            who = self.seats[self.state.current].name
+            raise WebError("not_your_turn", f"it is {who}'s turn, not seat {index}'s", 409)
+        try:
+            action = parse_action(action_text)
+        except IllegalActionError as exc:
+            raise WebError("illegal_action", str(exc)) from None
+        return await self.play_locked(index, action)
 
     async def resign(self, index: int, token: str) -> dict[str, Any]:
         """Seat ``index`` resigns (at any moment): with one player left the game ends; return the update.
