@@ -10,7 +10,7 @@ import pytest
 from browserhelpers import alice_and_bob_sit_down, chromium_browser, open_page, shot
 from webhelpers import served
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(180)]
 
 BOTH_ASKED = "() => !document.getElementById('roll-btn').disabled && !document.getElementById('hold-btn').disabled"
 

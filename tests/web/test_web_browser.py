@@ -57,6 +57,7 @@ def _wait_for_move(page: Any) -> str:
     return "over" if page.is_visible("#game-over") else "move"
 
 
+@pytest.mark.slow
 def test_full_game_against_a_robot_by_clicking(server: str, browser: Any) -> None:
     context, page, errors = open_page(browser)
     page.goto(server + "/")
@@ -124,9 +125,9 @@ def _review_the_finished_game(browser: Any, url: str) -> None:
     clicked = int(page.inner_text("#decision-title").split()[1])
     total = int(page.get_attribute("#replay-step", "max"))
     before = f"after move {clicked - 1} of {total}" if clicked > 1 else "before the first move"
-    assert page.inner_text("#replay-where") == before
+    assert page.inner_text("#replay-where").startswith(before)
     page.click("#replay-next")
-    assert page.inner_text("#replay-where") == f"after move {clicked} of {total}"
+    assert page.inner_text("#replay-where").startswith(f"after move {clicked} of {total}")
     assert page.locator("#replay-events li").count() >= 1 and "turn total" in page.inner_text("#replay-scores")
     page.wait_for_selector("#dice-table:not([hidden])", timeout=10000)
     assert "matches the fingerprint" in page.inner_text("#dice-verdict")
@@ -140,6 +141,7 @@ def _review_the_finished_game(browser: Any, url: str) -> None:
     context.close()
 
 
+@pytest.mark.slow
 def test_two_people_in_one_room_see_each_others_rolls(server: str, browser: Any) -> None:
     ctx_a, alice, errors_a = open_page(browser)
     ctx_b, bob, errors_b = open_page(browser, 390, 844)  # Bob is on a phone
@@ -216,6 +218,7 @@ def test_two_people_in_one_room_see_each_others_rolls(server: str, browser: Any)
     ctx_c.close()
 
 
+@pytest.mark.slow
 def test_a_silent_player_runs_out_of_time(tmp_path: Path, browser: Any) -> None:
     with served(tmp_path / "timed.sqlite3", turn_seconds="3") as url:
         ctx_a, alice, errors_a = open_page(browser)
@@ -232,6 +235,7 @@ def test_a_silent_player_runs_out_of_time(tmp_path: Path, browser: Any) -> None:
         ctx_b.close()
 
 
+@pytest.mark.slow
 def test_explorer_draws_the_3d_surface(server: str, browser: Any) -> None:
     context, page, errors = open_page(browser)
     page.goto(server + "/explore?variant=pig&goal=100")
@@ -287,6 +291,7 @@ def test_pass_the_pigs_and_pig_dice_show_labels(server: str, browser: Any) -> No
     context.close()
 
 
+@pytest.mark.slow
 def test_hog_dice_selector_and_swine_herd_hot_seat(server: str, browser: Any) -> None:
     context, page, errors = open_page(browser)
     _start_game(page, server + "/?variant=hog", goal=30)
@@ -334,7 +339,7 @@ def test_hog_dice_selector_and_swine_herd_hot_seat(server: str, browser: Any) ->
                 assert page.locator("#log li").count() == seen
         page.wait_for_function("n => document.querySelectorAll('#log li').length > n", arg=seen, timeout=5000)
     page.wait_for_function(
-        "() => document.getElementById('status').textContent.includes('Standing')"
+        "() => document.getElementById('status').textContent.toLowerCase().includes('standing')"
         " || !document.getElementById('game-over').hidden"
     )
     assert "Everyone rolled" in page.inner_text("#log")

@@ -15,7 +15,6 @@ from fastapi.testclient import TestClient
 from webhelpers import create_game, error_of, make_settings, receive_until
 
 from pigdice.web.app import create_app
-from pigdice.web.leaving import left_behind
 from pigdice.web.manager import seeds_from
 
 pytestmark = pytest.mark.timeout(120)
@@ -125,7 +124,7 @@ def test_a_player_away_past_the_grace_period_can_be_claimed(brief: Any) -> None:
         assert gone["state"]["away_seconds"] == 0.3
         room = brief.app.state.manager.rooms[code]
         since = room.away[1]
-        assert left_behind(room, now=since + 0.29) == [] and left_behind(room, now=since + 0.31) == [1]
+        assert room.left_behind(now=since + 0.29) == [] and room.left_behind(now=since + 0.31) == [1]
         left = _seats_until(ann, lambda m: m.get("left") == 1)  # the server says so when the grace period is over
         assert left["state"]["left_behind"] == [1]
         reply = _post(brief, code, "claim", seat=0, token=tokens[0], absent=1)

@@ -26,32 +26,6 @@ if TYPE_CHECKING:
     from pigdice.web.rooms import Room
 
 
-def can_abort(room: Room) -> bool:
-    """Return True while the game can be called off: open, not over, and no person has made a decision yet."""
-    return room.closed is None and not room.state.is_terminal() and not room.person_moved
-
-
-def left_behind(room: Room, now: float | None = None) -> list[int]:
-    """Return the seats the others may claim now: a person away past the grace period, or a seat opened after
-    timeouts, in a running online game (a person still connected never is)."""
-    state = room.state
-    if room.closed is not None or state.is_terminal() or not room.is_online:
-        return []
-    now = time.time() if now is None else now
-    connected = room.connected_seats()
-    grace = room.timing.away_seconds
-    seats = []
-    for seat in room.seats:
-        index = seat.index
-        if seat.is_robot or index in state.resigned or index in connected:
-            continue
-        opened = index in room.freed and not seat.is_taken
-        gone = index in room.away and now - room.away[index] >= grace
-        if opened or gone:
-            seats.append(index)
-    return seats
-
-
 def seats_left(room: Room, seats: Iterable[int]) -> None:
     """Note that the people of ``seats`` lost their last connection, and tell everyone once their grace passes."""
     connected = room.connected_seats()
@@ -73,19 +47,12 @@ def seats_back(room: Room, seats: Iterable[int]) -> None:
             timer.cancel()
 
 
-def stop_grace_timers(room: Room) -> None:
-    """Cancel every grace-period timer of the room (it closes or leaves memory)."""
-    for timer in room.away_timers.values():
-        timer.cancel()
-    room.away_timers.clear()
-
-
 async def _grace(room: Room, index: int) -> None:
     """After the grace period, tell everyone that seat ``index`` may be claimed (if its holder is still away)."""
     with contextlib.suppress(asyncio.CancelledError):
         await asyncio.sleep(room.timing.away_seconds + 0.05)  # a little past it, so ``left_behind`` agrees
         room.away_timers.pop(index, None)
-        if index in left_behind(room):
+        if index in room.left_behind():
             room.broadcast({"type": "seats", "state": room.snapshot(), "left": index})
 
 
@@ -96,7 +63,7 @@ async def abort(room: Room, index: int, token: str) -> dict[str, Any]:
         room.check_open()
         if room.state.is_terminal():
             raise WebError("game_over", "the game is over", 409)
-        if not can_abort(room):
+        if not room.can_abort():
             raise WebError(
                 "too_late",
                 "the game can no longer be called off: someone has already played; you can resign instead",
@@ -108,7 +75,7 @@ async def abort(room: Room, index: int, token: str) -> dict[str, Any]:
         room.closed = reason
         room.aborted = True
         room.stop_robots()
-        stop_grace_timers(room)
+        room.stop_grace_timers()
         message = {"type": "closed", "aborted": True, "state": room.snapshot()}
         room.broadcast(message)
         return message
@@ -128,7 +95,7 @@ async def claim(room: Room, index: int, token: str, absent: int) -> dict[str, An
             raise WebError("resigned", f"{seat.name} has left this game, so cannot claim a seat", 409)
         if absent == index:
             raise WebError("bad_seat", "you cannot claim your own seat; resign to leave the game", 400)
-        if absent not in left_behind(room):
+        if absent not in room.left_behind():
             grace = room.timing.away_seconds
             why = (
                 "is still playing"

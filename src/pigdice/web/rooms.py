@@ -37,7 +37,6 @@ from pigdice.errors import IllegalActionError
 from pigdice.players.optimal import Optimal
 from pigdice.rules.variant import Variant
 from pigdice.web.errors import WebError
-from pigdice.web.leaving import can_abort, left_behind, stop_grace_timers
 from pigdice.web.lines import events_for_clients
 from pigdice.web.live import Connection, dumps
 from pigdice.web.rematch import Rematch
@@ -233,16 +232,46 @@ class Room:
                 # leaving: seats whose holder left (since when), those the others may now claim, claims made
                 "away": {str(seat): since for seat, since in self.away.items()},
                 "away_seconds": self.timing.away_seconds if self.is_online else None,
-                "left_behind": left_behind(self),
+                "left_behind": self.left_behind(),
                 "claims": {str(seat): by for seat, by in self.claims.items()},
                 "freed": sorted(self.freed),
-                "can_abort": can_abort(self),
+                "can_abort": self.can_abort(),
                 "aborted": self.aborted,
                 "rematch": self.rematch.to_json(self.seats, self.claims),
                 "played_at": played_at(self.created_at),
             }
         )
         return data
+
+    # -- leaving (the rules are pigdice.web.leaving's) --------------------------------------
+    def can_abort(self) -> bool:
+        """Return True while the game can be called off: open, not over, and no person has made a decision yet."""
+        return self.closed is None and not self.state.is_terminal() and not self.person_moved
+
+    def left_behind(self, now: float | None = None) -> list[int]:
+        """Return the seats the others may claim now: a person away past the grace period, or a seat opened after
+        timeouts, in a running online game (a person still connected never is)."""
+        state = self.state
+        if self.closed is not None or state.is_terminal() or not self.is_online:
+            return []
+        now = time.time() if now is None else now
+        connected = self.connected_seats()
+        seats = []
+        for seat in self.seats:
+            index = seat.index
+            if seat.is_robot or index in state.resigned or index in connected:
+                continue
+            opened = index in self.freed and not seat.is_taken
+            gone = index in self.away and now - self.away[index] >= self.timing.away_seconds
+            if opened or gone:
+                seats.append(index)
+        return seats
+
+    def stop_grace_timers(self) -> None:
+        """Cancel every grace-period timer of the room (it closes or leaves memory)."""
+        for timer in self.away_timers.values():
+            timer.cancel()
+        self.away_timers.clear()
 
     @property
     def spectators(self) -> int:
@@ -698,7 +727,7 @@ class Room:
     def stop_robots(self) -> None:
         """Cancel the robot loop, the turn timer and the grace timers, if they run (the room closes or leaves
         memory)."""
-        stop_grace_timers(self)
+        self.stop_grace_timers()
         if self.robot_task is not None and not self.robot_task.done():
             self.robot_task.cancel()
         if self.timer is not None and not self.timer.done():
