@@ -178,6 +178,7 @@ def test_robots_choose_on_the_moment_without_seeing_a_choice_of_it(tmp_path: Pat
     assert actions[-2:] == ["hold", "roll"]  # stored in the engine's order: seat 0, then seat 1
 
 
+@pytest.mark.slow
 def test_a_game_is_stored_in_the_engines_order_and_replays(client: Any) -> None:
     data = create_game(client, variant="swine-herd", players=["you", "friend", "hold:6"], goal=15)
     code, mine = data["code"], data["tokens"]["0"]

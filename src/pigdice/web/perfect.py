@@ -18,7 +18,7 @@ from pigdice.engine.game import parse_move
 from pigdice.engine.simultaneous import seat_view
 from pigdice.errors import PigdiceError
 from pigdice.players.optimal import Optimal, approximation_note, in_play, position_of, seat_chances
-from pigdice.players.tablechance import TABLE_NOTE, table_chances
+from pigdice.players.tablechance import table_chances, table_note
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.cost import SolveBounds, exact_refusal
 from pigdice.solve.exact import ExactPolicy, FirstToGoalPolicy, exactness
@@ -203,7 +203,7 @@ class PerfectPlayer:
         data["finished"] = room.state.is_terminal() and len(actions) == room.state.step
         players = room.state.players
         if players > 2 and advisor.exact(players) is None:  # the chart's chances are the table's estimate
-            data["chart_note"] = TABLE_NOTE.format(players=players)
+            data["chart_note"] = table_note(room.variant, players)
         data["step"] = len(actions)
         return data
 
@@ -225,7 +225,7 @@ class PerfectPlayer:
         hint = advisor.hint(view)
         playing = len(in_play(state))
         exact = advisor.exact(playing)  # never solves: the advisor was handed its policy
-        table_note: str | None = None
+        note_of_table: str | None = None
         win: float | None
         if seat_index in state.resigned:
             win = 0.0
@@ -236,7 +236,7 @@ class PerfectPlayer:
         elif playing > 2:  # never the 2-player figure: an estimate for the whole table, said in words
             chances = table_chances(state, advisor)
             win = None if chances is None else chances[seat_index]
-            table_note = TABLE_NOTE.format(players=playing)
+            note_of_table = table_note(variant, playing)
         elif mine:
             win = hint.win_probability
         elif variant.decision is not Decision.SIMULTANEOUS:
@@ -256,7 +256,7 @@ class PerfectPlayer:
             "values": hint.values if mine else None,
             "win_probability": win,
             "approximate": note,
-            "table_note": table_note,  # how the chance of a table of 3+ was estimated, where it was
+            "table_note": note_of_table,  # how the chance of a table of 3+ was estimated, where it was
             "mix": hint.mix if mine else None,  # Swine Herd: the equilibrium's chance of each option, where it mixes
         }
 
