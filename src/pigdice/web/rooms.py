@@ -19,6 +19,7 @@ A room knows nothing of the manager that keeps it: it writes through a ``RoomSto
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import time
@@ -146,10 +147,20 @@ class Room:
         """Return True once every seat is taken (robots wait until then); a seat out of the game needs nobody."""
         return all(s.is_taken or s.index in self.state.resigned for s in self.seats)
 
-    @property
+    @functools.cached_property
     def is_online(self) -> bool:
         """Return True if people play from different places (a seat was opened for a friend): turns are timed."""
         return any(s.kind == "human" and s.spec == "friend" for s in self.seats)
+
+    @functools.cached_property
+    def commitment(self) -> str | None:
+        """Return the dice commitment published before the first roll (None for a game from before them)."""
+        return None if self.salt is None else commitment_digest(self.seed, self.salt)
+
+    @functools.cached_property
+    def played_at(self) -> str | None:
+        """Return when the game was played, as ISO 8601 text (None if not known)."""
+        return played_at(self.created_at)
 
     @property
     def step(self) -> int:
@@ -218,7 +229,7 @@ class Room:
                 "waiting_for": [s.index for s in self.seats if not s.is_taken],
                 # the seed as text: JavaScript numbers lose integers above 2^53
                 "seed": str(self.seed) if state.is_terminal() else None,
-                "commitment": None if self.salt is None else commitment_digest(self.seed, self.salt),
+                "commitment": self.commitment,
                 "salt": self.salt if state.is_terminal() else None,
                 "preparing": self.preparing,
                 "closed": self.closed,
@@ -238,7 +249,7 @@ class Room:
                 "can_abort": self.can_abort(),
                 "aborted": self.aborted,
                 "rematch": self.rematch.to_json(self.seats, self.claims),
-                "played_at": played_at(self.created_at),
+                "played_at": self.played_at,
             }
         )
         return data
@@ -298,7 +309,7 @@ class Room:
             reveal_seed=finished,
             origin="web",
             room=self.code,
-            played_at=played_at(self.created_at),
+            played_at=self.played_at,
         )
 
     def welcome(self) -> dict[str, Any]:
