@@ -99,6 +99,8 @@ def test_a_declined_rematch_starts_nothing_and_the_dialog_is_not_needed(server: 
     old = alice.url
     _bob_resigns(alice, bob)
     bob.click("#close-over")  # Bob closes the game-over card: the rematch is still on the table
+    standings = alice.locator("#final-scores li").all_inner_texts()  # by result: the winner, then who resigned
+    assert standings[0].startswith("Alice") and "★" in standings[0] and standings[1].endswith("(resigned)")
     alice.click("#over-rematch [data-role=offer]")
     bob.wait_for_selector("#table-rematch:has-text('Alice offers a rematch')")
     shot(bob, "rematch-offer")
@@ -143,6 +145,7 @@ def test_a_seat_opened_after_a_timeout_is_claimed_and_its_holder_is_told(tmp_pat
         assert "You are watching now" in bob.inner_text("#notice")
         alice.wait_for_selector("#leave-panel [data-claim='0']", timeout=20000)
         assert "Bob ran out of time too often" in alice.inner_text("#leave-panel")
+        assert "Bob's seat is open again" in alice.inner_text("#status")
         shot(alice, "claim")
         alice.click("#leave-panel [data-claim='0']")
         alice.wait_for_selector(OVER)

@@ -150,7 +150,8 @@ def test_two_people_in_one_room_see_each_others_rolls(server: str, browser: Any)
     alice.select_option("#seat-list li:nth-child(2) select", "friend")
     alice.click("#start")
     alice.wait_for_url("**/play/**")
-    alice.wait_for_selector("#status:has-text('Waiting for Player 2 to take the open seat')")
+    alice.wait_for_selector("#status:has-text('Waiting for 1 more player')")
+    assert "share" not in alice.inner_text("#status")  # anyone may pass the link on, not only Alice
     code = alice.inner_text("#room-code")
     bob.goto(server + "/")
     bob.fill("input[name=code]", alice.url)  # a pasted link works as a code

@@ -36,8 +36,14 @@ def test_three_at_swine_herd_are_shown_the_tables_chance_not_the_two_player_one(
         hint = still.post(f"/api/games/{code}/hint", json={"seat": seat, "token": tokens[str(seat)]}).json()
         assert hint["win_probability"] == pytest.approx(1 / 3)  # an even table: an even share, never 0.5
         assert "estimate for a table of 3" in hint["table_note"] and hint["approximate"]
+    for _ in range(3):  # the people stand for the first roll themselves (the server is slow), then all choose
+        state = still.get(f"/api/games/{code}").json()["state"]
+        for seat in state["to_choose"]:
+            body = {"seat": seat, "token": tokens[str(seat)], "action": "roll", "expected_step": state["step"]}
+            assert still.post(f"/api/games/{code}/actions", json=body).status_code == 200
     review = still.get(f"/api/games/{code}/review").json()
     assert "estimate for a table of 3" in review["chart_note"]
+    assert review["decisions"] and all(d["win_by_seat"] is not None for d in review["decisions"])  # a chart
 
 
 def test_the_house_rule_is_logged_in_words(client: Any) -> None:

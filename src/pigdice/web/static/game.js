@@ -223,9 +223,14 @@
     if (state.finished) return [words().result(state.winners) + "!", false];
     if (!state.started) {
       const open = state.waiting_for.filter(inPlay);
+      const freed = open.filter((seat) => (state.freed || []).includes(seat));
       if (!mySeats().length) return ["A seat is open: take it below to play, or watch", false];
-      return ["Waiting for " + names(open) + " to take " + (open.length === 1 ? "the open seat" : "the open seats")
-        + " — anyone with this page's link can", false];
+      if (freed.length === open.length) {
+        return [PigWords.list(freed.map((seat) => state.seats[seat].name + "'s")) + " seat is open again — anyone with"
+          + " this page's link can take it", false];
+      }
+      return ["Waiting for " + open.length + " more player" + (open.length === 1 ? "" : "s")
+        + " — anyone with this page's link can take " + (open.length === 1 ? "the open seat" : "an open seat"), false];
     }
     const seat = state.seats[state.current];
     const acting = actingSeat();
