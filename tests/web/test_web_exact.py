@@ -259,9 +259,3 @@ def test_two_and_three_seat_rooms_get_their_own_policies(tmp_path: Path) -> None
         robots3 = _robots(_ready(client, three["code"]))
         assert robot2.exact(2) is not None and robot2.exact(3) is None
         assert all(isinstance(robot.exact(3), PlayersPolicy) for robot in robots3)
-
-
-def test_largest_exact_goal() -> None:
-    assert largest_exact_goal(10**6, 3) == 100 and largest_exact_goal(10**6 - 1, 3) == 99
-    assert largest_exact_goal(10**6, 2) == 1000 and largest_exact_goal(10**6, 4) == 31
-    assert largest_exact_goal(0, 3) == 0
