@@ -5,8 +5,8 @@ or its threads: jobs go to a bounded process pool. Requests for the same solve s
 exact solve is keyed by ``exact_key``: its solver, number of players, ending, tie rule and final
 turn); when more than ``max_jobs`` different solves wait, new ones are refused (503 ``busy``) instead
 of queueing without end. A finished policy is kept in the solvers' in-memory caches (bounded by
-bytes) and on disk, so the next request for it is instant. How large a solve may be is the
-manager's decision (``Settings.max_exact_states``): the pool solves what it is asked.
+bytes) and on disk, so the next request for it is instant. How large a solve may be is the perfect
+player's decision (``pigdice.solve.cost``, within the server's bounds): the pool solves what it is asked.
 """
 
 from __future__ import annotations
