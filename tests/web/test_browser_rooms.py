@@ -198,7 +198,7 @@ def test_swine_herd_with_three_keeps_my_choice_in_view_and_shows_the_tables_chan
     assert alice.inner_text("#win-chance") != "50.0%"
     total = alice.inner_text("#turn-total")
     alice.click("#hold-btn")  # Alice sits down; until Bob has chosen, her own page keeps saying so
-    alice.wait_for_selector(f"#status:has-text('You sat down with {total}')")
+    alice.wait_for_selector(f"#status:has-text('You sit down with {total}')")
     assert "hidden from the others" in alice.inner_text("#status")
     bob.wait_for_selector(".seat:has-text('Alice') .tag.chosen")
     assert "sat down" not in bob.inner_text("#status") and "You sat down" not in bob.inner_text("#log")

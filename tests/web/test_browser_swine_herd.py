@@ -45,7 +45,7 @@ def test_two_people_choose_at_the_same_time(server: str, chromium: Any) -> None:
     log_before = bob.inner_text("#log")
     # Alice sits down: she is told she chose; Bob only sees that she has chosen, not what
     alice.click("#hold-btn")
-    alice.wait_for_selector(f"#status:has-text('You sat down with {total} (hidden from the others')")
+    alice.wait_for_selector(f"#status:has-text('You sit down with {total} (hidden from the others')")
     assert "waiting for Bob to choose" in alice.inner_text("#status")
     assert alice.is_disabled("#roll-btn") and alice.is_disabled("#hold-btn")
     bob.wait_for_selector(".seat:has-text('Alice') .tag.chosen")

@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     from pigdice.solve.exact import ExactPolicy
 
 TABLE_NOTE = (
-    "the chance shown is an estimate for a table of {players}: each player's 2-player chances against "
-    "every other player, multiplied and scaled so the table's chances add up to 100%"
+    "the chance shown is an estimate for a table of {players}: each player's 2-player chances against the "
+    "others, multiplied and scaled to add up to 100%"
 )
 # its size, measured against the exact 3-player solution at every turn start (bench/web_table_chances.py)
 MEASURED_HERD = "against exact play with 3 players to 20 it is off by 11 points on average, up to 45"

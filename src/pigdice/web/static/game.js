@@ -82,9 +82,10 @@
   function choiceWords(seat) {  // what a seat of this browser chose, in words, while it stays hidden from the others
     const choice = myChoices[seat];
     if (!choice) return words().who(seat) + " chose";
+    const who = words().who(seat);
     return choice === "hold"
-      ? words().who(seat) + " sat down with " + state.turn_total
-      : words().who(seat) + " chose to stay standing";
+      ? who + " " + words().verb(seat, "sit", "sits") + " down with " + state.turn_total
+      : who + " " + words().verb(seat, "stay", "stays") + " standing";
   }
   function viewSeat() {
     const acting = actingSeat();
@@ -262,9 +263,9 @@
     }
     // who the table waits for (their choices stay hidden); nobody once all have chosen (the reveal is coming)
     const wait = waiting.length ? "waiting for " + names(waiting) + " to choose" : "everyone has chosen";
-    if (localChosen().length) {
+    if (localChosen().length) {  // (no "who stands" here: this browser's choices are not revealed yet)
       const chose = localChosen().map(choiceWords).join("; ");
-      return [prefix + chose + " (hidden from the others until everyone has chosen); " + wait + "…", false];
+      return [chose + " (hidden from the others until everyone has chosen); " + wait + "…", false];
     }
     const waitLine = wait[0].toUpperCase() + wait.slice(1);
     if (!mySeats().length) return ["You are watching · " + prefix + waitLine, false];
@@ -726,7 +727,7 @@
     const approx = $("approx");
     const notes = [h.table_note, h.approximate ? "the perfect player is approximate: " + h.approximate : null].filter(Boolean);
     approx.hidden = !notes.length;
-    approx.textContent = notes.join(". ");
+    approx.textContent = notes.map((n) => n[0].toUpperCase() + n.slice(1) + ".").join(" ");
     if (hintShown) {
       if (!h.your_turn || !h.best) { $("hint-text").textContent = "Hints are for your turn."; return; }
       const pct = (v) => (100 * v).toFixed(1) + "%";
