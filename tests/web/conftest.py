@@ -14,11 +14,13 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from webhelpers import make_settings
+import numpy as np
+from webhelpers import SEED, make_settings
 
 from pigdice.solve import exact, solver
 from pigdice.web.app import create_app
 from pigdice.web.config import Settings
+from pigdice.web.manager import seeds_from
 
 
 @pytest.fixture
@@ -37,6 +39,6 @@ def settings(tmp_path: Path) -> Settings:
 
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
-    """Return a TestClient of a running app (lifespan included)."""
-    with TestClient(create_app(settings)) as test_client:
+    """Return a TestClient of a running app (lifespan included) whose games' dice come from a seeded source."""
+    with TestClient(create_app(settings, seeds_from(np.random.default_rng(SEED)))) as test_client:
         yield test_client

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_browser import _page, _shot, alice_and_bob_sit_down, chromium_browser
+from browserhelpers import alice_and_bob_sit_down, chromium_browser, open_page, shot
 from webhelpers import served
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(180)]
 
 BOTH_ASKED = "() => !document.getElementById('roll-btn').disabled && !document.getElementById('hold-btn').disabled"
 
@@ -30,8 +30,8 @@ def server(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[
 
 
 def test_two_people_choose_at_the_same_time(server: str, chromium: Any) -> None:
-    ctx_a, alice, errors_a = _page(chromium)
-    ctx_b, bob, errors_b = _page(chromium)
+    ctx_a, alice, errors_a = open_page(chromium)
+    ctx_b, bob, errors_b = open_page(chromium)
     alice_and_bob_sit_down(alice, bob, server + "/?variant=swine-herd", goal=50)
     bob.wait_for_selector(".tag.you")
     # the rules stand everyone for the first roll; then both are asked at once, nobody waits for a turn
@@ -45,23 +45,24 @@ def test_two_people_choose_at_the_same_time(server: str, chromium: Any) -> None:
     log_before = bob.inner_text("#log")
     # Alice sits down: she is told she chose; Bob only sees that she has chosen, not what
     alice.click("#hold-btn")
-    alice.wait_for_selector("#status:has-text('You chose; waiting for Bob')")
+    alice.wait_for_selector(f"#status:has-text('You sit down with {total} (hidden from the others')")
+    assert "waiting for Bob to choose" in alice.inner_text("#status")
     assert alice.is_disabled("#roll-btn") and alice.is_disabled("#hold-btn")
     bob.wait_for_selector(".seat:has-text('Alice') .tag.chosen")
     assert bob.locator(".seat:has-text('Bob') .tag.chosen").count() == 0
     assert not bob.is_disabled("#hold-btn") and not bob.is_disabled("#roll-btn")
     assert bob.inner_text("#log") == log_before and "Sit down or stay standing?" in bob.inner_text("#status")
     assert "sits down" not in bob.inner_text("#log") and bob.inner_text("#turn-total") == str(total)
-    _shot(bob, "swine_herd")
+    shot(bob, "swine_herd")
     # Bob stays standing: both see both choices and the roll, together
     bob.click("#roll-btn")
-    for page in (alice, bob):
-        page.wait_for_function("() => document.getElementById('log').textContent.includes('Alice sits down')")
+    for page, alice_is, bob_is in ((alice, "You sit", "Bob stays"), (bob, "Alice sits", "You stay")):
+        page.wait_for_function("w => document.getElementById('log').textContent.includes(w)", arg=alice_is + " down")
         log = page.inner_text("#log")
-        assert f"Alice sits down, banking {total}" in log and "Bob stays standing" in log
-        assert log.rindex("Bob stays standing") < log.rindex("Everyone rolled")
+        assert f"{alice_is} down, banking {total}" in log and f"{bob_is} standing" in log
+        assert log.rindex(f"{bob_is} standing") < log.rindex("Everyone rolled")
     alice.wait_for_function("() => !document.querySelector('.tag.chosen')")  # a new moment: nobody has chosen
-    _shot(alice, "swine_herd_reveal")
+    shot(alice, "swine_herd_reveal")
     assert not errors_a and not errors_b, (errors_a, errors_b)
     ctx_a.close()
     ctx_b.close()

@@ -137,12 +137,13 @@ def _shape(url: str) -> dict[str, Any]:
 def _check_upgrade(url: str, fresh_url: str) -> None:
     """Upgrade the schema-1 database at ``url``; check its rows, its shape (that of ``fresh_url``) and a move."""
     store = Store(url)
-    assert store.migrate() == SCHEMA_VERSION == 3
+    assert store.migrate() == SCHEMA_VERSION == 4
     assert store.migrate() == SCHEMA_VERSION  # idempotent
     over, live = store.load_game("OVER"), store.load_game("LIVE")
     assert over is not None and live is not None
     assert (over.status, over.to_move, over.creator, over.closed_reason) == ("finished", None, None, None)
     assert over.salt is None and live.salt is None  # games from before schema 3 made no dice commitment
+    assert over.next_code is None and live.next_code is None  # nor linked their rematch (schema 4)
     assert (live.status, live.to_move, live.seed, live.moves[0].action) == ("active", None, 2**61, "roll")
     assert store.robot_turn_codes() == ["LIVE"]  # its seat to move is unknown: resumed once
     store.record_moves([MoveWrite(live.id, 2, 0, "hold", [], to_move=1)])

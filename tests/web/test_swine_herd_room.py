@@ -22,6 +22,7 @@ from pigdice.engine.simultaneous import apply_choices
 from pigdice.web.app import create_app
 from pigdice.web.config import Settings
 from pigdice.web.manager import RoomManager
+from pigdice.web.rooms import GameRequest
 from pigdice.web.store import GameRecord, MoveWrite, SeatRecord, Store, StoreError
 
 pytestmark = pytest.mark.timeout(120)
@@ -106,8 +107,10 @@ def test_a_choice_stays_hidden_until_everyone_standing_has_chosen(client: Any) -
         # the snapshot and the history say nothing more than "Ann has chosen"
         now = client.get(f"/api/games/{code}").json()
         assert now["events"] == before["events"] and now["state"]["chosen"] == [0]
-        assert {k: v for k, v in now["state"].items() if k not in ("chosen", "to_choose", "spectators", "seats")} == {
-            k: v for k, v in before["state"].items() if k not in ("chosen", "to_choose", "spectators", "seats")
+        # (and that a person has decided, so the game can no longer be called off)
+        moving = ("chosen", "to_choose", "spectators", "seats", "can_abort")
+        assert {k: v for k, v in now["state"].items() if k not in moving} == {
+            k: v for k, v in before["state"].items() if k not in moving
         }
         # Ann may not change her mind; Bo's choice reveals both at once, with the roll
         again = _act(client, code, 0, ann, "roll", step)
@@ -150,7 +153,7 @@ def test_robots_choose_on_the_moment_without_seeing_a_choice_of_it(tmp_path: Pat
         store = Store(f"sqlite:///{tmp_path / 'robots.sqlite3'}")
         store.migrate()
         manager = RoomManager(store, Settings(database_url=store.url, robot_delay=0.4))
-        room, tokens = await manager.create("swine-herd", 40, None, None, None, {}, ["you", "hold:5"], None)
+        room, tokens = await manager.create(GameRequest("swine-herd", 40), ["you", "hold:5"], None)
         recorder = Recorder(room)
         room.seats[1].strategy = recorder
         for _ in range(500):  # the server stands everyone for the first roll
@@ -175,6 +178,7 @@ def test_robots_choose_on_the_moment_without_seeing_a_choice_of_it(tmp_path: Pat
     assert actions[-2:] == ["hold", "roll"]  # stored in the engine's order: seat 0, then seat 1
 
 
+@pytest.mark.slow
 def test_a_game_is_stored_in_the_engines_order_and_replays(client: Any) -> None:
     data = create_game(client, variant="swine-herd", players=["you", "friend", "hold:6"], goal=15)
     code, mine = data["code"], data["tokens"]["0"]
@@ -260,6 +264,8 @@ def test_choices_refused_clearly(slow: Any) -> None:
         ws.send_json({**move, "action": "roll"})
         receive_until(ws, "chosen" if len(state["to_choose"]) > 1 else "update")
         if len(state["to_choose"]) > 1:
+            mine = receive_until(ws, "choice")  # the chooser alone is shown their own hidden choice
+            assert mine["seat"] == seat and mine["action"] == "roll"
             ws.send_json({**move, "action": "roll", "id": "again"})
             error = ws.receive_json()
             assert error["type"] == "error" and error["code"] == "already_chosen" and error["id"] == "again"
@@ -428,7 +434,7 @@ def test_a_game_stored_seat_by_seat_resumes_where_it_stood(tmp_path: Path) -> No
         store = Store(url)
         store.migrate()
         manager = RoomManager(store, Settings(database_url=url, robot_delay=SLOW))
-        room, tokens = await manager.create("swine-herd", 50, None, None, None, {}, ["you", "you"], None)
+        room, tokens = await manager.create(GameRequest("swine-herd", 50), ["you", "you"], None)
         state, dice = room.state, dice_rng(room.seed)
 
         def play(seat: int, action: Roll | Hold) -> None:
@@ -469,10 +475,10 @@ def test_group_commit_writes_each_moment_whole(tmp_path: Path) -> None:
         store = Store(url)
         store.migrate()
         manager = RoomManager(store, Settings(database_url=url, robot_delay=SLOW))
-        manager._inline = False  # as for PostgreSQL: writes queue up and go to the database thread in batches
+        manager.persistence.inline = False  # as for PostgreSQL: writes queue up, go to the database thread in batches
         params = {"at_goal": "roll-on"}  # nobody sits: without the house rule no moment ends the game
         rooms = [
-            await manager.create("swine-herd", 50, None, None, None, params, ["you", "you"], None) for _ in range(3)
+            await manager.create(GameRequest("swine-herd", 50, params=params), ["you", "you"], None) for _ in range(3)
         ]
         for _ in range(20):  # the moments of three rooms, revealed at the same time
             await asyncio.gather(*(room.act(0, tokens[0], "roll", room.step) for room, tokens in rooms))
@@ -544,7 +550,7 @@ def test_a_room_stores_the_house_rule_it_is_played_with(tmp_path: Path) -> None:
         store = Store(url)
         store.migrate()
         manager = RoomManager(store, Settings(database_url=url, robot_delay=SLOW))
-        room, _ = await manager.create("swine-herd", 20, None, None, None, {}, ["you", "you"], None)
+        room, _ = await manager.create(GameRequest("swine-herd", 20), ["you", "you"], None)
         record = store.load_game(room.code)
         await manager.close()
         assert record is not None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from webhelpers import create_game, error_of, receive_until
+from webhelpers import create_game, error_of
 
 from pigdice.engine.game import replay
 from pigdice.rules.registry import find_variant
@@ -210,66 +210,6 @@ def test_hint_says_when_it_is_approximate(client: Any, players: int, endgame: st
         assert hint["approximate"] is None
     else:  # 4 players under a final round, as long as no exact solver plays it
         assert f"{players} players" in hint["approximate"]
-
-
-def _finish(client: Any, code: str, tokens: dict[str, str]) -> dict[str, Any]:
-    """Play the room to its end (people hold at 3 or more; robots move by themselves); return the last state."""
-    for _ in range(2000):
-        state = client.get(f"/api/games/{code}").json()["state"]
-        if state["finished"]:
-            return state
-        seat = str(state["current"])
-        if seat in tokens:
-            action = "hold" if state["turn_total"] >= 3 else "roll"
-            body = {"seat": state["current"], "token": tokens[seat], "action": action, "expected_step": state["step"]}
-            client.post(f"/api/games/{code}/actions", json=body)
-    raise AssertionError("the game did not end")
-
-
-def test_a_rematch_moves_every_seat_one_place_and_keeps_the_people(client: Any) -> None:
-    data = create_game(client, players=["you", "friend", "hold:20"], name="Ann", goal=6)
-    code = data["code"]
-    joined = client.post(f"/api/games/{code}/join", json={"seat": 1, "name": "Bo"}).json()
-    early = client.post(f"/api/games/{code}/again", json={"tokens": data["tokens"]})
-    assert early.status_code == 409 and error_of(early)["code"] == "not_over"  # only once the game is over
-    _finish(client, code, {**data["tokens"], "1": joined["token"]})
-    assert client.post(f"/api/games/{code}/again", json={"tokens": {"0": "wrong"}}).status_code == 403
-    bad = client.post(f"/api/games/{code}/again", json={"tokens": {"x": data["tokens"]["0"]}})
-    assert error_of(bad)["code"] == "bad_seat"
-    assert (
-        error_of(client.post(f"/api/games/{code}/again", json={"tokens": {}}))["code"] == "bad_request"
-    )  # the request names no seat
-    with client.websocket_connect(f"/ws/{code}") as ws:
-        ws.receive_json()
-        reply = client.post(f"/api/games/{code}/again", json={"tokens": data["tokens"]})
-        again = receive_until(ws, "again")
-    assert reply.status_code == 201
-    new_code = reply.json()["code"]
-    assert again["code"] == new_code and again["url"] == f"/play/{new_code}" == reply.json()["url"]
-    assert again["seats"] == {"0": 2, "1": 0, "2": 1}  # the old second player starts the rematch
-    assert reply.json()["tokens"] == {"2": data["tokens"]["0"]}  # Ann keeps her token, in her new seat
-    new = client.get(f"/api/games/{new_code}").json()["state"]
-    assert [(s["name"], s["kind"]) for s in new["seats"]] == [
-        ("Bo", "human"),
-        ("Wilbur", "robot"),
-        ("Ann", "human"),
-    ]
-    assert new["waiting_for"] == [] and new["current"] == 0  # Bo kept his seat: nobody else can take it
-    taken = client.post(f"/api/games/{new_code}/join", json={"seat": 0, "name": "Mallory"})
-    assert taken.status_code == 409
-    move = {"seat": 0, "token": joined["token"], "action": "roll", "expected_step": 0}
-    assert client.post(f"/api/games/{new_code}/actions", json=move).status_code == 200  # with his old token
-
-
-def test_a_rematch_leaves_an_unclaimed_seat_open(client: Any) -> None:
-    data = create_game(client, players=["you", "you", "friend"], goal=6)
-    # the open seat was never claimed, so the game never started: nobody can finish it, nor rematch it
-    reply = client.post(f"/api/games/{data['code']}/again", json={"tokens": data["tokens"]})
-    assert reply.status_code == 409
-    hot = create_game(client, players=["you", "you"], goal=6)
-    _finish(client, hot["code"], hot["tokens"])
-    reply = client.post(f"/api/games/{hot['code']}/again", json={"tokens": hot["tokens"]}).json()
-    assert reply["tokens"] == {"1": hot["tokens"]["0"], "0": hot["tokens"]["1"]}  # hot-seat: both seats kept
 
 
 def test_explore_api(client: Any) -> None:

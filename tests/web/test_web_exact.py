@@ -17,13 +17,13 @@ from pigdice.errors import ResourceLimitError
 from pigdice.players.optimal import Optimal, position_of
 from pigdice.rules.registry import find_variant
 from pigdice.solve import exact
+from pigdice.solve.cost import largest_exact_goal
 from pigdice.solve.exact import FirstToGoalPolicy, exact_policy, exactness
 from pigdice.solve.n.nplayer import PlayersPolicy
 from pigdice.solve.policy import Policy
 from pigdice.solve.two.endgame import EndgamePolicy
 from pigdice.web.app import create_app
 from pigdice.web.errors import WebError
-from pigdice.web.manager import largest_exact_goal
 from pigdice.web.rooms import Room
 from pigdice.web.solving import SolvePool, exact_job_key
 
@@ -160,23 +160,23 @@ def test_past_the_exact_bound_the_room_plays_the_approximation(tmp_path: Path) -
 def test_games_with_resets_have_the_smaller_bound(tmp_path: Path) -> None:
     with TestClient(create_app(make_settings(tmp_path, max_exact_reset_states=999))) as client:
         manager = client.app.state.manager
-        assert manager.exact_refusal(find_variant("pig", goal=12), 3) is None
+        assert manager.perfect.exact_refusal(find_variant("pig", goal=12), 3) is None
         reset = find_variant("two-dice-pig", goal=12)  # double ones reset the score
-        assert "reset a score exactly up to goal 9" in manager.exact_refusal(reset, 3)
-        assert manager.solve_for(reset, 3) == (reset.roll_hold_form(), 2)
-        assert manager.exact_refusal(find_variant("two-dice-pig", goal=9), 3) is None
-        assert manager.exact_refusal(reset, 2) is None  # 144 score pairs
+        assert "reset a score exactly up to goal 9" in manager.perfect.exact_refusal(reset, 3)
+        assert manager.perfect.solve_for(reset, 3) == (reset.roll_hold_form(), 2)
+        assert manager.perfect.exact_refusal(find_variant("two-dice-pig", goal=9), 3) is None
+        assert manager.perfect.exact_refusal(reset, 2) is None  # 144 score pairs
 
 
 def test_last_rounds_whose_totals_double_have_the_smallest_bound(tmp_path: Path) -> None:
     with TestClient(create_app(make_settings(tmp_path))) as client:
         manager = client.app.state.manager
         dice = find_variant("pig-dice", goal=21)  # final round; head and tail double the turn total
-        assert "can double or fall exactly up to goal 20" in manager.exact_refusal(dice, 3)
-        assert manager.exact_refusal(find_variant("pig-dice", goal=20), 3) is None
-        assert manager.exact_refusal(find_variant("pig-dice", goal=21, endgame="first-to-goal"), 3) is None
-        assert manager.exact_refusal(dice, 2) is None  # 2 players: the 2-player endgame solver
-        assert manager.exact_refusal(find_variant("pig", goal=50, endgame="final-round"), 3) is None
+        assert "can double or fall exactly up to goal 20" in manager.perfect.exact_refusal(dice, 3)
+        assert manager.perfect.exact_refusal(find_variant("pig-dice", goal=20), 3) is None
+        assert manager.perfect.exact_refusal(find_variant("pig-dice", goal=21, endgame="first-to-goal"), 3) is None
+        assert manager.perfect.exact_refusal(dice, 2) is None  # 2 players: the 2-player endgame solver
+        assert manager.perfect.exact_refusal(find_variant("pig", goal=50, endgame="final-round"), 3) is None
 
 
 @pytest.mark.parametrize(
@@ -259,9 +259,3 @@ def test_two_and_three_seat_rooms_get_their_own_policies(tmp_path: Path) -> None
         robots3 = _robots(_ready(client, three["code"]))
         assert robot2.exact(2) is not None and robot2.exact(3) is None
         assert all(isinstance(robot.exact(3), PlayersPolicy) for robot in robots3)
-
-
-def test_largest_exact_goal() -> None:
-    assert largest_exact_goal(10**6, 3) == 100 and largest_exact_goal(10**6 - 1, 3) == 99
-    assert largest_exact_goal(10**6, 2) == 1000 and largest_exact_goal(10**6, 4) == 31
-    assert largest_exact_goal(0, 3) == 0

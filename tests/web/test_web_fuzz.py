@@ -61,6 +61,8 @@ SEAT_BODY = st.fixed_dictionaries(
         "expected_step": HOSTILE_NUMBER,
         "name": HOSTILE_TEXT,
         "tokens": HOSTILE_VALUE,
+        "answer": st.sampled_from(["yes", "no"]) | HOSTILE_TEXT | HOSTILE_VALUE,
+        "absent": HOSTILE_NUMBER | HOSTILE_VALUE,
     },
 )
 WS_MESSAGE = st.fixed_dictionaries(
@@ -105,18 +107,23 @@ def test_fuzz_create(app_client: TestClient, body: Any) -> None:
     check_reply(app_client.post("/api/games", content=to_body(body), headers={"content-type": "application/json"}))
 
 
+ROUTES = ["actions", "join", "hint", "resign", "rematch", "abort", "claim"]
+
+
 @FUZZ
-@given(body=SEAT_BODY | HOSTILE_VALUE, route=st.sampled_from(["actions", "join", "hint", "again"]))
+@given(body=SEAT_BODY | HOSTILE_VALUE, route=st.sampled_from(ROUTES))
 def test_fuzz_room_routes(app_client: TestClient, body: Any, route: str) -> None:
     game = app_client.post("/api/games", json={"goal": 30, "players": ["you", "friend"]}).json()
     code = game["code"]
-    before = app_client.get(f"/api/games/{code}").json()["state"]["step"]
+    before = app_client.get(f"/api/games/{code}").json()["state"]
     reply = app_client.post(
         f"/api/games/{code}/{route}", content=to_body(body), headers={"content-type": "application/json"}
     )
     check_reply(reply)
     if reply.status_code >= 400:  # a refused request changed nothing
-        assert app_client.get(f"/api/games/{code}").json()["state"]["step"] == before
+        after = app_client.get(f"/api/games/{code}").json()["state"]
+        for key in ("step", "closed", "claims", "rematch", "resigned", "scores"):
+            assert after[key] == before[key], key
 
 
 @FUZZ

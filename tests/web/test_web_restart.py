@@ -116,6 +116,7 @@ def _wait_my_turn(client: httpx.Client, code: str) -> dict[str, Any]:
     return wait_until(lambda: _state_if(client, code, lambda s: s["finished"] or s["current"] == 0), "my turn")
 
 
+@pytest.mark.slow
 @pytest.mark.e2e
 def test_kill_9_mid_game_loses_nothing(tmp_path: Path) -> None:
     from websockets.sync.client import connect

@@ -108,6 +108,7 @@ def test_the_pool_shares_one_job_per_solve_and_refuses_past_its_limit(
         pool.close()
 
 
+@pytest.mark.slow
 def test_healthz_answers_quickly_while_a_new_solve_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 9: a solve blocked /healthz for up to 50 s; now it runs in a worker process."""
 

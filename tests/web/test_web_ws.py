@@ -13,6 +13,7 @@ from webhelpers import create_game, make_settings, receive_until
 from pigdice.web.config import Settings
 from pigdice.web.errors import WebError
 from pigdice.web.manager import RoomManager
+from pigdice.web.rooms import GameRequest
 from pigdice.web.store import Store
 
 
@@ -186,7 +187,7 @@ def test_two_quick_clicks_roll_once(tmp_path: Path) -> None:
         store = Store(f"sqlite:///{tmp_path / 'lock.sqlite3'}")
         store.migrate()
         manager = RoomManager(store, Settings(database_url=store.url, robot_delay=0))
-        room, tokens = await manager.create("pig", 50, None, None, None, {}, ["you", "you"], None)
+        room, tokens = await manager.create(GameRequest("pig", 50), ["you", "you"], None)
         results = await asyncio.gather(*(room.act(0, tokens[0], "roll", 0) for _ in range(5)), return_exceptions=True)
         await manager.close()
         return list(results), room.state.step
@@ -204,7 +205,7 @@ def test_a_move_that_cannot_be_stored_is_not_played(tmp_path: Path) -> None:
         store = Store(f"sqlite:///{tmp_path / 'fail.sqlite3'}")
         store.migrate()
         manager = RoomManager(store, Settings(database_url=store.url, robot_delay=0))
-        room, tokens = await manager.create("pig", 30, None, None, None, {}, ["you", "you"], None)
+        room, tokens = await manager.create(GameRequest("pig", 30), ["you", "you"], None)
         sent: list[str] = []
 
         async def capture(text: str) -> None:

@@ -19,6 +19,8 @@ from pigdice.web.config import Settings
 
 T = TypeVar("T")
 
+SEED = 20261126  # the web tests' games draw their dice seeds from a generator seeded with this
+
 
 def wait_until(condition: Callable[[], T | None], what: str, timeout: float = 20.0, interval: float = 0.02) -> T:
     """Poll ``condition`` until it returns something true and return that; fail naming ``what`` after ``timeout`` s."""

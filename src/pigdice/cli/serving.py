@@ -116,11 +116,17 @@ def serve_command(
         f"pigdice web on http://{host}:{port} (database {where}, robot delay {settings.robot_delay:g}s)",
         err=True,
     )
-    uvicorn.run(
-        create_app(settings),
-        host=host,
-        port=port,
-        log_level=level,
-        ws_max_size=65536,
-        ws_per_message_deflate=False,  # messages are small; compressing them costs more CPU than it saves
-    )
+    try:
+        # uvicorn stops on Ctrl-C (SIGINT) and SIGTERM: the app's shutdown stops the solve workers, which leave
+        # Ctrl-C to it (pigdice.web.solving.quiet_worker); a Ctrl-C before uvicorn listens ends here, quietly
+        uvicorn.run(
+            create_app(settings),
+            host=host,
+            port=port,
+            log_level=level,
+            ws_max_size=65536,
+            ws_per_message_deflate=False,  # messages are small; compressing them costs more CPU than it saves
+        )
+    except KeyboardInterrupt:
+        pass
+    typer.echo("pigdice web stopped", err=True)

@@ -26,6 +26,7 @@ from pigdice.engine.game import Action, GameState, Hold, Move, Roll, apply, dice
 from pigdice.engine.record import GameRecord, replay_record
 from pigdice.engine.simultaneous import choosing_seats, seat_view
 from pigdice.players.optimal import Optimal, in_play, position_of, seat_chances
+from pigdice.players.tablechance import table_chances
 from pigdice.rules.variant import Variant
 
 MARKS = (("blunder", 0.08), ("mistake", 0.03), ("inaccuracy", 0.01))  # (mark, least chance given away)
@@ -196,6 +197,8 @@ def review_game(
             loss = None if chosen is None else max(0.0, hint.values[hint.best] - chosen)
             exact = perfect.exact(len(in_play(seen)))  # fewer players once someone resigned
             wins = _win_by_seat(seen, exact.win_vector(position_of(seen)) if exact else None, hint.win_probability)
+            if wins is None:  # 3+ players and no exact solver: the table's estimate, never the 2-player figure
+                wins = table_chances(seen, perfect)
             reviewed.append(
                 ReviewedDecision(
                     move=number,

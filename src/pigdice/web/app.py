@@ -25,7 +25,7 @@ from pigdice.web.config import Settings
 from pigdice.web.errors import WebError
 from pigdice.web.explorer import Explorer
 from pigdice.web.limits import BodyLimit, json_error
-from pigdice.web.manager import RoomManager
+from pigdice.web.manager import RoomManager, SeedSource, secret_seed
 from pigdice.web.routes import api, pages, ws
 from pigdice.web.solving import load_hint_kernels
 from pigdice.web.store import Store, StoreError
@@ -146,12 +146,13 @@ class CatchAll:
             await send({"type": "http.response.body", "body": body})
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the app for ``settings`` (database, robot delay, limits)."""
+def create_app(settings: Settings | None = None, seeds: SeedSource = secret_seed) -> FastAPI:
+    """Build the app for ``settings`` (database, robot delay, limits); ``seeds`` gives every new game's dice seed
+    (secret random seeds unless a test wants reproducible games)."""
     settings = settings or Settings.from_env()
     quiet_bad_frames()
     store = Store(settings.database_url)
-    manager = RoomManager(store, settings)
+    manager = RoomManager(store, settings, seeds)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals["version"] = __version__
 

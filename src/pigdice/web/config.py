@@ -56,16 +56,10 @@ class Settings:
     max_hint_goal: int = 200  # hints and the perfect player need a solve (seconds at 200); bigger goals are refused
     max_explore_goal: int = 200
     max_solver_dice: int = 30  # the perfect player's dice choices (Hog up to 100 dice takes minutes to solve)
-    # The exact perfect player (pigdice.solve.exact) keeps a value per score tuple, goal ** players of them, and
-    # its memory and time grow as that. 10**6 plays 3 players to 100 exactly (first to the goal: 24 MB kept,
-    # ~0.2 GB while solving, 4-10 s of one core, ~45 s for Hog with rerolls; a final round 39 MB and ~12 s; equal
-    # turns, a value per seat, 118 MB and ~32 s) and 4 players to 31; 4 players to 100 would be 10**8 (~3 GB,
-    # ~6 minutes). Where a roll can reset a score the solve repeats its passes until the reset values settle, ever
-    # more of them as the goal grows (3-player Two-Dice Pig: ~8 s to 50, over 5 minutes to 100), so those games
-    # have the smaller bound. Past a bound the room's perfect player and hints use the 2-player first-to-goal
-    # policy (approximate, and the hint says so). With 3 players and a final round or equal turns, a turn total
-    # that can double or fall (Pig Dice) makes the last turns run far past the goal and every turn sweep repeat
-    # (3 players to 20: ~1 minute; the time grows as the cube of the goal), so those have the smallest bound.
+    # The exact perfect player's largest solves, in score tuples (goal ** players), by kind of game: any game, games
+    # whose rolls can reset a score, 3+ players with a last round and turn totals that double or fall. Past a bound
+    # the room's perfect player and hints play the approximation and say so. pigdice.solve.cost gives the measured
+    # times and sizes behind these figures (10**6: 3 players to 100, 4 players to 31).
     max_exact_states: int = 1_000_000
     max_exact_reset_states: int = 125_000
     max_exact_far_states: int = 8_000
@@ -85,6 +79,7 @@ class Settings:
     robot_room_seconds: float = 3600.0  # a robots-only room is closed (expired) this long after it starts
     turn_seconds: float = 90.0  # online rooms: a person's time per decision, then the turn passes (0: no timer)
     skips_to_free_seat: int = 3  # timeouts in a row after which a person's seat opens for someone else
+    away_seconds: float = 60.0  # online rooms: a person disconnected this long may be left behind (claimed)
     idle_room_seconds: float = 7 * 86400.0  # an unfinished room without a move for this long is closed (expired)
     expiry_check_seconds: float = 600.0
     checkpoint_seconds: float = 2.0  # SQLite: a passive checkpoint this often ...

@@ -70,10 +70,27 @@ class ResignRequest(Strict):
     token: Token
 
 
-class AgainRequest(Strict):
-    """POST /api/games/{code}/again: a new room with the same seats, for the seats you hold."""
+class RematchRequest(Strict):
+    """POST /api/games/{code}/rematch: answer the rematch for the seats you hold: yes (offer or accept) or no
+    (withdraw your offer, or decline)."""
 
     tokens: Annotated[dict[Annotated[str, Field(max_length=4)], Token], Field(min_length=1, max_length=100)]
+    answer: Literal["yes", "no"] = "yes"
+
+
+class AbortRequest(Strict):
+    """POST /api/games/{code}/abort: call the game off for a seat you hold, before anyone has played."""
+
+    seat: SeatIndex
+    token: Token
+
+
+class ClaimRequest(Strict):
+    """POST /api/games/{code}/claim: for a seat you hold, claim the seat of a player who left (``absent``)."""
+
+    seat: SeatIndex
+    token: Token
+    absent: SeatIndex
 
 
 # -- websocket messages -------------------------------------------------------------------------

@@ -77,6 +77,8 @@ class GameRecord:
     to_move: int | None = 0  # the seat whose move it is; None when finished or unknown (a game of schema 1)
     creator: str | None = None  # a hash of the creating client
     salt: str | None = None  # the dice commitment's secret salt (hex); None for games from before schema 3
+    created_at: float | None = None  # when the game was created (epoch seconds)
+    next_code: str | None = None  # the code of the game's rematch, once it started (schema 4)
 
 
 def _text(row: Mapping[Any, Any], name: str) -> str:
@@ -175,7 +177,17 @@ def decode_game(row: Mapping[Any, Any], seat_rows: Sequence[Mapping[Any, Any]], 
         to_move=to_move,
         creator=_optional_text(row, "creator"),
         salt=_salt(row),
+        created_at=_optional_real(row, "created_at"),
+        next_code=_next_code(row),
     )
+
+
+def _next_code(row: Mapping[Any, Any]) -> str | None:
+    """Return the stored code of the game's rematch (a room code), or None."""
+    code = row.get("next_code")
+    if code is not None and (not isinstance(code, str) or not 8 <= len(code) <= 64):
+        raise BadRow(f"next_code is {str(code)[:70]!r}, not a room code")
+    return code
 
 
 def _salt(row: Mapping[Any, Any]) -> str | None:

@@ -10,23 +10,27 @@ Swine Herd is played with simultaneous choices: after each shared roll every sta
 applied together in seat order (the engine's order, so the stored log replays), written as one
 move per seat, all or none, and shown to everyone in one update. A choice is final once sent.
 
-A room knows nothing of the manager that keeps it: it writes through a ``RoomStorage`` (the
-manager is one), so the dependency goes one way, manager -> rooms.
+A room knows nothing of the manager that keeps it: it writes through a ``RoomStorage``
+(``pigdice.web.persistence``), so the dependency goes one way, manager -> rooms. Leaving a game
+(abort, a seat that left, claims) is ``pigdice.web.leaving``; the rematch offer is
+``pigdice.web.rematch``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import numpy as np
 
-from pigdice.engine.events import Event, describe_event, event_to_json
+from pigdice.engine.events import Event, event_to_json
 from pigdice.engine.game import GameState, Hold, Move, Pass, Resign, Roll, apply, legal_actions, parse_action
 from pigdice.engine.record import Commitment, GameRecord, SeatEntry, commitment_digest, record_game
 from pigdice.engine.simultaneous import choosing_seats, seat_view
@@ -34,11 +38,20 @@ from pigdice.errors import IllegalActionError
 from pigdice.players.optimal import Optimal
 from pigdice.rules.variant import Variant
 from pigdice.web.errors import WebError
+from pigdice.web.lines import events_for_clients
 from pigdice.web.live import Connection, dumps
+from pigdice.web.rematch import Rematch
 from pigdice.web.seats import Seat, clean_name, hash_token
 from pigdice.web.store import GameClosedError, MoveWrite
 
 log = logging.getLogger("pigdice.web")
+
+
+def played_at(created_at: float | None) -> str | None:
+    """Return when a game was played as ISO 8601 text (UTC, to the second), or None if not known."""
+    if created_at is None:
+        return None
+    return datetime.fromtimestamp(created_at, UTC).isoformat(timespec="seconds")
 
 
 def robot_rng(seed: int, step: int) -> np.random.Generator:
@@ -46,8 +59,30 @@ def robot_rng(seed: int, step: int) -> np.random.Generator:
     return np.random.default_rng([seed, step, 7])
 
 
+@dataclass(frozen=True)
+class GameRequest:
+    """What a room is asked to play: the variant by name, its goal, ending, tie rule, final turn and parameters."""
+
+    variant: str
+    goal: int | None = None
+    endgame: str | None = None
+    ties: str | None = None
+    final_turn: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Timing:
+    """How fast a room moves: robots' delay, a person's time per decision, and when a seat counts as left."""
+
+    robot_delay: float = 0.0  # seconds before each robot action
+    turn_seconds: float = 0.0  # online rooms: a person's time per decision, then the turn passes (0: no timer)
+    skips_to_free_seat: int = 3  # timeouts in a row after which the seat opens for someone else
+    away_seconds: float = 60.0  # online rooms: a person disconnected this long may be left behind (claimed)
+
+
 class RoomStorage(Protocol):
-    """Where a room writes what must survive a restart: its moves and the seats people claim."""
+    """Where a room writes what must survive a restart: its moves, the seats people claim, a game called off."""
 
     async def write_moves(self, moves: list[MoveWrite]) -> None:
         """Store one or more consecutive moves durably, all or none (raise if they could not be stored)."""
@@ -58,6 +93,9 @@ class RoomStorage(Protocol):
     async def free_seat(self, game_id: int, seat: int) -> None:
         """Store that a person's seat is open again (raise if it could not be stored)."""
 
+    async def abort_game(self, code: str, reason: str) -> bool:
+        """Store that a game was called off before it began; return False if it was not active."""
+
 
 @dataclass
 class Room:
@@ -66,13 +104,13 @@ class Room:
     code: str
     game_id: int
     variant: Variant
-    request: dict[str, Any]  # what the room was created with (variant name, goal, endgame, params)
+    request: GameRequest  # what the room was created with (its rematch asks for the same)
     seed: int
     seats: list[Seat]
     state: GameState
     rng: np.random.Generator
     storage: RoomStorage
-    robot_delay: float = 0.0  # seconds before each robot action
+    timing: Timing = field(default_factory=Timing)
     history: list[tuple[int, Event]] = field(default_factory=list)  # (step, event)
     actions: list[str] = field(default_factory=list)
     connections: set[Connection] = field(default_factory=set)
@@ -82,15 +120,21 @@ class Room:
     replay_mismatch: bool = False
     robot_rng: np.random.Generator | None = None  # robots' own generator (their moves are logged as actions)
     preparing: bool = False  # the perfect player is being solved (its robots wait; shown to players)
-    closed: str | None = None  # why the room takes no more moves (expired), or None while it is open
+    closed: str | None = None  # why the room takes no more moves (expired, aborted), or None while it is open
+    aborted: bool = False  # the game was called off before it began (``closed`` says by whom)
     salt: str | None = None  # the dice commitment's secret salt (None: a game from before commitments)
-    turn_seconds: float = 0.0  # online rooms: a person's time per decision, then the turn passes (0: no timer)
-    skips_to_free_seat: int = 3  # timeouts in a row after which the seat opens for someone else
+    created_at: float | None = None  # when the game was created (epoch seconds): the date it was played
     skips: dict[int, int] = field(default_factory=dict)  # seat -> timeouts in a row
     timer: asyncio.Task[None] | None = None
     deadline: float | None = None  # when the current person's time runs out (epoch seconds), if a timer runs
     timer_moment: tuple[int, ...] | None = None  # the moment (``moment()``) the running clock is for
     choices: dict[int, Move] = field(default_factory=dict)  # Swine Herd: this moment's hidden choices (memory only)
+    person_moved: bool = False  # a person has made a decision (rolled, held, chosen): the game can no longer abort
+    freed: set[int] = field(default_factory=set)  # seats opened during the game (their holder timed out)
+    claims: dict[int, int] = field(default_factory=dict)  # a seat left behind -> the seat that claimed it
+    away: dict[int, float] = field(default_factory=dict)  # a person's seat -> when its last connection closed
+    away_timers: dict[int, asyncio.Task[None]] = field(default_factory=dict)  # tell everyone when a seat has left
+    rematch: Rematch = field(default_factory=Rematch)
 
     # -- views ---------------------------------------------------------------------------
     @property
@@ -100,13 +144,23 @@ class Room:
 
     @property
     def started(self) -> bool:
-        """Return True once every seat is taken (robots wait until then)."""
-        return all(s.is_taken for s in self.seats)
+        """Return True once every seat is taken (robots wait until then); a seat out of the game needs nobody."""
+        return all(s.is_taken or s.index in self.state.resigned for s in self.seats)
 
-    @property
+    @functools.cached_property
     def is_online(self) -> bool:
         """Return True if people play from different places (a seat was opened for a friend): turns are timed."""
         return any(s.kind == "human" and s.spec == "friend" for s in self.seats)
+
+    @functools.cached_property
+    def commitment(self) -> str | None:
+        """Return the dice commitment published before the first roll (None for a game from before them)."""
+        return None if self.salt is None else commitment_digest(self.seed, self.salt)
+
+    @functools.cached_property
+    def played_at(self) -> str | None:
+        """Return when the game was played, as ISO 8601 text (None if not known)."""
+        return played_at(self.created_at)
 
     @property
     def step(self) -> int:
@@ -141,12 +195,9 @@ class Room:
         """Return True if, in Swine Herd, the rules leave no choice now (everyone stands for a turn's first roll)."""
         return self.is_group and not self.state.is_terminal() and legal_actions(self.state) == [Roll()]
 
-    def event_json(self, step: int, event: Event, data: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Return an event for clients: its fields, the step that made it, and a line of text (``line``)."""
-        data = dict(event_to_json(event) if data is None else data)
-        data["step"] = step
-        data["line"] = describe_event(event, self.names)
-        return data
+    def events_json(self, items: list[tuple[int, Event]]) -> list[dict[str, Any]]:
+        """Return ``(step, event)`` pairs for clients: fields, step and a line of text (``pigdice.web.lines``)."""
+        return events_for_clients(items, self.names, self.claims)
 
     def connected_seats(self) -> set[int]:
         """Return the seats that have a live connection."""
@@ -178,20 +229,60 @@ class Room:
                 "waiting_for": [s.index for s in self.seats if not s.is_taken],
                 # the seed as text: JavaScript numbers lose integers above 2^53
                 "seed": str(self.seed) if state.is_terminal() else None,
-                "commitment": None if self.salt is None else commitment_digest(self.seed, self.salt),
+                "commitment": self.commitment,
                 "salt": self.salt if state.is_terminal() else None,
                 "preparing": self.preparing,
                 "closed": self.closed,
                 "spectators": self.spectators,
                 "deadline": self.deadline,
-                "turn_seconds": self.turn_seconds if self.is_online else None,
+                "turn_seconds": self.timing.turn_seconds if self.is_online else None,
                 # who chooses now; in Swine Herd, which of them have chosen (their choices stay hidden until all have)
                 "choosing": self.choosing(),
                 "chosen": sorted(self.choices),
                 "to_choose": self.to_choose(),
+                # leaving: seats whose holder left (since when), those the others may now claim, claims made
+                "away": {str(seat): since for seat, since in self.away.items()},
+                "away_seconds": self.timing.away_seconds if self.is_online else None,
+                "left_behind": self.left_behind(),
+                "claims": {str(seat): by for seat, by in self.claims.items()},
+                "freed": sorted(self.freed),
+                "can_abort": self.can_abort(),
+                "aborted": self.aborted,
+                "rematch": self.rematch.to_json(self.seats, self.claims),
+                "played_at": self.played_at,
             }
         )
         return data
+
+    # -- leaving (the rules are pigdice.web.leaving's) --------------------------------------
+    def can_abort(self) -> bool:
+        """Return True while the game can be called off: open, not over, and no person has made a decision yet."""
+        return self.closed is None and not self.state.is_terminal() and not self.person_moved
+
+    def left_behind(self, now: float | None = None) -> list[int]:
+        """Return the seats the others may claim now: a person away past the grace period, or a seat opened after
+        timeouts, in a running online game (a person still connected never is)."""
+        state = self.state
+        if self.closed is not None or state.is_terminal() or not self.is_online:
+            return []
+        now = time.time() if now is None else now
+        connected = self.connected_seats()
+        seats = []
+        for seat in self.seats:
+            index = seat.index
+            if seat.is_robot or index in state.resigned or index in connected:
+                continue
+            opened = index in self.freed and not seat.is_taken
+            gone = index in self.away and now - self.away[index] >= self.timing.away_seconds
+            if opened or gone:
+                seats.append(index)
+        return seats
+
+    def stop_grace_timers(self) -> None:
+        """Cancel every grace-period timer of the room (it closes or leaves memory)."""
+        for timer in self.away_timers.values():
+            timer.cancel()
+        self.away_timers.clear()
 
     @property
     def spectators(self) -> int:
@@ -218,6 +309,7 @@ class Room:
             reveal_seed=finished,
             origin="web",
             room=self.code,
+            played_at=self.played_at,
         )
 
     def welcome(self) -> dict[str, Any]:
@@ -225,7 +317,7 @@ class Room:
         return {
             "type": "welcome",
             "state": self.snapshot(),
-            "events": [self.event_json(step, ev) for step, ev in self.history],
+            "events": self.events_json(self.history),
         }
 
     def broadcast(self, message: dict[str, Any]) -> None:
@@ -281,6 +373,7 @@ class Room:
                 raise WebError("seat_taken", f"seat {seat.index} was just taken", 409)
             seat.token_hash = digest
             seat.name = new_name
+            self.freed.discard(seat.index)
             self.touch()
             self.arm_timer()
             self.broadcast({"type": "seats", "state": self.snapshot()})
@@ -294,7 +387,7 @@ class Room:
             self.authorize(index, token)
             self.check_open()
             if self.state.is_terminal():
-                raise WebError("game_over", "the game is over; start a new one with play again", 409)
+                raise WebError("game_over", "the game is over; offer a rematch or start a new game", 409)
             if not self.started:
                 raise WebError("waiting_for_players", "the game starts when every seat is taken", 409)
             if expected_step != self.state.step:
@@ -303,20 +396,29 @@ class Room:
                     f"the game is at step {self.state.step}, not {expected_step}; your view was out of date",
                     409,
                 )
-            if self.is_group:
-                update = await self._choose(index, action_text)
-            else:
-                if self.state.current != index:
-                    who = self.seats[self.state.current].name
-                    raise WebError("not_your_turn", f"it is {who}'s turn, not seat {index}'s", 409)
-                try:
-                    action = parse_action(action_text)
-                except IllegalActionError as exc:
-                    raise WebError("illegal_action", str(exc)) from None
-                update = await self._play(index, action_text, action)
+            moved = self.person_moved  # a decision ends the time to call the game off: said with its update
+            self.person_moved = moved or not self.rules_stand()  # the rules' first Swine Herd roll is nobody's
+            try:
+                update = await self._decide(index, action_text)
+            except BaseException:
+                self.person_moved = moved
+                raise
             self.skips.pop(index, None)  # the person is back: their timeouts no longer count
         self.kick_robots()
         return update
+
+    async def _decide(self, index: int, action_text: str) -> dict[str, Any]:
+        """Play a person's decision (the caller holds the lock and has checked the token and the step)."""
+        if self.is_group:
+            return await self._choose(index, action_text)
+        if self.state.current != index:
+            who = self.seats[self.state.current].name
+            raise WebError("not_your_turn", f"it is {who}'s turn, not seat {index}'s", 409)
+        try:
+            action = parse_action(action_text)
+        except IllegalActionError as exc:
+            raise WebError("illegal_action", str(exc)) from None
+        return await self.play_locked(index, action)
 
     async def resign(self, index: int, token: str) -> dict[str, Any]:
         """Seat ``index`` resigns (at any moment): with one player left the game ends; return the update.
@@ -331,12 +433,12 @@ class Room:
             if index in self.state.resigned:
                 raise WebError("already_resigned", f"seat {index} has already resigned", 409)
             action = Resign(index)
-            update = await self._play(index, str(action), action)
-            await self._reveal_if_complete()
+            update = await self.play_locked(index, action)
+            await self.reveal_if_complete()
         self.kick_robots()
         return update
 
-    async def _play(self, index: int, action_text: str, action: Any) -> dict[str, Any]:
+    async def play_locked(self, index: int, action: Move) -> dict[str, Any]:
         """Apply, persist, then broadcast one action (the caller holds the lock)."""
         saved = self.rng.bit_generator.state
         try:
@@ -344,13 +446,13 @@ class Room:
         except IllegalActionError as exc:
             raise WebError("illegal_action", str(exc)) from None
         step = state.step
-        events_json = [event_to_json(ev) for ev in events]
+        stored = [event_to_json(ev) for ev in events]
         move = MoveWrite(
             self.game_id,
             step,
             index,
             str(action),
-            events_json,
+            stored,
             state.is_terminal(),
             None if state.winners is None else list(state.winners),
             to_move=None if state.is_terminal() else state.current,
@@ -368,7 +470,7 @@ class Room:
             "step": step,
             "seat": index,
             "action": str(action),
-            "events": [self.event_json(step, ev, js) for ev, js in zip(events, events_json, strict=True)],
+            "events": self.events_json([(step, ev) for ev in events]),
             "state": self.snapshot(),
         }
         self.broadcast(update)
@@ -491,11 +593,7 @@ class Room:
             "seat": None,  # everyone who stood chose: see "choices"
             "action": None,
             "choices": [{"seat": move.seat, "action": move.action, "step": move.step} for move in moves],
-            "events": [
-                self.event_json(move.step, ev, js)
-                for (_, _, _, events), move in zip(played, moves, strict=True)
-                for ev, js in zip(events, move.events, strict=True)
-            ],
+            "events": self.events_json([(after.step, ev) for _, _, after, events in played for ev in events]),
             "state": self.snapshot(),
         }
         self.broadcast(update)
@@ -505,7 +603,7 @@ class Room:
         """Return True if every seat of a Swine Herd moment has chosen but the moment is not revealed yet."""
         return self.is_group and bool(self.choices) and not self.to_choose() and not self.state.is_terminal()
 
-    async def _reveal_if_complete(self) -> None:
+    async def reveal_if_complete(self) -> None:
         """Reveal a moment whose last seat left it (resigned or timed out); if that cannot be stored now, the
         robot loop tries again (the caller holds the lock and kicks the robots)."""
         if not self.moment_complete() or not self.started or self.closed is not None:
@@ -519,7 +617,7 @@ class Room:
     def timed_seats(self) -> list[int]:
         """Return the people the clock runs for now in an online room: the person to move or, in Swine Herd,
         everyone standing who has not chosen (nobody while the rules leave no choice)."""
-        if not self.turn_seconds or not self.is_online or not self.started or self.closed is not None:
+        if not self.timing.turn_seconds or not self.is_online or not self.started or self.closed is not None:
             return []
         if self.state.is_terminal() or self.rules_stand():
             return []
@@ -547,14 +645,14 @@ class Room:
         self.timer_moment = None
         if not waiting:
             return
-        self.deadline = time.time() + self.turn_seconds
+        self.deadline = time.time() + self.timing.turn_seconds
         self.timer_moment = self.moment()
         self.timer = asyncio.create_task(self._time_out(self.moment()))
 
     async def _time_out(self, moment: tuple[int, ...]) -> None:
         """After ``turn_seconds`` without a move, pass the person's turn (in Swine Herd: every person who has not
         chosen sits down with nothing); after repeated timeouts in a row, open the seat."""
-        await asyncio.sleep(self.turn_seconds)
+        await asyncio.sleep(self.timing.turn_seconds)
         async with self.lock:
             if self.moment() != moment or self.state.is_terminal() or self.closed is not None:
                 return
@@ -568,10 +666,10 @@ class Room:
                     self.arm_timer()
                     self._tell_chosen(late)
                 else:
-                    await self._reveal_if_complete()
+                    await self.reveal_if_complete()
             else:
                 try:
-                    await self._play(late[0], "pass", Pass())
+                    await self.play_locked(late[0], Pass())
                 except WebError as exc:
                     log.error("room %s: the timeout of seat %s could not be played: %s", self.code, late[0], exc)
                     return
@@ -583,7 +681,7 @@ class Room:
         """Count a timeout of seat ``index``; after ``skips_to_free_seat`` in a row, open the seat for someone else."""
         seat = self.seats[index]
         self.skips[index] = self.skips.get(index, 0) + 1
-        if self.skips[index] < self.skips_to_free_seat or seat.token_hash is None:
+        if self.skips[index] < self.timing.skips_to_free_seat or seat.token_hash is None:
             return
         try:
             await self.storage.free_seat(self.game_id, index)
@@ -592,8 +690,13 @@ class Room:
             return
         seat.token_hash = None
         self.skips.pop(index, None)
-        self.arm_timer()  # the game now waits for someone to take the seat
-        self.broadcast({"type": "seats", "state": self.snapshot(), "freed": index})
+        self.freed.add(index)
+        self.away.pop(index, None)
+        for conn in self.connections:  # the seat's old holder no longer holds it (their page is told why)
+            conn.seats.discard(index)
+        self.arm_timer()  # the game now waits for someone to take the seat, or for the others to claim it
+        reason = f"{seat.name} ran out of time {self.timing.skips_to_free_seat} times in a row"
+        self.broadcast({"type": "seats", "state": self.snapshot(), "freed": index, "reason": reason})
 
     # -- robots --------------------------------------------------------------------------
     def _robot_ready(self, seat: Seat) -> bool:
@@ -633,7 +736,9 @@ class Room:
         return all(s.is_robot for s in self.seats)
 
     def stop_robots(self) -> None:
-        """Cancel the robot loop and the turn timer, if they run (the room closes or leaves memory)."""
+        """Cancel the robot loop, the turn timer and the grace timers, if they run (the room closes or leaves
+        memory)."""
+        self.stop_grace_timers()
         if self.robot_task is not None and not self.robot_task.done():
             self.robot_task.cancel()
         if self.timer is not None and not self.timer.done():
@@ -652,7 +757,7 @@ class Room:
     async def _robots(self) -> None:
         """Play robot moves, one every ``robot_delay`` seconds, while a robot is to move; in Swine Herd, after
         ``robot_delay`` every robot of the moment chooses at once, each on the moment's state as it is."""
-        delay = self.robot_delay
+        delay = self.timing.robot_delay
         while self.robot_work():
             await asyncio.sleep(delay)
             if self.is_group:
@@ -677,7 +782,7 @@ class Room:
                     if self.robot_rng is None:
                         self.robot_rng = robot_rng(self.seed, self.state.step)
                     action = seat.strategy.choose(self.state, self.robot_rng)
-                    await self._play(seat.index, str(action), action)
+                    await self.play_locked(seat.index, action)
                 except WebError as exc:
                     log.error("room %s: robot %s failed: %s", self.code, seat.name, exc)
                     if exc.code == "storage_failed":

@@ -2,6 +2,8 @@
 
 Version 1: games, seats, moves. Version 2 adds to games a status (active, finished, quarantined, expired), why
 and when a game was closed, the seat to move and a hash of the creating client, and an index on the status.
+Version 3 adds the dice commitment's salt. Version 4 adds the code of a game's rematch (``next_code``); the
+status 'aborted' (a game called off before it began) needs no new column.
 """
 
 from __future__ import annotations
@@ -28,14 +30,15 @@ from sqlalchemy import (
     update,
 )
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 ACTIVE = "active"
 FINISHED = "finished"
 QUARANTINED = "quarantined"
 EXPIRED = "expired"
-STATUSES = (ACTIVE, FINISHED, QUARANTINED, EXPIRED)
-CLOSED = (QUARANTINED, EXPIRED)  # what close_game may set
+ABORTED = "aborted"
+STATUSES = (ACTIVE, FINISHED, QUARANTINED, EXPIRED, ABORTED)
+CLOSED = (QUARANTINED, EXPIRED, ABORTED)  # what close_game may set
 
 metadata = MetaData()
 
@@ -73,6 +76,7 @@ games_table = Table(
     Column("to_move", Integer, nullable=True),  # the seat whose move it is; NULL when finished or unknown
     Column("creator", String(64), nullable=True),  # a hash of the creating client
     Column("salt", String(64), nullable=True),  # the dice commitment's secret salt (hex); NULL before schema 3
+    Column("next_code", String(64), nullable=True),  # the code of the game's rematch, once it started (schema 4)
     # not updated_at: an index on it would be rewritten by every move
     Index("ix_games_status", "status"),
     Index("ix_games_creator", "creator", "status"),
@@ -129,8 +133,13 @@ def _upgrade_2_to_3(conn: Connection) -> None:
     _add_column(conn, "games", Column("salt", String(64)))
 
 
+def _upgrade_3_to_4(conn: Connection) -> None:
+    """Games get the code of their rematch (older games have none: their rematches were not linked back)."""
+    _add_column(conn, "games", Column("next_code", String(64)))
+
+
 # UPGRADES[v] takes a database from version v to v + 1
-UPGRADES: dict[int, Callable[[Connection], None]] = {1: _upgrade_1_to_2, 2: _upgrade_2_to_3}
+UPGRADES: dict[int, Callable[[Connection], None]] = {1: _upgrade_1_to_2, 2: _upgrade_2_to_3, 3: _upgrade_3_to_4}
 
 
 def found_version(conn: Connection) -> int | None:
@@ -144,4 +153,6 @@ def found_version(conn: Connection) -> int | None:
         return None
     # tables without a version row (a first start killed between the two): tell the versions by their columns
     columns = {c["name"] for c in tables.get_columns(games_table.name)}
+    if "next_code" in columns:
+        return 4
     return 3 if "salt" in columns else 2 if "status" in columns else 1

@@ -119,9 +119,12 @@ def plan_seats(specs: list[str], variant: Variant, your_name: str | None) -> lis
         word = spec.lower()
         if not spec:
             raise WebError("bad_strategy", f"player {number} is empty; use you, friend or a robot like hold:20")
-        if word in YOU_WORDS:
-            base = clean_name(your_name, "You")
-            name = base if yours == 1 else f"{base} {sum(1 for p in plans if p.mine) + 1}"
+        if word in YOU_WORDS:  # unnamed, a seat is "Player N" to everyone ("You" only on its holder's own screen)
+            if your_name and clean_name(your_name, ""):
+                base = clean_name(your_name, "")
+                name = base if yours == 1 else f"{base} {sum(1 for p in plans if p.mine) + 1}"
+            else:
+                name = f"Player {number}"
             plans.append(SeatPlan("human", "you", name, mine=True))
             continue
         if word in OPEN_WORDS:

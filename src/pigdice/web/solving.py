@@ -5,16 +5,19 @@ or its threads: jobs go to a bounded process pool. Requests for the same solve s
 exact solve is keyed by ``exact_key``: its solver, number of players, ending, tie rule and final
 turn); when more than ``max_jobs`` different solves wait, new ones are refused (503 ``busy``) instead
 of queueing without end. A finished policy is kept in the solvers' in-memory caches (bounded by
-bytes) and on disk, so the next request for it is instant. How large a solve may be is the
-manager's decision (``Settings.max_exact_states``): the pool solves what it is asked.
+bytes) and on disk, so the next request for it is instant. How large a solve may be is the perfect
+player's decision (``pigdice.solve.cost``, within the server's bounds): the pool solves what it is asked.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
-from collections.abc import Callable
+import signal
+import threading
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -37,6 +40,27 @@ def exact_in_worker(variant: Variant, players: int) -> ExactPolicy:
     from pigdice.solve.exact import exact_policy
 
     return exact_policy(variant, players)
+
+
+def quiet_worker() -> None:
+    """Leave Ctrl-C to the server: a terminal sends SIGINT to every process of the group, and a worker that took
+    it would die printing a traceback while the server shuts down (the server stops its workers itself)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def workers_ignore_ctrl_c() -> Iterator[None]:
+    """Start worker processes inside this block with Ctrl-C ignored from their first instruction: an ignored
+    signal stays ignored across exec, so a Ctrl-C while a worker still imports cannot print its traceback. The
+    server's own handler is put back at once (only the main thread may change it; elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def warm_worker() -> bool:
@@ -93,12 +117,15 @@ class SolvePool:
 
     def start(self) -> None:
         """Start the worker process now (it imports the solver), so the first solve does not wait for it."""
-        self._pool().submit(warm_worker)
+        with workers_ignore_ctrl_c():
+            self._pool().submit(warm_worker)
 
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             # spawn: a fresh interpreter, never a fork of the server with its threads and sockets
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=quiet_worker
+            )
         return self._executor
 
     def is_running(self, kind: str, variant: Variant) -> bool:
@@ -128,12 +155,13 @@ class SolvePool:
             return future
         self._check_key(key)
         loop = asyncio.get_running_loop()
-        try:
-            future = asyncio.wrap_future(self._pool().submit(work, *args), loop=loop)
-        except BrokenProcessPool:  # a worker died (killed, out of memory): start a fresh pool
-            log.error("the solve pool broke; starting a new one")
-            self._executor = None
-            future = asyncio.wrap_future(self._pool().submit(work, *args), loop=loop)
+        with workers_ignore_ctrl_c():  # the pool starts (or replaces) its workers as jobs are submitted
+            try:
+                future = asyncio.wrap_future(self._pool().submit(work, *args), loop=loop)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): start a fresh pool
+                log.error("the solve pool broke; starting a new one")
+                self._executor = None
+                future = asyncio.wrap_future(self._pool().submit(work, *args), loop=loop)
         self._jobs[key] = future
         future.add_done_callback(lambda done: self._finished(key, done))
         return future

@@ -44,6 +44,7 @@ from sqlalchemy.sql.expression import ClauseElement
 from pigdice.errors import PigdiceError
 from pigdice.web.records import BadRow, GameRecord, MoveRecord, MoveWrite, SeatRecord, decode_game
 from pigdice.web.schema import (
+    ABORTED,
     ACTIVE,
     CLOSED,
     EXPIRED,
@@ -429,6 +430,15 @@ class Store:
                     .values(name=name)
                 )
 
+    def link_rematch(self, game_id: int, next_code: str) -> None:
+        """Store the code of a finished game's rematch (everyone who opens the old game is sent on to it)."""
+        with self._faults("link a rematch in"), self.engine.begin() as conn:
+            conn.execute(update(games_table).where(games_table.c.id == game_id).values(next_code=next_code))
+
+    def abort_game(self, code: str, reason: str) -> bool:
+        """Close an active game as 'aborted' (called off before it began); return False if it was not active."""
+        return self.close_game(code, ABORTED, reason)
+
     def set_to_move(self, game_id: int, to_move: int | None) -> None:
         """Store the seat whose move it is (for a game stored without one, once it has been replayed)."""
         with self._faults("update a game in"), self.engine.begin() as conn:
@@ -533,7 +543,8 @@ class Store:
         return StoreError("a move does not follow its game's stored step")
 
     def close_game(self, code: str, status: str, reason: str) -> bool:
-        """Close an active game as 'expired' or 'quarantined' with a reason; return False if it was not active."""
+        """Close an active game as 'expired', 'quarantined' or 'aborted' with a reason; return False if it was not
+        active."""
         if status not in CLOSED:
             raise StoreError(f"a game is closed as one of {', '.join(CLOSED)}, not {status!r}")
         g = games_table.c

@@ -1,5 +1,5 @@
-"""The JSON API: variants, robot specs, games (create, read, join, act, hint, play again, record, verify,
-review) and explorer data."""
+"""The JSON API: variants, robot specs, games (create, read, join, act, resign, abort, claim, hint, rematch,
+record, verify, review) and explorer data."""
 
 from __future__ import annotations
 
@@ -12,8 +12,19 @@ from fastapi.responses import JSONResponse
 from pigdice.engine.fairness import record_dice_statistics, verify_record
 from pigdice.engine.record import GameRecord
 from pigdice.rules.registry import all_variants, find_variant
+from pigdice.web import leaving
 from pigdice.web.errors import WebError
-from pigdice.web.protocol import ActionRequest, AgainRequest, CreateGame, HintRequest, JoinSeat, ResignRequest
+from pigdice.web.protocol import (
+    AbortRequest,
+    ActionRequest,
+    ClaimRequest,
+    CreateGame,
+    HintRequest,
+    JoinSeat,
+    RematchRequest,
+    ResignRequest,
+)
+from pigdice.web.rooms import GameRequest
 from pigdice.web.routes import AppSettings, Client, ExplorerData, Manager
 from pigdice.web.variants import variant_info, web_specs
 
@@ -40,17 +51,8 @@ async def api_strategies() -> dict[str, str]:
 @router.post("/games", status_code=201)
 async def api_create(body: CreateGame, manager: Manager, client: Client) -> dict[str, Any]:
     """Create a room; the seats you take ('you') come back with their secret tokens."""
-    room, tokens = await manager.create(
-        body.variant,
-        body.goal,
-        body.endgame,
-        body.ties,
-        body.final_turn,
-        dict(body.params),
-        body.players,
-        body.name,
-        client,
-    )
+    game = GameRequest(body.variant, body.goal, body.endgame, body.ties, body.final_turn, dict(body.params))
+    room, tokens = await manager.create(game, body.players, body.name, client)
     return {**room_link(room.code, tokens), "state": room.snapshot()}
 
 
@@ -90,15 +92,31 @@ async def api_hint(code: str, body: HintRequest, manager: Manager) -> dict[str, 
     """The perfect player's advice and your win chance."""
     room = await manager.get(code)
     room.authorize(body.seat, body.token)
-    return await manager.hint(room, body.seat)
+    return await manager.perfect.hint(room, body.seat)
 
 
-@router.post("/games/{code}/again", status_code=201)
-async def api_again(code: str, body: AgainRequest, manager: Manager, client: Client) -> dict[str, Any]:
-    """Start a new room with the same variant and seats; tell everyone in the old room."""
+@router.post("/games/{code}/abort")
+async def api_abort(code: str, body: AbortRequest, manager: Manager) -> dict[str, Any]:
+    """Call the game off for a seat you hold, before anyone has played: it ends with no result."""
     room = await manager.get(code)
-    new_room, tokens = await manager.play_again(room, body.tokens, client)
-    return room_link(new_room.code, tokens)
+    return await leaving.abort(room, body.seat, body.token)
+
+
+@router.post("/games/{code}/claim")
+async def api_claim(code: str, body: ClaimRequest, manager: Manager) -> dict[str, Any]:
+    """Claim the seat of a player who left (away past the grace period, or opened after timeouts): with two
+    players left you win, with more the others play on."""
+    room = await manager.get(code)
+    return await leaving.claim(room, body.seat, body.token, body.absent)
+
+
+@router.post("/games/{code}/rematch")
+async def api_rematch(code: str, body: RematchRequest, manager: Manager, client: Client) -> dict[str, Any]:
+    """Answer the rematch of a finished game for the seats you hold: yes offers it (or accepts the open offer),
+    no withdraws or declines it. Once everyone holding a seat said yes the next game starts (once); the reply
+    then carries your tokens in it."""
+    room = await manager.get(code)
+    return await manager.rematch(room, body.tokens, body.answer, client)
 
 
 @router.get("/games/{code}/record")
@@ -132,7 +150,7 @@ def _digest(record: GameRecord) -> str | None:
 async def api_review(code: str, manager: Manager) -> dict[str, Any]:
     """Every decision of the room's game so far against the perfect player: the chance each one gave away."""
     room = await manager.get(code)
-    return await manager.review(room)
+    return await manager.perfect.review(room)
 
 
 @router.get("/explore/{name}")

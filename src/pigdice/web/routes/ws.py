@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from pigdice.errors import PigdiceError
 from pigdice.web.errors import WebError
+from pigdice.web.leaving import seats_back, seats_left
 from pigdice.web.live import Connection, TokenBucket, dumps
 from pigdice.web.manager import RoomManager
 from pigdice.web.protocol import WsAction, WsHello, WsHint, WsJoin, WsPing, validation_message, ws_adapter
@@ -86,6 +87,7 @@ async def ws_room(ws: WebSocket, code: str, manager: Manager, settings: AppSetti
         room.connections.discard(conn)
         await conn.stop()
         if conn.seats:
+            seats_left(room, conn.seats)  # the grace period starts for seats with no connection left
             room.broadcast({"type": "seats", "state": room.snapshot()})
         else:
             room.broadcast_watchers()
@@ -98,15 +100,18 @@ async def handle(manager: RoomManager, room: Room, conn: Connection, message: An
     msg_id = getattr(message, "id", None)
     try:
         if isinstance(message, WsAction):
-            await room.act(message.seat, message.token, message.action, message.expected_step)
-            conn.seats.add(message.seat)
+            update = await room.act(message.seat, message.token, message.action, message.expected_step)
+            hold(room, conn, [message.seat])
+            if update.get("type") == "chosen":  # Swine Herd: the chooser sees their own hidden choice
+                choice = {"type": "choice", "seat": message.seat, "action": update["action"], "step": room.step}
+                conn.send(dumps({**choice, "id": msg_id}))
         elif isinstance(message, WsHint):
             room.authorize(message.seat, message.token)
-            reply = await manager.hint(room, message.seat)
+            reply = await manager.perfect.hint(room, message.seat)
             conn.send(dumps({**reply, "id": msg_id}))
         elif isinstance(message, WsJoin):
             seat, token = await room.join(message.seat, message.name)
-            conn.seats.add(seat.index)
+            hold(room, conn, [seat.index])
             conn.send(dumps({"type": "joined", "seat": seat.index, "token": token, "id": msg_id}))
             room.broadcast({"type": "seats", "state": room.snapshot()})
         elif isinstance(message, WsHello):
@@ -122,18 +127,28 @@ async def handle(manager: RoomManager, room: Room, conn: Connection, message: An
         conn.send(dumps({"type": "error", "code": "bad_request", "message": str(exc), "id": msg_id}))
 
 
+def hold(room: Room, conn: Connection, seats: list[int]) -> None:
+    """Bind ``seats`` (proven by their tokens) to the connection: their holders are here."""
+    conn.seats.update(seats)
+    seats_back(room, seats)
+
+
 def hello(room: Room, conn: Connection, message: WsHello) -> None:
-    """Bind the seats whose tokens check out to the connection; answer which were refused."""
+    """Bind the seats whose tokens check out to the connection; answer which were refused, and why (a seat opened
+    after timeouts is told so), and the hidden Swine Herd choices those seats made in this moment."""
     held: list[int] = []
-    refused: list[str] = []
+    refused: dict[str, str] = {}
     for key, token in message.tokens.items():
+        index = int(key) if key.isdecimal() and key.isascii() else -1
         try:
-            room.authorize(int(key) if key.isdecimal() else -1, token)
-            held.append(int(key))
+            room.authorize(index, token)
+            held.append(index)
         except WebError:
-            refused.append(key)
+            refused[key] = "freed" if index in room.freed else "unknown"
     new = set(held) - conn.seats
-    conn.seats |= set(held)
-    conn.send(dumps({"type": "hello", "seats": sorted(held), "refused": refused, "id": message.id}))
+    hold(room, conn, held)
+    choices = {str(seat): str(room.choices[seat]) for seat in held if seat in room.choices}
+    reply = {"type": "hello", "seats": sorted(held), "refused": sorted(refused), "reasons": refused}
+    conn.send(dumps({**reply, "choices": choices, "step": room.step, "id": message.id}))
     if new:
         room.broadcast({"type": "seats", "state": room.snapshot()})

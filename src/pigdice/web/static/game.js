@@ -14,6 +14,7 @@
   let pending = false;
   let pendingSeat = null;  // Swine Herd: the seat whose choice was sent and not yet acknowledged
   let handedTo = null;  // Swine Herd, several seats in this browser: the seat the device was passed to
+  let myChoices = {};  // Swine Herd: this browser's hidden choices of the moment, seat -> "roll" | "hold"
   let retry = 0;
   let lastHint = null;
   let hintShown = false;
@@ -23,7 +24,9 @@
   let waitingForHint = false;  // the server is preparing the perfect player; ask again when it says "ready"
   let noHints = null;  // the server's reason when it offers no hints for this game (goal too large)
   let overDismissed = false;
-  let rematchUrl = null;  // the rematch someone in this room started
+  let notice = null;  // a moment worth saying in words (the house rule), kept until the next turn
+  let waitFor = "";  // the seats left behind that this player chose to wait for (the panel stays closed)
+  let lostSeat = null;  // why this browser's seat is no longer its own (opened after timeouts)
   let toastTimer = null;
 
   function loadTokens() {
@@ -31,8 +34,24 @@
   }
   function saveTokens() { localStorage.setItem(storeKey, JSON.stringify({ tokens })); }
   function mySeats() { return Object.keys(tokens).map(Number).filter((s) => state && s < state.seats.length); }
+  function me() { const mine = mySeats(); return mine.length === 1 ? mine[0] : null; }  // the seat called "You"
+  function words() { return PigWords.speaker(state.seats.map((s) => s.name), me(), isGroup()); }
+  function name(seat) { return words().who(seat); }
+  function names(seats) { return words().all(seats); }
+  function isGroup() { return state.decision === "simultaneous"; }
+  function inPlay(seat) { return !(state.resigned || []).includes(seat); }
+  function post(path, body) {
+    return fetch("/api/games/" + encodeURIComponent(code) + "/" + path, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    }).then(async (res) => {
+      const data = await res.json();
+      if (!res.ok) throw new Error((data.error && data.error.message) || "the server refused");
+      return data;
+    });
+  }
+
   function actingSeat() {
-    if (!state || state.finished || !state.started) return null;
+    if (!state || state.finished || !state.started || state.closed) return null;
     if (isGroup()) {
       const waiting = localToChoose();
       if (!waiting.length || handover() !== null) return null;
@@ -60,11 +79,14 @@
     if (!waiting.length || waiting.length + localChosen().length < 2 || handedTo === waiting[0]) return null;
     return waiting[0];
   }
-  function names(seats) {
-    const list = seats.map(name);
-    return list.length <= 1 ? list.join("") : list.slice(0, -1).join(", ") + " and " + list[list.length - 1];
+  function choiceWords(seat) {  // what a seat of this browser chose, in words, while it stays hidden from the others
+    const choice = myChoices[seat];
+    if (!choice) return words().who(seat) + " chose";
+    const who = words().who(seat);
+    return choice === "hold"
+      ? who + " " + words().verb(seat, "sit", "sits") + " down with " + state.turn_total
+      : who + " " + words().verb(seat, "stay", "stays") + " standing";
   }
-  function verb(who, plural, singular) { return who === "You" ? plural : singular; }
   function viewSeat() {
     const acting = actingSeat();
     if (acting !== null) return acting;
@@ -72,8 +94,6 @@
     const mine = mySeats();
     return mine.length ? mine[0] : null;
   }
-  function name(seat) { return seat < 0 ? "Everyone" : state.seats[seat].name; }
-  function isGroup() { return state.decision === "simultaneous"; }
 
   // -- connection --------------------------------------------------------------------------
   function connect() {
@@ -104,17 +124,24 @@
         renderLog(true); render(true);
         break;
       case "update":
-        state = msg.state; pending = false; pendingSeat = null; handedTo = null;
+        state = msg.state; pending = false; pendingSeat = null; handedTo = null; myChoices = {};
         for (const ev of msg.events) events.push(ev);
+        noteMoment(msg.events);
         appendLog(msg.events);
         render(msg.events.some((e) => e.type === "Rolled"));
         break;
       case "seats":
-        state = msg.state; render(false);
+        state = msg.state;
+        if (msg.freed !== undefined && tokens[String(msg.freed)] !== undefined) loseSeat(String(msg.freed), msg.reason);
+        render(false);
         break;
       case "chosen":  // Swine Herd: these seats have chosen (what they chose stays hidden until all have)
         state = msg.state;
         if (pendingSeat !== null && msg.seats.includes(pendingSeat)) { pending = false; pendingSeat = null; }
+        render(false);
+        break;
+      case "choice":  // Swine Herd: my own hidden choice, which this page keeps showing until the reveal
+        if (msg.step === state.step) myChoices[msg.seat] = msg.action;
         render(false);
         break;
       case "ready":
@@ -131,14 +158,25 @@
         render(false);
         break;
       case "hello":
-        // tokens this room does not know (an old game in this browser) are forgotten
-        if (msg.refused && msg.refused.length) { for (const key of msg.refused) delete tokens[key]; saveTokens(); render(false); }
+        // tokens this room does not know (an old game in this browser) are forgotten; a seat opened after
+        // timeouts is said so
+        for (const key of msg.refused || []) {
+          if ((msg.reasons || {})[key] === "freed") loseSeat(key, null);
+          else delete tokens[key];
+        }
+        if ((msg.refused || []).length) saveTokens();
+        if (msg.choices && msg.step === state.step) Object.assign(myChoices, msg.choices);
+        render(false);
         break;
       case "hint":
         lastHint = msg; showHint();
         break;
+      case "rematch":
+        state.rematch = msg.rematch; renderRematch();
+        if (msg.how) toast(rematchEnded(msg));
+        break;
       case "again":
-        showBanner(msg);
+        state = msg.state; followRematch(true);
         break;
       case "watchers":
         if (state) { state.spectators = msg.spectators; renderSeats(); }
@@ -156,6 +194,23 @@
     }
   }
 
+  function loseSeat(key, reason) {
+    // the seat was opened for someone else after repeated timeouts: this browser no longer holds it
+    const seat = Number(key);
+    const why = reason ? reason.replace(state.seats[seat].name, me() === seat ? "You" : state.seats[seat].name) : "You ran out of time too often";
+    lostSeat = why + ", so the seat was opened for someone else. You are watching now.";
+    delete tokens[key];
+    saveTokens();
+  }
+
+  function noteMoment(newEvents) {
+    if (newEvents.some((e) => e.type === "Rolled" && e.house_rule)) {
+      notice = PigWords.HOUSE_RULE + ".";
+    } else if (notice && newEvents.some((e) => e.type === "TurnStarted") && !newEvents.some((e) => e.house_rule)) {
+      notice = null;  // the turn after the house rule's has begun
+    }
+  }
+
   // -- rendering ---------------------------------------------------------------------------
   function setStatus(text, mine) {
     const el = $("status");
@@ -164,55 +219,57 @@
   }
 
   function statusText() {
+    if (state.aborted) return [state.closed + ". Nothing was played, so there is no result.", false];
     if (state.closed) return ["This game is closed: " + state.closed + ". Start a new one from the home page.", false];
-    if (state.finished) {
-      const w = state.winners.map(name);
-      return [w.join(" and ") + (w.length === 1 ? " wins!" : " share the victory!"), false];
-    }
+    if (state.finished) return [words().result(state.winners) + "!", false];
     if (!state.started) {
-      const open = state.waiting_for.length;
-      return ["Waiting for " + open + " more player" + (open === 1 ? "" : "s") + " — share the link", false];
+      const open = state.waiting_for.filter(inPlay);
+      const freed = open.filter((seat) => (state.freed || []).includes(seat));
+      if (!mySeats().length) return ["A seat is open: take it below to play, or watch", false];
+      if (freed.length === open.length) {
+        return [PigWords.list(freed.map((seat) => state.seats[seat].name + "'s")) + " seat is open again — anyone with"
+          + " this page's link can take it", false];
+      }
+      return ["Waiting for " + open.length + " more player" + (open.length === 1 ? "" : "s")
+        + " — anyone with this page's link can take " + (open.length === 1 ? "the open seat" : "an open seat"), false];
     }
     const seat = state.seats[state.current];
     const acting = actingSeat();
     if (isGroup()) return groupStatus(acting);
     const final = state.final_round ? " (final round)" : "";
     if (!mySeats().length && seat.kind !== "robot") return ["You are watching · " + seat.name + " to move" + final, false];
-    if (acting !== null) {
-      return [(mySeats().length > 1 ? seat.name + "'s turn" : "Your turn") + final, true];
-    }
+    if (acting !== null) return [(me() === null ? seat.name + "'s turn" : "Your turn") + final, true];
     if (seat.kind === "robot" && state.preparing) return [seat.name + " is preparing (working out perfect play)…" + final, false];
     if (seat.kind === "robot") return [seat.name + " is thinking…" + final, false];
-    if (!seat.taken) return ["Waiting for someone to take seat " + (seat.seat + 1), false];
     return ["Waiting for " + seat.name + final, false];
   }
 
   function groupStatus(acting) {
     const standing = state.standing.map((up, i) => (up ? i : null)).filter((i) => i !== null);
-    const prefix = "Standing: " + names(standing) + ". ";
+    const everyone = standing.length === state.seats.filter((s) => inPlay(s.seat)).length;
+    const prefix = everyone ? "Everyone is standing. " : "Standing: " + names(standing) + ". ";
     if (rulesStand()) return [prefix + "Everyone stands for the first roll…", false];
     const waiting = state.to_choose || [];
-    const several = mySeats().length > 1;
     if (acting !== null) {
-      const ask = several ? name(acting) + ": sit down or stay standing?" : "Sit down or stay standing?";
+      const ask = me() === null ? name(acting) + ": sit down or stay standing?" : "Sit down or stay standing?";
       return [prefix + ask + " Everyone standing chooses at the same time.", true];
     }
     const next = handover();
     if (next !== null) {
-      const done = localChosen().map(name);
+      const done = localChosen();
       if (!done.length) return [prefix + "Everyone standing chooses in secret. Pass the device to " + name(next) + ".", true];
-      return [names(localChosen()) + " " + (done.length > 1 || done[0] === "You" ? "have" : "has")
-        + " chosen (it stays hidden). Pass the device to " + name(next) + ".", true];
+      return [names(done) + " " + (done.length > 1 ? "have" : "has") + " chosen (it stays hidden). Pass the device to "
+        + name(next) + ".", true];
     }
     // who the table waits for (their choices stay hidden); nobody once all have chosen (the reveal is coming)
     const wait = waiting.length ? "waiting for " + names(waiting) + " to choose" : "everyone has chosen";
-    if (localChosen().length) {
-      const who = several ? names(localChosen()) + " chose" : "You chose";
-      return [prefix + who + "; " + wait + "…", false];
+    if (localChosen().length) {  // (no "who stands" here: this browser's choices are not revealed yet)
+      const chose = localChosen().map(choiceWords).join("; ");
+      return [chose + " (hidden from the others until everyone has chosen); " + wait + "…", false];
     }
     const waitLine = wait[0].toUpperCase() + wait.slice(1);
     if (!mySeats().length) return ["You are watching · " + prefix + waitLine, false];
-    const mine = mySeats().filter((s) => !(state.resigned || []).includes(s));
+    const mine = mySeats().filter(inPlay);
     if (mine.length === 1 && !state.standing[mine[0]]) return ["You sat down this turn. " + prefix + waitLine, false];
     if (waiting.some((s) => state.seats[s].kind === "robot") && state.preparing) {
       return [prefix + "The robots are preparing (working out perfect play)…", false];
@@ -229,20 +286,24 @@
     if (!state) return;
     const [text, mine] = statusText();
     setStatus(text, mine);
+    $("notice").hidden = !notice && !lostSeat;
+    $("notice").textContent = [lostSeat, notice].filter(Boolean).join(" ");
     $("turn-total").textContent = state.turn_total;
     const area = $("dice-area");
     const roll = lastRoll();
     if (roll) {
       PigDice.renderRoll(area, roll, { bustFaces });
-      $("roll-caption").textContent = "Last roll: " + name(roll.player) + " · " + describeEffect(roll);
+      $("roll-caption").textContent = "Last roll: " + name(roll.player) + " · " + words().effect(roll);
       if (animate) for (const d of area.children) { d.classList.remove("roll-anim"); void d.offsetWidth; d.classList.add("roll-anim"); }
     } else {
       area.innerHTML = '<span class="muted">No rolls yet</span>';
       $("roll-caption").textContent = "";
     }
     renderControls();
+    renderLeaving();
     renderSeats();
     renderOver();
+    renderRematch();
     renderCommitment();
     const hintKey = state.step + ":" + viewSeat();
     if (hintStep !== hintKey) {  // advice is for one position and one seat: forget it when either changes
@@ -265,6 +326,8 @@
     const legal = state.legal_actions || [];
     const rollBtn = $("roll-btn"), holdBtn = $("hold-btn");
     const canAct = acting !== null && !pending;
+    const over = state.finished || !!state.closed;
+    $("controls").hidden = over;
     const rolls = legal.filter((a) => a.startsWith("roll"));
     rollBtn.disabled = !canAct || rolls.length === 0;
     holdBtn.disabled = !canAct || !legal.includes("hold");
@@ -280,21 +343,62 @@
       input.max = state.choices[state.choices.length - 1];
       clampDice();
     }
-    $("hint-btn").disabled = acting === null || state.finished || !!noHints;
+    $("hint-btn").disabled = acting === null || over || !!noHints;
     const next = isGroup() ? handover() : null;
     const handBtn = $("handover-btn");
     handBtn.hidden = next === null;
-    if (next !== null) handBtn.textContent = "I am " + name(next) + ": show my choice";
+    if (next !== null) handBtn.textContent = "I am " + state.seats[next].name + ": show my choice";
     rollBtn.hidden = next !== null;
     holdBtn.hidden = !state.can_hold || next !== null;
-    const resigned = new Set(state.resigned || []);
-    $("resign-btn").hidden = state.finished || !state.started || !mySeats().some((s) => !resigned.has(s));
+    $("resign-btn").hidden = over || !state.started || state.can_abort || !mySeats().some(inPlay);
+    $("abort-btn").hidden = over || !state.can_abort || !mySeats().length;
     renderClock();
   }
 
+  // -- leaving: a player who left may be claimed, after the grace period -----------------------
+  function renderLeaving() {
+    const panel = $("leave-panel");
+    panel.replaceChildren();
+    const mine = mySeats().filter(inPlay);
+    if (state.finished || state.closed || !mine.length) { panel.hidden = true; return; }
+    const others = (seat) => !mySeats().includes(seat);
+    const left = (state.left_behind || []).filter(others);
+    const away = Object.keys(state.away || {}).map(Number).filter((s) => others(s) && inPlay(s) && !left.includes(s));
+    const players = state.seats.filter((s) => inPlay(s.seat)).length;
+    for (const seat of away) {
+      const since = state.away[String(seat)];
+      const wait = Math.max(0, Math.ceil(since + state.away_seconds - Date.now() / 1000));
+      const then = players === 2 ? "you may claim the win" : "the others may play on without them";
+      panel.append(para(name(seat) + " lost the connection. If " + name(seat) + " is not back within " + wait + " s, " + then + "."));
+    }
+    if (left.length && waitFor !== left.join(",")) {
+      for (const seat of left) {
+        const why = (state.freed || []).includes(seat)
+          ? name(seat) + " ran out of time too often, so the seat was opened."
+          : name(seat) + " has been away for more than " + state.away_seconds + " s.";
+        panel.append(para(why));
+        const claim = button(players === 2 ? "Claim the win" : "Play on without " + name(seat), "btn primary", () => claimSeat(seat));
+        claim.dataset.claim = String(seat);
+        panel.append(claim);
+      }
+      panel.append(button("Wait", "btn", () => { waitFor = left.join(","); renderLeaving(); }));
+    }
+    panel.hidden = !panel.children.length;
+  }
+  function para(text) { const p = document.createElement("p"); p.textContent = text; return p; }
+  function button(text, cls, onClick) {
+    const b = document.createElement("button");
+    b.type = "button"; b.className = cls; b.textContent = text;
+    b.addEventListener("click", onClick);
+    return b;
+  }
+  async function claimSeat(absent) {
+    const seat = mySeats().filter(inPlay)[0];
+    try { await post("claim", { seat, token: tokens[seat], absent }); } catch (err) { toast(err.message, true); }
+  }
+
   function resignSeat() {
-    const resigned = new Set(state.resigned || []);
-    const mine = mySeats().filter((s) => !resigned.has(s));
+    const mine = mySeats().filter(inPlay);
     const acting = actingSeat();  // the seat being asked (in Swine Herd, the one holding the device)
     if (acting !== null && mine.includes(acting)) return acting;
     return mine.includes(state.current) ? state.current : (mine.length ? mine[0] : null);
@@ -303,25 +407,23 @@
   async function resign() {
     const seat = resignSeat();
     if (seat === null) return;
-    const who = mySeats().length > 1 ? name(seat) + " resigns" : "You resign";
+    const who = me() === null ? state.seats[seat].name + " resigns" : "You resign";
     const rest = state.players - (state.resigned || []).length > 2 ? " The others play on without you." : " The other player wins.";
     if (!window.confirm(who + ": you can no longer win this game." + rest)) return;
-    try {
-      const res = await fetch("/api/games/" + encodeURIComponent(code) + "/resign", {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seat, token: tokens[seat] }),
-      });
-      const body = await res.json();
-      if (!res.ok) throw new Error((body.error && body.error.message) || "could not resign");
-    } catch (err) {
-      toast(err.message, true);
-    }
+    try { await post("resign", { seat, token: tokens[seat] }); } catch (err) { toast(err.message, true); }
+  }
+
+  async function abortGame() {
+    const seat = mySeats()[0];
+    if (!window.confirm("Call the game off? Nobody has played yet, so it ends with no result.")) return;
+    try { await post("abort", { seat, token: tokens[seat] }); } catch (err) { toast(err.message, true); }
   }
 
   function renderClock() {
     const clock = $("clock");
-    if (!state.deadline || state.finished) { clock.hidden = true; return; }
+    if (!state.deadline || state.finished || state.closed) { clock.hidden = true; return; }
     const left = Math.max(0, Math.ceil(state.deadline - Date.now() / 1000));
-    let whose = actingSeat() !== null ? "Your time" : name(state.current) + "'s time";
+    let whose = actingSeat() !== null ? "Your time" : words().whose(state.current) + " time";
     if (isGroup()) whose = localToChoose().length ? "Your time to choose" : "Time to choose";
     clock.textContent = whose + ": " + left + " s";
     clock.classList.toggle("urgent", left <= 15);
@@ -335,6 +437,15 @@
     n = Math.max(lo, Math.min(hi, n));
     input.value = n;
     return n;
+  }
+
+  function seatMeta(seat) {
+    const claim = (state.claims || {})[String(seat.seat)];
+    if (claim !== undefined) return "left the game";
+    if (!inPlay(seat.seat)) return "resigned";
+    if (seat.kind === "robot") return "robot · " + (seat.about || seat.spec);
+    if (!seat.taken) return (state.freed || []).includes(seat.seat) ? "seat opened" : "open seat";
+    return seat.connected ? "person" : "person · disconnected";
   }
 
   function renderSeats() {
@@ -358,15 +469,13 @@
       if (isGroup() && state.started && !state.finished) {
         nm.insertAdjacentHTML("beforeend", state.standing[seat.seat] ? ' <span class="tag up">standing</span>' : ' <span class="tag down">seated</span>');
         if ((state.chosen || []).includes(seat.seat)) {
-          nm.insertAdjacentHTML("beforeend", ' <span class="tag chosen" title="has chosen; shown when everyone has">✓ has chosen</span>');
+          nm.insertAdjacentHTML("beforeend", ' <span class="tag chosen" title="has chosen; shown when everyone has">✓ chose</span>');
         }
       }
       const meta = document.createElement("div");
       meta.className = "meta";
-      const gone = (state.resigned || []).includes(seat.seat);
-      meta.textContent = seat.kind === "robot" ? "robot · " + (seat.about || seat.spec)
-        : gone ? "resigned" : !seat.taken ? "open seat" : seat.connected ? "person" : "person · disconnected";
-      if (gone) li.classList.add("resigned");
+      meta.textContent = seatMeta(seat);
+      if (!inPlay(seat.seat)) li.classList.add("resigned");
       left.append(nm, meta);
       const score = document.createElement("div");
       score.className = "score";
@@ -377,7 +486,7 @@
       fill.style.width = Math.min(100, (100 * state.scores[seat.seat]) / state.goal) + "%";
       bar.appendChild(fill);
       li.append(left, score, bar);
-      if (!seat.taken && mine.size === 0) li.appendChild(joinForm(seat.seat));
+      if (!seat.taken && inPlay(seat.seat) && mine.size === 0 && !state.closed) li.appendChild(joinForm(seat.seat));
       list.appendChild(li);
     }
     const watching = state.spectators || 0;
@@ -410,55 +519,29 @@
     return "";
   }
 
-  function logItem(ev) {
+  function logItems(ev) {
     const li = document.createElement("li");
     const cls = eventClass(ev);
     if (cls) li.className = cls;
-    if (ev.type === "Rolled") {
-      const who = document.createElement("span");
-      who.textContent = name(ev.player) + " rolled";
-      const dice = document.createElement("span");
-      dice.className = "mini";
-      if ((ev.labels || []).length <= 12) {
-        PigDice.renderRoll(dice, ev, { bustFaces });
-      } else {
-        dice.textContent = ev.text;
-      }
-      const what = document.createElement("span");
-      what.className = "muted";
-      what.textContent = describeEffect(ev);
-      li.append(who, dice, what);
-    } else if (isGroup() && ev.type === "StayedStanding") {
-      const who = name(ev.player);
-      li.textContent = who + " " + verb(who, "stay", "stays") + " standing";
-    } else if (isGroup() && ev.type === "Banked") {
-      const who = name(ev.player);
-      li.textContent = who + " " + verb(who, "sit", "sits") + " down, banking " + ev.points + ": score " + ev.score;
-    } else if (isGroup() && ev.type === "TimedOut") {
-      const who = name(ev.player);
-      li.textContent = who + " ran out of time and " + verb(who, "sit", "sits") + " down with nothing";
-    } else if (ev.type === "Busted" && ev.lost === 0) {
-      const who = name(ev.player);
-      li.textContent = (who === "You" ? "Your" : who + "'s") + " turn is over";
-    } else {
-      li.textContent = ev.line;
+    if (ev.type !== "Rolled") {
+      li.textContent = words().line(ev);
+      return [li];
     }
-    return li;
-  }
-
-  function describeEffect(ev) {
-    const e = ev.effect || {};
-    const amount = e.amount;
-    switch (e.kind) {
-      case "add": return "+" + amount + " → turn total " + ev.turn_total;
-      case "double": return "doubles the turn total → " + ev.turn_total;
-      case "subtract": return "−" + amount + " → turn total " + ev.turn_total;
-      case "set": return "turn total set to " + ev.turn_total;
-      case "bust": return "bust!";
-      case "reset-score": return "whole score lost!";
-      case "bank": return "banks and ends the turn";
-      default: return ev.text;
-    }
+    const who = document.createElement("span");
+    who.textContent = name(ev.player) + " rolled";
+    const dice = document.createElement("span");
+    dice.className = "mini";
+    if ((ev.labels || []).length <= 12) PigDice.renderRoll(dice, ev, { bustFaces });
+    else dice.textContent = ev.text;
+    const what = document.createElement("span");
+    what.className = "muted";
+    what.textContent = words().effect(ev);
+    li.append(who, dice, what);
+    if (!ev.house_rule) return [li];
+    const rule = document.createElement("li");
+    rule.className = "rule";
+    rule.textContent = PigWords.HOUSE_RULE + ".";
+    return [li, rule];
   }
 
   let firstRoll = true;  // Swine Herd: before a turn's first roll, which the rules have everyone stand for
@@ -472,12 +555,11 @@
   function renderLog(full) {
     const log = $("log");
     if (full) { log.textContent = ""; firstRoll = true; }
-    for (const ev of events) if (logged(ev)) log.appendChild(logItem(ev));
-    log.scrollTop = log.scrollHeight;
+    appendLog(events);
   }
   function appendLog(newEvents) {
     const log = $("log");
-    for (const ev of newEvents) if (logged(ev)) log.appendChild(logItem(ev));
+    for (const ev of newEvents) if (logged(ev)) log.append(...logItems(ev));
     log.scrollTop = log.scrollHeight;
   }
 
@@ -489,34 +571,133 @@
     line.hidden = false;
   }
 
+  // -- the end: standings by result, the rematch ------------------------------------------------
+  function standing(seat) {  // sort key: winners first, then those still in by score, then those who left
+    const won = state.winners.includes(seat) ? 0 : inPlay(seat) ? 1 : 2;
+    return [won, -state.scores[seat]];
+  }
   function renderOver() {
     const over = $("game-over");
     if (!state.finished) { over.hidden = true; return; }
     const list = $("final-scores");
     list.textContent = "";
-    const order = state.seats.map((s) => s.seat).sort((a, b) => state.scores[b] - state.scores[a]);
+    const order = state.seats.map((s) => s.seat).sort((a, b) => {
+      const [x, y] = [standing(a), standing(b)];
+      return x[0] - y[0] || x[1] - y[1] || a - b;
+    });
     for (const seat of order) {
       const li = document.createElement("li");
-      li.textContent = name(seat) + ": " + state.scores[seat];
+      li.textContent = state.seats[seat].name + ": " + state.scores[seat];
       if (state.winners.includes(seat)) { li.className = "win"; li.textContent += "  ★"; }
+      else if (!inPlay(seat)) {
+        li.className = "gone";
+        li.textContent += (state.claims || {})[String(seat)] !== undefined ? " (left the game)" : " (resigned)";
+      }
       list.appendChild(li);
     }
-    const w = state.winners.map(name);
-    const mine = new Set(mySeats());
-    let title = w.join(" and ") + (w.length === 1 ? " wins!" : " share the victory!");
-    if (mine.size === 1 && state.winners.includes([...mine][0])) title = "You win!";
-    else if (mine.size === 1 && state.seats.length === 2) title = "You lose — " + title;
+    let title = words().result(state.winners) + "!";
+    if (me() !== null && !state.winners.includes(me()) && state.seats.length === 2) title = "You lose — " + title;
     $("over-title").textContent = title;
     $("seed-line").textContent = "Dice seed " + state.seed + " · " + state.step + " moves, all kept in the room's log."
       + (state.salt ? " The dice can be checked against the fingerprint published at the start: see the review." : "");
-    $("again-btn").hidden = mine.size === 0;
     over.hidden = overDismissed;
+  }
+
+  function rematchEnded(ended) {
+    const who = name(ended.seat);
+    return ended.how === "withdrawn" ? who + " withdrew the rematch offer." : who + " declined the rematch.";
+  }
+
+  function renderRematch() {
+    for (const id of ["over-rematch", "table-rematch"]) {
+      const panel = $(id);
+      panel.replaceChildren(...rematchControls());
+      panel.hidden = !state.finished || !panel.children.length;
+    }
+  }
+
+  function rematchControls() {
+    const rematch = state.rematch || {};
+    const claims = state.claims || {};
+    const mine = mySeats().filter((s) => claims[String(s)] === undefined);
+    const nodes = [];
+    if (rematch.next) {
+      const moved = movedTokens();
+      const text = Object.keys(moved).length ? "The rematch has started; you keep your seat." : "The rematch has started.";
+      nodes.push(para(text));
+      nodes.push(button(Object.keys(moved).length ? "Go to the rematch" : "Watch the rematch", "btn primary", () => followRematch(false)));
+      nodes[nodes.length - 1].dataset.role = "follow";
+      return nodes;
+    }
+    const offer = rematch.offer;
+    if (rematch.ended) nodes.push(para(rematchEnded(rematch.ended)));
+    if (!offer) {
+      if (mine.length) nodes.push(withRole(button("Rematch", "btn primary", () => answer("yes")), "offer"));
+      else if (mySeats().length) nodes.push(para("You left this game, so the others decide on a rematch."));
+      return nodes;
+    }
+    const waiting = offer.waiting_for || [];
+    const mineWaiting = mine.filter((s) => waiting.includes(s));
+    const by = state.seats[offer.by].name;
+    if (mineWaiting.length) {
+      nodes.push(para(by + " offers a rematch."));
+      nodes.push(withRole(button("Accept", "btn primary", () => answer("yes")), "accept"));
+      nodes.push(withRole(button("Decline", "btn", () => answer("no")), "decline"));
+    } else if (mine.length) {
+      nodes.push(para((mine.includes(offer.by) ? "You offered a rematch" : "You accepted the rematch")
+        + "; waiting for " + names(waiting) + "."));
+      nodes.push(withRole(button(mine.includes(offer.by) ? "Withdraw the offer" : "Withdraw", "btn", () => answer("no")), "withdraw"));
+    } else {
+      nodes.push(para(by + " offered a rematch; waiting for " + names(waiting) + "."));
+    }
+    return nodes;
+  }
+  function withRole(node, role) { node.dataset.role = role; return node; }
+
+  async function answer(yesOrNo) {
+    const mine = {};
+    for (const [seat, token] of Object.entries(tokens)) if ((state.claims || {})[seat] === undefined) mine[seat] = token;
+    try {
+      const reply = await post("rematch", { tokens: mine, answer: yesOrNo });
+      state.rematch = reply.rematch;
+      if (reply.rematch.next) followRematch(true);
+      else renderRematch();
+    } catch (err) {
+      toast(err.message, true);
+    }
+  }
+
+  function movedTokens() {
+    // a rematch: every person keeps their seat (moved one place) with the token this browser holds
+    const next = (state.rematch || {}).next;
+    const moved = {};
+    if (!next) return moved;
+    for (const [old, token] of Object.entries(tokens)) {
+      if (next.seats[old] !== undefined && (state.claims || {})[old] === undefined) moved[String(next.seats[old])] = token;
+    }
+    return moved;
+  }
+
+  function followRematch(auto) {
+    // those who hold a seat agreed to the rematch: they go at once; spectators, and anyone coming back to this
+    // page later, are shown the way (one click)
+    const next = state.rematch.next;
+    const moved = movedTokens();
+    if (Object.keys(moved).length) localStorage.setItem("pigdice:" + next.code, JSON.stringify({ tokens: moved }));
+    if (!auto || Object.keys(moved).length) { location.href = next.url; return; }
+    const el = $("banner");
+    el.replaceChildren(document.createTextNode("The rematch has started. "));
+    const a = document.createElement("a");
+    a.href = next.url; a.textContent = "Watch it"; a.id = "rematch-link";
+    el.append(a);
+    el.hidden = false;
+    renderRematch();
   }
 
   // -- hints -------------------------------------------------------------------------------
   function requestHint() {
     const seat = viewSeat();
-    if (seat === null || !state.started || state.finished) {
+    if (seat === null || !state.started || state.finished || state.closed) {
       $("win-chance").textContent = "—"; $("approx").hidden = true; $("hint-text").textContent = "";
       return;
     }
@@ -538,18 +719,19 @@
     const h = lastHint;
     if (!h || h.step !== state.step || h.seat !== viewSeat()) return;
     $("win-chance").textContent = h.win_probability === null ? "—" : (100 * h.win_probability).toFixed(1) + "%";
-    const inPlay = state.players - (state.resigned || []).length;
+    const inPlayCount = state.players - (state.resigned || []).length;
     // with 3+ players this is the chance to be the winner among all of them, not to beat one opponent
-    $("win-label").textContent = inPlay > 2
-      ? "Your chance to be the winner of " + inPlay + " (an even share is " + (100 / inPlay).toFixed(1) + "%)"
+    $("win-label").textContent = inPlayCount > 2
+      ? "Your chance to be the winner of " + inPlayCount + " (an even share is " + (100 / inPlayCount).toFixed(1) + "%)"
       : "Your chance to win";
     const approx = $("approx");
-    approx.hidden = !h.approximate;
-    approx.textContent = h.approximate ? "approximate: " + h.approximate : "";
+    const notes = [h.table_note, h.approximate ? "the perfect player is approximate: " + h.approximate : null].filter(Boolean);
+    approx.hidden = !notes.length;
+    approx.textContent = notes.map((n) => n[0].toUpperCase() + n.slice(1) + ".").join(" ");
     if (hintShown) {
       if (!h.your_turn || !h.best) { $("hint-text").textContent = "Hints are for your turn."; return; }
       const pct = (v) => (100 * v).toFixed(1) + "%";
-      let text = "Best: " + optionWords(h.best) + ": " + pct(h.values[h.best]);
+      let text = "Best: " + optionWords(h.best) + ", chance to win " + pct(h.values[h.best]);
       if (h.best.startsWith("roll:")) {
         // one line for a choice among many dice counts; the dice counter is set to the best count
         if (h.values.hold !== undefined) text += " (hold: " + pct(h.values.hold) + ")";
@@ -591,44 +773,6 @@
     toastTimer = setTimeout(() => { el.hidden = true; }, 3500);
   }
 
-  function showBanner(msg) {
-    // a rematch: every person keeps their seat (moved one place) with the token this browser holds
-    const moved = {};
-    for (const [old, token] of Object.entries(tokens)) {
-      if (msg.seats && msg.seats[old] !== undefined) moved[String(msg.seats[old])] = token;
-    }
-    if (Object.keys(moved).length) localStorage.setItem("pigdice:" + msg.code, JSON.stringify({ tokens: moved }));
-    const el = $("banner");
-    el.innerHTML = "";
-    el.append(document.createTextNode(Object.keys(moved).length
-      ? "The rematch has started; you keep your seat, and the next player in turn starts. "
-      : "A new game has started in this group. "));
-    const a = document.createElement("a");
-    a.href = msg.url; a.textContent = Object.keys(moved).length ? "Go to the rematch" : "Watch the next game";
-    a.id = "rematch-link";
-    el.appendChild(a);
-    el.hidden = false;
-    if (Object.keys(moved).length) { rematchUrl = msg.url; $("again-btn").textContent = "Go to the rematch"; }
-  }
-
-  async function playAgain() {
-    if (rematchUrl) { location.href = rematchUrl; return; }  // someone else started it: join it
-    const btn = $("again-btn");
-    btn.disabled = true;
-    try {
-      const res = await fetch("/api/games/" + encodeURIComponent(code) + "/again", {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ tokens }),
-      });
-      const data = await res.json();
-      if (!res.ok) throw new Error((data.error && data.error.message) || "could not start a new game");
-      localStorage.setItem("pigdice:" + data.code, JSON.stringify({ tokens: data.tokens }));
-      location.href = data.url;
-    } catch (err) {
-      toast(err.message, true);
-      btn.disabled = false;
-    }
-  }
-
   $("roll-btn").addEventListener("click", () => act("roll"));
   $("hold-btn").addEventListener("click", () => act("hold"));
   $("handover-btn").addEventListener("click", () => { handedTo = handover(); render(false); });
@@ -640,9 +784,9 @@
   $("dice-minus").addEventListener("click", () => { $("dice-count").value = Number($("dice-count").value) - 1; clampDice(); });
   $("dice-plus").addEventListener("click", () => { $("dice-count").value = Number($("dice-count").value) + 1; clampDice(); });
   $("dice-count").addEventListener("change", clampDice);
-  $("again-btn").addEventListener("click", playAgain);
   $("resign-btn").addEventListener("click", resign);
-  setInterval(() => { if (state) renderClock(); }, 1000);
+  $("abort-btn").addEventListener("click", abortGame);
+  setInterval(() => { if (state) { renderClock(); if (Object.keys(state.away || {}).length) renderLeaving(); } }, 1000);
   $("close-over").addEventListener("click", () => { overDismissed = true; $("game-over").hidden = true; });
   $("copy-link").addEventListener("click", async () => {
     const link = location.origin + "/play/" + code;

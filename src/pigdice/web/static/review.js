@@ -1,11 +1,17 @@
-// Game review: every decision against the perfect player, the chance-to-win chart and the dice check.
+// Game review, like an analysis board: the chance-to-win chart, the decision list and the replay share one
+// cursor (click the chart or a decision, drag the slider, or press ← →); busts are drawn red; the dice check.
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
   const code = document.body.dataset.code;
   const COLORS = ["#d6336c", "#1c7ed6", "#2b8a3e", "#e67700", "#7048e8", "#0c8599", "#c2255c", "#5c940d", "#862e9c", "#495057"];
+  const BUST = "#d64545";
   const WORDS = { hold: "hold", roll: "roll", sit: "sit down", stand: "stay standing" };
   let review = null;
+  let game = null;  // the room's state and events (/api/games/{code})
+  let moves = [];  // moves[k - 1]: { events, scores, turnTotal, bust } after move k
+  let cursor = 0;  // the table after this many moves; the decision of move cursor + 1 is the one looked at
+  let chartDrawn = false;
 
   const pct = (x, digits) => (100 * x).toFixed(digits === undefined ? 1 : digits) + "%";
   function option(name) {
@@ -21,6 +27,7 @@
     if (text !== undefined) node.textContent = text;
     return node;
   }
+  function words() { return PigWords.speaker(game.state.seats.map((s) => s.name), null, game.state.decision === "simultaneous"); }
 
   async function getJSON(url) {
     const res = await fetch(url);
@@ -33,6 +40,47 @@
     return body;
   }
 
+  // -- the game itself: every move, its events, the scores after it ----------------------------------
+  async function loadGame() {
+    game = await getJSON("/api/games/" + encodeURIComponent(code));
+    const players = game.state.players;
+    const scores = new Array(players).fill(0);
+    let turnTotal = 0;
+    const byStep = new Map();
+    for (const e of game.events) {
+      if (!byStep.has(e.step)) byStep.set(e.step, []);
+      byStep.get(e.step).push(e);
+    }
+    moves = [];
+    for (let step = 1; step <= game.state.step; step++) {
+      const list = byStep.get(step) || [];
+      for (const e of list) {
+        if (e.type === "Rolled") turnTotal = e.turn_total;
+        else if (e.type === "Banked") { scores[e.player] = e.score; turnTotal = 0; }
+        else if (e.type === "ScoreReset") { scores[e.player] = 0; turnTotal = 0; }
+        else if (e.type === "Busted" || e.type === "TimedOut" || e.type === "TurnStarted") turnTotal = 0;
+      }
+      const bust = list.some((e) => (e.type === "Busted" && e.lost > 0) || e.type === "ScoreReset");
+      moves.push({ events: list, scores: scores.slice(), turnTotal, bust });
+    }
+    const next = (game.state.rematch || {}).next;
+    if (next) {
+      const banner = $("rematch-banner");
+      banner.replaceChildren(document.createTextNode("The rematch of this game has started. "));
+      const link = el("a", "", "Go to the rematch");
+      link.href = next.url;
+      banner.append(link);
+      banner.hidden = false;
+    }
+    const slider = $("replay-step");
+    slider.max = String(moves.length);
+    slider.addEventListener("input", () => moveTo(Number(slider.value)));
+    $("replay-prev").addEventListener("click", () => moveTo(cursor - 1));
+    $("replay-next").addEventListener("click", () => moveTo(cursor + 1));
+    $("replay-card").hidden = !moves.length;
+    moveTo(moves.length);
+  }
+
   async function loadReview() {
     try {
       review = await getJSON("/api/games/" + encodeURIComponent(code) + "/review");
@@ -43,8 +91,9 @@
     }
     $("review-status").hidden = true;
     drawSummary();
-    drawChart();
     drawDecisions();
+    drawChart();
+    moveTo(cursor);
   }
 
   function drawSummary() {
@@ -52,8 +101,7 @@
     list.replaceChildren();
     for (const seat of review.seats) {
       const item = el("li");
-      const name = el("strong", "", seat.name);
-      item.append(name);
+      item.append(el("strong", "", seat.name));
       const marks = Object.entries(seat.marks).filter(([, n]) => n > 0).map(([m, n]) => n + " " + (n === 1 ? m : m === "inaccuracy" ? "inaccuracies" : m + "s"));
       let text = ": " + seat.decisions + (seat.decisions === 1 ? " decision, " : " decisions, ") + pct(seat.given_away, 1) + " of winning chance given away in all";
       text += marks.length ? " (" + marks.join(", ") + ")." : ", no marked decision.";
@@ -61,7 +109,7 @@
       if (seat.worst_move !== null) {
         const link = el("a", "", " Worst: move " + seat.worst_move);
         link.href = "#move-" + seat.worst_move;
-        link.addEventListener("click", (e) => { e.preventDefault(); select(seat.worst_move); });
+        link.addEventListener("click", (e) => { e.preventDefault(); moveTo(seat.worst_move - 1); });
         item.append(link);
       }
       list.append(item);
@@ -72,6 +120,7 @@
     $("summary-card").hidden = false;
   }
 
+  // -- the chart: every seat's chance to win, busts in red, a marker at the cursor --------------------
   function drawChart() {
     const points = review.decisions.filter((d) => d.win_by_seat !== null);
     if (!points.length || typeof Plotly === "undefined") return;
@@ -86,18 +135,28 @@
       marker: { size: 10, symbol: "x", color: marked.map((d) => (d.mark === "blunder" ? "#c92a2a" : d.mark === "mistake" ? "#e8590c" : "#f59f00")) },
       text: marked.map((d) => review.names[d.seat] + ": " + d.mark), hovertemplate: "%{text}<extra>move %{x}</extra>",
     });
-    const starts = [];
-    let last = null;
-    for (const d of points) { if (last !== null && d.seat !== last.seat) starts.push(d.move); last = d; }
-    const shapes = starts.map((m) => ({ type: "line", x0: m - 0.5, x1: m - 0.5, y0: 0, y1: 1, line: { color: "#dee2e6", width: 1 } }));
+    const busts = points.filter((d) => moves[d.move - 1] && moves[d.move - 1].bust);
+    traces.push({
+      x: busts.map((d) => d.move), y: busts.map((d) => d.win_by_seat[d.seat]), name: "bust", mode: "markers",
+      marker: { size: 9, color: BUST, symbol: "circle" },
+      text: busts.map((d) => review.names[d.seat] + " busts"), hovertemplate: "%{text}<extra>move %{x}</extra>",
+    });
     $("chart-card").hidden = false;  // shown before drawing, so the chart takes the card's width
+    $("chart-note").textContent = review.chart_note ? "With this many players " + review.chart_note + "." : "";
     Plotly.newPlot("advantage-chart", traces, {
       margin: { t: 10, r: 10, b: 40, l: 50 }, yaxis: { range: [0, 1], tickformat: ".0%", title: "chance to win" },
-      xaxis: { title: "move (grey lines: a new turn)" }, shapes, legend: { orientation: "h" },
+      xaxis: { title: "move" }, shapes: [cursorLine()], legend: { orientation: "h" },
     }, { displaylogo: false, responsive: true });
-    $("advantage-chart").on("plotly_click", (event) => { if (event.points.length) select(event.points[0].x); });
+    $("advantage-chart").on("plotly_click", (event) => { if (event.points.length) moveTo(event.points[0].x - 1); });
+    chartDrawn = true;
   }
 
+  function cursorLine() {
+    const at = cursor + 1;  // the move about to be made at the cursor (the decision looked at)
+    return { type: "line", x0: at, x1: at, y0: 0, y1: 1, line: { color: "#1f2330", width: 2, dash: "dot" } };
+  }
+
+  // -- the decisions ------------------------------------------------------------------------------
   function describe(d) {
     const others = d.scores.map((s, p) => (p === d.seat ? null : review.names[p] + " " + s)).filter((t) => t !== null).join(", ");
     return review.names[d.seat] + " at " + d.scores[d.seat] + " (" + others + "), turn total " + d.turn_total + ": " + option(d.taken);
@@ -107,26 +166,23 @@
     const list = $("decisions");
     list.replaceChildren();
     for (const d of review.decisions) {
-      const item = el("li", "decision" + (d.mark ? " mark-" + d.mark : ""));
+      const bust = moves[d.move - 1] && moves[d.move - 1].bust;
+      const item = el("li", "decision" + (d.mark ? " mark-" + d.mark : "") + (bust ? " bust" : ""));
       item.id = "move-" + d.move;
       item.tabIndex = 0;
       item.append(el("span", "muted", "move " + d.move + " · "));
       item.append(document.createTextNode(describe(d)));
       if (d.loss !== null && d.loss >= 0.0005) item.append(el("span", "loss", " −" + pct(d.loss, 1)));
       if (d.mark) item.append(el("span", "mark mark-" + d.mark, d.mark));
-      item.addEventListener("click", () => select(d.move));
-      item.addEventListener("keydown", (e) => { if (e.key === "Enter") select(d.move); });
+      if (bust) item.append(el("span", "bust-tag", "bust"));
+      item.addEventListener("click", () => moveTo(d.move - 1));
+      item.addEventListener("keydown", (e) => { if (e.key === "Enter") moveTo(d.move - 1); });
       list.append(item);
     }
     if (!review.decisions.length) list.append(el("li", "muted", "No decisions yet."));
   }
 
-  function select(move) {
-    const d = review.decisions.find((x) => x.move === move);
-    if (!d) return;
-    for (const node of document.querySelectorAll(".decision.selected")) node.classList.remove("selected");
-    const item = $("move-" + move);
-    if (item) { item.classList.add("selected"); item.scrollIntoView({ block: "nearest" }); }
+  function showDecision(d) {
     $("decision-title").textContent = "Move " + d.move + (d.final_round ? " (last turn)" : "");
     const detail = $("decision-detail");
     detail.replaceChildren();
@@ -148,8 +204,55 @@
       detail.append(el("p", d.mark ? "mark-text mark-" + d.mark : "muted", d.loss < 0.00005 ? "The best choice (or as good as it)." : "Gave away " + pct(d.loss, 2) + " of winning chance" + (d.mark ? ": " + d.mark + "." : ".")));
     }
     $("decision-card").hidden = false;
-    if (moves.length) showMove(d.move - 1);  // the replay shows the table as the decision found it
   }
+
+  // -- the one cursor ----------------------------------------------------------------------------
+  function moveTo(step) {
+    if (!game) return;
+    cursor = Math.max(0, Math.min(moves.length, step));
+    showMove();
+    const d = review && review.decisions.find((x) => x.move === cursor + 1);
+    for (const node of document.querySelectorAll(".decision.selected")) node.classList.remove("selected");
+    if (d) {
+      const item = $("move-" + d.move);
+      if (item) { item.classList.add("selected"); item.scrollIntoView({ block: "nearest" }); }
+      showDecision(d);
+    }
+    if (chartDrawn) Plotly.relayout("advantage-chart", { shapes: [cursorLine()] });
+  }
+
+  function showMove() {
+    $("replay-step").value = String(cursor);
+    const upcoming = review && review.decisions.find((x) => x.move === cursor + 1);
+    $("replay-where").textContent = (cursor ? "after move " + cursor + " of " + moves.length : "before the first move")
+      + (upcoming ? " · next: " + review.names[upcoming.seat] + " decides" : "");
+    const names = game.state.seats.map((s) => s.name);
+    const move = cursor ? moves[cursor - 1] : { events: [], scores: names.map(() => 0), turnTotal: 0, bust: false };
+    const area = $("replay-dice");
+    area.replaceChildren();
+    const rolled = move.events.find((e) => e.type === "Rolled");
+    if (rolled && window.PigDice) PigDice.renderRoll(area, rolled, {});
+    else area.append(el("span", "muted", cursor ? "no roll on this move" : "before the first roll"));
+    const scores = $("replay-scores");
+    scores.replaceChildren();
+    names.forEach((name, seat) => scores.append(el("li", "", name + ": " + move.scores[seat])));
+    scores.append(el("li", "muted", "turn total: " + move.turnTotal));
+    const list = $("replay-events");
+    list.replaceChildren();
+    const say = words();
+    for (const e of move.events) {
+      const bad = (e.type === "Busted" && e.lost > 0) || e.type === "ScoreReset";
+      list.append(el("li", bad ? "bust" : "", say.line(e)));
+    }
+  }
+
+  document.addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.altKey || e.ctrlKey || e.metaKey) return;
+    const step = { ArrowLeft: -1, ArrowRight: 1 }[e.key];
+    if (step !== undefined) { e.preventDefault(); moveTo(cursor + step); }
+    if (e.key === "Home") { e.preventDefault(); moveTo(0); }
+    if (e.key === "End") { e.preventDefault(); moveTo(moves.length); }
+  });
 
   async function loadDice() {
     let body;
@@ -186,67 +289,6 @@
       : dice.throws + " throws. Chi-square test: p = " + dice.p_value.toFixed(3) + " (the chance that fair dice look at least this uneven; only a value below 0.001 is worth a second look)." + (dice.notes.length ? " " + dice.notes.join(" ") : "");
   }
 
-  // -- replay: every move of the game, its dice and the scores after it -------------------------
-  let moves = [];  // moves[k - 1]: { events, scores, turnTotal, roll } after move k
-
-  async function loadReplay() {
-    let game;
-    try {
-      game = await getJSON("/api/games/" + encodeURIComponent(code));
-    } catch (err) {
-      return;
-    }
-    const players = game.state.players;
-    const names = game.state.seats.map((s) => s.name);
-    const scores = new Array(players).fill(0);
-    let turnTotal = 0;
-    let roll = null;
-    const byStep = new Map();
-    for (const e of game.events) {
-      if (!byStep.has(e.step)) byStep.set(e.step, []);
-      byStep.get(e.step).push(e);
-    }
-    moves = [];
-    for (let step = 1; step <= game.state.step; step++) {
-      for (const e of byStep.get(step) || []) {
-        if (e.type === "Rolled") { roll = e; turnTotal = e.turn_total; }
-        else if (e.type === "Banked") { scores[e.player] = e.score; turnTotal = 0; }
-        else if (e.type === "ScoreReset") { scores[e.player] = 0; turnTotal = 0; }
-        else if (e.type === "Busted" || e.type === "TimedOut" || e.type === "TurnStarted") { turnTotal = 0; }
-      }
-      moves.push({ events: byStep.get(step) || [], scores: scores.slice(), turnTotal, roll });
-    }
-    const slider = $("replay-step");
-    slider.max = String(moves.length);
-    slider.addEventListener("input", () => showMove(Number(slider.value)));
-    $("replay-prev").addEventListener("click", () => showMove(Number(slider.value) - 1));
-    $("replay-next").addEventListener("click", () => showMove(Number(slider.value) + 1));
-    $("replay-card").dataset.names = JSON.stringify(names);
-    $("replay-card").hidden = !moves.length;
-    showMove(moves.length);
-  }
-
-  function showMove(step) {
-    step = Math.max(0, Math.min(moves.length, step));
-    $("replay-step").value = String(step);
-    $("replay-where").textContent = step ? "after move " + step + " of " + moves.length : "before the first move";
-    const names = JSON.parse($("replay-card").dataset.names || "[]");
-    const move = step ? moves[step - 1] : { events: [], scores: names.map(() => 0), turnTotal: 0, roll: null };
-    const area = $("replay-dice");
-    area.replaceChildren();
-    const rolled = move.events.find((e) => e.type === "Rolled");
-    if (rolled && window.PigDice) PigDice.renderRoll(area, rolled, {});
-    else area.append(el("span", "muted", step ? "no roll on this move" : "before the first roll"));
-    const scores = $("replay-scores");
-    scores.replaceChildren();
-    names.forEach((name, seat) => scores.append(el("li", "", name + ": " + move.scores[seat])));
-    scores.append(el("li", "muted", "turn total: " + move.turnTotal));
-    const list = $("replay-events");
-    list.replaceChildren();
-    for (const e of move.events) list.append(el("li", "", e.line));
-  }
-
-  loadReview();
+  loadGame().then(loadReview, (err) => { $("review-status").textContent = err.message; });
   loadDice();
-  loadReplay();
 })();

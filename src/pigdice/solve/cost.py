@@ -1,0 +1,96 @@
+"""The cost model: can the exact perfect player of a game be solved here, and how big is that solve.
+
+An exact solve keeps a value per score tuple, ``goal ** players`` of them, and its time grows with
+that count (``pigdice.solve.memory`` says how many bytes it needs). Two kinds of game cost more per
+tuple: where a roll can reset a score the solve repeats its passes until the reset values settle,
+and with 3+ players under a final round or equal turns a turn total that can double or fall (Pig
+Dice) makes the last turns run far past the goal and every turn sweep repeat. ``SolveBounds`` sets
+a ceiling of score tuples for each kind; ``exact_refusal`` is the one answer to "is it exact here?"
+that the web server asks (the CLI and the designer may ask it too).
+
+Measured on one core (the web's default bounds): 10**6 tuples plays 3 players to 100 exactly (first
+to the goal: 24 MB kept, ~0.2 GB while solving, 4-10 s, ~45 s for Hog with rerolls; a final round
+39 MB and ~12 s; equal turns 118 MB and ~32 s) and 4 players to 31; 4 players to 100 would be 10**8
+(~3 GB, ~6 minutes). 3-player Two-Dice Pig (resets) takes ~8 s to 50 and over 5 minutes to 100;
+3-player Pig Dice with a final round ~1 minute to 20, growing as the cube of the goal.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from pigdice.rules.variant import Endgame, Variant
+from pigdice.solve.exact import exactness
+from pigdice.solve.tables import effect_table
+
+
+@dataclass(frozen=True)
+class SolveBounds:
+    """The largest exact solves allowed, in score tuples (``goal ** players``), by kind of game."""
+
+    max_states: int = 1_000_000  # any game
+    max_reset_states: int = 125_000  # games where a roll can reset a score
+    max_far_states: int = 8_000  # 3+ players, a last round, turn totals that can double or fall
+
+
+@dataclass(frozen=True)
+class SolveCost:
+    """How big the exact solve of a game is: its score tuples, and what makes each of them cost more."""
+
+    states: int  # goal ** players: the values the solve keeps (and its time grows with)
+    resets: bool  # a roll can reset a score: the passes repeat until the reset values settle
+    reaches_far: bool  # 3+ players, a last round and turn totals that double or fall: long, repeated sweeps
+
+
+@functools.lru_cache(maxsize=256)
+def has_reset(variant: Variant) -> bool:
+    """Return True if a roll of ``variant`` can reset a score (its exact solve then repeats passes)."""
+    return effect_table(variant).has_reset
+
+
+def tables_reach_far(variant: Variant) -> bool:
+    """Return True if the exact solve of ``variant`` follows long totals past the goal: an ending (final round,
+    equal turns) where the turn total can double or fall (Pig Dice), so the sweeps there are long and repeated."""
+    return variant.endgame is not Endgame.FIRST_TO_GOAL and not effect_table(variant).monotone
+
+
+def solve_cost(variant: Variant, players: int) -> SolveCost:
+    """Return the size of the exact solve of ``variant`` with ``players`` players."""
+    states = variant.goal**players
+    if variant.is_simultaneous:  # Swine Herd: one shared die, no reset, and nobody's turn to run past the goal
+        return SolveCost(states, resets=False, reaches_far=False)
+    return SolveCost(states, resets=has_reset(variant), reaches_far=players > 2 and tables_reach_far(variant))
+
+
+def largest_exact_goal(max_states: int, players: int) -> int:
+    """Return the largest goal whose exact solve for ``players`` players has at most ``max_states`` score tuples."""
+    goal = round(max_states ** (1 / players))
+    while goal > 0 and goal**players > max_states:
+        goal -= 1
+    while (goal + 1) ** players <= max_states:
+        goal += 1
+    return goal
+
+
+def exact_refusal(variant: Variant, players: int, bounds: SolveBounds, where: str = "this server") -> str | None:
+    """Return why the exact perfect player of ``variant`` with ``players`` players is not played within
+    ``bounds`` (no exact solver, or a solve past the bound for its kind), in words naming ``where`` the bounds
+    hold; None if it is played exactly."""
+    reason = exactness(variant, players)
+    if reason is not None:
+        return reason
+    cost = solve_cost(variant, players)
+    if cost.states > bounds.max_states:
+        limit = largest_exact_goal(bounds.max_states, players)
+        return f"{where} solves {players}-player games exactly up to goal {limit}"
+    if cost.resets and cost.states > bounds.max_reset_states:
+        limit = largest_exact_goal(bounds.max_reset_states, players)
+        return f"{where} solves {players}-player games whose rolls can reset a score exactly up to goal {limit}"
+    if cost.reaches_far and cost.states > bounds.max_far_states:
+        limit = largest_exact_goal(bounds.max_far_states, players)
+        return (
+            f"{where} solves {players}-player games with a last round whose turn totals can double or fall "
+            f"exactly up to goal {limit}"
+        )
+    return None
