@@ -22,13 +22,12 @@ from pigdice.engine.game import Action, GameState, Hold, Roll
 from pigdice.errors import BadStrategyError
 from pigdice.players.base import Progress, perspective
 from pigdice.rules.variant import Decision, Variant
-from pigdice.solve.policy import Policy
 from pigdice.solve.positions import Position
-from pigdice.solve.solver import Progress as SolveProgress
-from pigdice.solve.solver import solve
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the solver loads numba: imported only where a solve is needed
     from pigdice.solve.exact import ExactPolicy
+    from pigdice.solve.policy import Policy
+    from pigdice.solve.solver import Progress as SolveProgress
 
 
 def approximation_note(variant: Variant, players: int) -> str | None:
@@ -212,15 +211,22 @@ class Optimal:
     def policy(self) -> Policy:
         """Return the 2-player first-to-goal policy (action tables, approximations), solving on first use."""
         if self._policy is None:
+            from pigdice.solve.solver import solve
+
             self._policy = solve(self.variant.roll_hold_form(), progress=self.progress)
         return self._policy
 
     def exact(self, players: int) -> ExactPolicy | None:
-        """Return the exact policy for ``players`` players (solving on first use), or None where none exists."""
+        """Return the exact policy for ``players`` players, or None where none exists.
+
+        From the values shipped with the package where they hold this game (no solve, no compiled
+        code: ``pigdice.solve.shipped``), else solved (or loaded from the cache) on first use.
+        """
         kept = self._exact.get(players)
         if kept is not None:
             return kept
-        from pigdice.solve.exact import FirstToGoalPolicy, exact_policy, exactness
+        from pigdice.solve.exact import FirstToGoalPolicy, exactness
+        from pigdice.solve.shipped import shipped_policy
 
         if self._supplied:  # a supplied 2-player first-to-goal policy is the exact one for that game
             simple = players == 2 and self.variant.roll_hold_form() == self.variant
@@ -230,7 +236,11 @@ class Optimal:
 
         if exactness(self.variant, players) is not None:
             return None
-        policy = exact_policy(self.variant, players, progress=self.progress)
+        policy = shipped_policy(self.variant, players)
+        if policy is None:
+            from pigdice.solve.exact import exact_policy
+
+            policy = exact_policy(self.variant, players, progress=self.progress)
         self._exact[players] = policy
         return policy
 
@@ -241,6 +251,8 @@ class Optimal:
 
     def use_policy(self, policy: Policy | ExactPolicy) -> None:
         """Use ``policy`` (solved elsewhere) from now on; the player no longer solves by itself."""
+        from pigdice.solve.policy import Policy
+
         if isinstance(policy, Policy):
             if policy.variant != self.variant.roll_hold_form():
                 raise BadStrategyError(f"that policy solves {policy.variant.name}, not {self.variant.name}")
@@ -270,6 +282,8 @@ class Optimal:
         if self._policy is not None and self._policy.variant == target:
             policy = self._policy
         else:
+            from pigdice.solve.solver import solve
+
             policy = solve(target, progress=None if progress is None else lambda f, _label: progress(f))
             if target == self.variant.roll_hold_form():
                 self._policy = policy

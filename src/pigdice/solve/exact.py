@@ -14,20 +14,25 @@ Every policy answers at a ``Position`` (``pigdice.solve.positions``) through the
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Endgame, Variant
-from pigdice.solve.policy import Policy
+from pigdice.solve.policyfile import cache_dir
 from pigdice.solve.positions import Position
-from pigdice.solve.solver import PolicyCache, Progress, cache_dir, solve
+
+if TYPE_CHECKING:  # the solver loads numba: imported where a solve or a solved policy is needed
+    from pigdice.solve.policy import Policy
+    from pigdice.solve.solver import PolicyCache, Progress
 
 MAX_EXACT_PLAYERS = 10  # past this no exact solver is even tried (memory refuses far earlier)
 ENDING_PLAYERS = 3  # a final round or equal turns is solved exactly for up to this many players
+HERD_GOAL = 200  # Swine Herd's solver takes goals up to this (``swineherd.MAX_GOAL``; named here without numba)
 
 
 @runtime_checkable
@@ -201,8 +206,6 @@ def exactness(variant: Variant, players: int) -> str | None:
     Memory is not checked here: ``exact_policy`` refuses a goal too large for this machine.
     """
     if variant.is_simultaneous:
-        from pigdice.solve.herd.swineherd import MAX_GOAL as HERD_GOAL
-
         if players != 2:
             return f"Swine Herd is solved exactly for 2 players, not {players}"
         if variant.goal > HERD_GOAL:
@@ -254,7 +257,19 @@ def exact_cache_path(variant: Variant, players: int) -> Path:
     return cache_dir() / f"{exact_key(variant, players)}-v{version}.npz"
 
 
-_MEMORY: PolicyCache[ExactPolicy] = PolicyCache()
+_MEMORY: PolicyCache[ExactPolicy] | None = None  # made on first use: the cache's home loads the solver
+_MEMORY_LOCK = threading.Lock()
+
+
+def _memory() -> PolicyCache[ExactPolicy]:
+    """Return this process's cache of exact policies (other than 2-player first-to-goal ones)."""
+    global _MEMORY
+    with _MEMORY_LOCK:
+        if _MEMORY is None:
+            from pigdice.solve.solver import PolicyCache
+
+            _MEMORY = PolicyCache()
+        return _MEMORY
 
 
 def cached_exact(variant: Variant, players: int) -> ExactPolicy | None:
@@ -265,7 +280,7 @@ def cached_exact(variant: Variant, players: int) -> ExactPolicy | None:
 
         policy = cached(variant)
         return None if policy is None else FirstToGoalPolicy(policy)
-    return _MEMORY.get(exact_key(variant, players))
+    return _memory().get(exact_key(variant, players))
 
 
 def remember_exact(policy: ExactPolicy) -> None:
@@ -275,7 +290,7 @@ def remember_exact(policy: ExactPolicy) -> None:
 
         remember(policy.policy)
         return
-    _MEMORY.put(exact_key(policy.variant, policy.players), policy)
+    _memory().put(exact_key(policy.variant, policy.players), policy)
 
 
 def exact_policy(
@@ -291,10 +306,12 @@ def exact_policy(
     variant = _exact_form(variant.require_turns("the exact solvers"))
     kind = solver_kind(variant, players)
     if kind == "first-to-goal":
+        from pigdice.solve.solver import solve
+
         return FirstToGoalPolicy(solve(variant, use_cache=use_cache, progress=progress))
     key = exact_key(variant, players)
     if use_cache:
-        kept = _MEMORY.get(key)
+        kept = _memory().get(key)
         if kept is not None:
             kept.from_cache = True
             return kept
@@ -322,7 +339,7 @@ def exact_policy(
             except OSError:
                 pass  # a read-only cache only costs a solve next time
     if use_cache:
-        _MEMORY.put(key, policy)
+        _memory().put(key, policy)
     return policy
 
 
@@ -332,13 +349,13 @@ def _swine_herd_policy(variant: Variant, players: int, use_cache: bool) -> Exact
 
     key = exact_key(variant, players)  # raises where no exact solver exists
     if use_cache:
-        kept = _MEMORY.get(key)
+        kept = _memory().get(key)
         if kept is not None:
             kept.from_cache = True
             return kept
     policy = swine_herd_exact(variant)
     if use_cache:
-        _MEMORY.put(key, policy)
+        _memory().put(key, policy)
     return policy
 
 

@@ -108,12 +108,15 @@ def _perfect_player(game: TerminalGame) -> Optimal | None:
     """Return a perfect player whose policies for this game are at hand, or can be solved in a moment."""
     from pigdice.players.optimal import Optimal  # the solver (numba) loads only for a review
     from pigdice.solve.exact import cached_exact
+    from pigdice.solve.shipped import is_shipped
 
     players = len(game.strategies)
     for strategy in game.strategies:
         if isinstance(strategy, Optimal) and strategy.is_ready_for(players):
             return strategy
     perfect = Optimal(game.variant)
+    if is_shipped(game.variant, players):
+        return perfect  # it plays from the values shipped with the package: nothing to solve
     cached = cached_exact(game.variant, players)
     if cached is not None:
         perfect.use_policy(cached)
