@@ -110,15 +110,20 @@ def turn_row(variant: Variant, V: Values, i: int, j: int, ending: Ending | None 
         1.0 - float(V[j][i + k]) if i + k < goal or ending is None else _past(ending, i + k - j) for k in range(1, top)
     ]
     one_sweep = _goes_up(choices)
+    # an add is read without ``resolve`` (the common case: most of the time goes here); -1 marks the others
+    adds = [[(effect, p, effect.amount if effect.kind is EffectKind.ADD else -1) for effect, p in c] for c in choices]
     win = [0.5] * top
     rolls = [[0.0] * top for _ in choices]
     best = [HOLD] * top
     for _ in range(MAX_SWEEPS):
         change = 0.0
         for k in range(top - 1, -1, -1):
-            for c, choice in enumerate(choices):
+            for c, choice in enumerate(adds):
                 value = 0.0
-                for effect, p in choice:
+                for effect, p, amount in choice:
+                    if amount >= 0 and k + amount < top:
+                        value += p * win[k + amount]
+                        continue
                     score, total, ends = effect.resolve(i, k)
                     if ends:
                         if score < goal or ending is None:
