@@ -90,7 +90,9 @@ def positions(variant: Variant, rng: random.Random | None = None, count: int = 0
         cells = [(i, j, k, 0) for i in range(goal) for j in range(goal) for k in totals]
     else:
         seats = 2 if variant.endgame is Endgame.EQUAL_TURNS else 1
-        cells = [(i, j, k, s) for i in range(goal) for j in range(goal + 6) for k in range(goal + 8) for s in range(seats)]
+        cells = [
+            (i, j, k, s) for i in range(goal) for j in range(goal + 6) for k in range(goal + 8) for s in range(seats)
+        ]
     if rng is not None:
         cells = rng.sample(cells, count)
     for a, b, t, flag in cells:

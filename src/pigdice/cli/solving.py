@@ -261,6 +261,31 @@ def cached_hint(
     return action_values(variant, values, score, opponents[0], turn_total)
 
 
+def _seats_text(first: int, players: int) -> str:
+    """Return the seats first..players - 1 as a player writes them (from 1): '2', '2 or 3', '2 to 4'."""
+    low, high = first + 1, players
+    if low == high:
+        return str(low)
+    return f"{low} or {high}" if high == low + 1 else f"{low} to {high}"
+
+
+def last_turn_seat(variant: Variant, players: int, reached: list[int]) -> int:
+    """Return your seat (from 0) when the hint does not give it: the first seat, or under equal turns once
+    opponents have reached the goal, the one seat those scores leave (they must be seated before you).
+
+    Raises BadParameterError naming the seats ``--seat`` may take where more than one is possible.
+    """
+    if variant.endgame is not Endgame.EQUAL_TURNS or not reached:
+        return 0
+    first = players - min(reached)  # every opponent at the goal is seated before you
+    if first == players - 1:
+        return first
+    raise BadParameterError(
+        f"under equal turns an opponent at the goal is seated before you, so you are seat "
+        f"{_seats_text(first, players)}: say which with --seat"
+    )
+
+
 def hint_position(
     variant: Variant, score: int, opponents: tuple[int, ...], turn_total: int, seat: int | None
 ) -> Position:
@@ -272,15 +297,15 @@ def hint_position(
     """
     goal = variant.goal
     players = len(opponents) + 1
+    reached = [r for r, other in enumerate(opponents, start=1) if other >= goal]
     if seat is None:
-        seat = 0
+        seat = last_turn_seat(variant, players, reached)
     if not 0 <= seat < players:
         raise BadParameterError(f"--seat {seat + 1} does not exist with {players} players; give 1 to {players}")
     if variant.decision is Decision.DICE_PER_TURN and turn_total:
         raise BadParameterError(f"{variant.name} has no turn total (one throw per turn); leave out --turn-total")
     if score >= goal:
         raise BadParameterError(f"--score {score} has already reached the goal {goal}; give 0 to {goal - 1}")
-    reached = [r for r, other in enumerate(opponents, start=1) if other >= goal]
     final: tuple[int, ...] | None = None
     if reached:
         if variant.endgame is Endgame.FIRST_TO_GOAL:
@@ -292,7 +317,7 @@ def hint_position(
             if any(seat + r < players for r in reached):
                 raise BadParameterError(
                     "under equal turns only a player seated before you can have reached the goal while you still "
-                    "play; give your seat with --seat"
+                    f"play: with these scores --seat takes {_seats_text(players - min(reached), players)}"
                 )
             final = tuple(r for r in range(1, players) if seat + r < players)
         else:

@@ -236,7 +236,7 @@ class Optimal:
 
         if exactness(self.variant, players) is not None:
             return None
-        policy = shipped_policy(self.variant, players)
+        policy: ExactPolicy | None = shipped_policy(self.variant, players)
         if policy is None:
             from pigdice.solve.exact import exact_policy
 

@@ -21,6 +21,7 @@ from pigdice.rules.variant import Variant
 ENDLESS_SHARE = 0.5  # A's share of a game that never ends: a draw (``solve_swine_herd``'s default)
 STRICT_OFFSET = 1e-10  # the exiting player's strategy is read this far inside (as the solver stores it)
 MAX_STAGE_STEPS = 200
+MAX_KEPT = 4096  # lone rows and turns kept; past this they are dropped and computed again on demand
 
 
 class Die(NamedTuple):
@@ -127,6 +128,8 @@ class HerdTurns:
         kept = self._lone.get((s, o))
         if kept is not None:
             return kept
+        if len(self._lone) >= MAX_KEPT:
+            self._lone.clear()
         goal, die, V = self.goal, self.die, self.V
         la = [0.0] * goal
         lb = [0.0] * goal
@@ -174,6 +177,8 @@ class HerdTurns:
         kept = self._turns.get((a, b))
         if kept is not None:
             return kept
+        if len(self._turns) >= MAX_KEPT:
+            self._turns.clear()
         x = self.V[a][b]
         values, sit_a, sit_b = self.sweep(a, b, x)
         if x != ENDLESS_SHARE:

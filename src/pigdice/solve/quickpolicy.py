@@ -58,6 +58,11 @@ class QuickPolicy:
         """Return the goal."""
         return self.variant.goal
 
+    @property
+    def states(self) -> int:
+        """Return the number of decision states the solve covered."""
+        raise NotImplementedError
+
     def seat_values(self, seat: int) -> list[list[float]]:
         """Return seat ``seat``'s turn-start values as lists (plain Python reads them fastest)."""
         if not self._lists:
@@ -78,8 +83,20 @@ class QuickPolicy:
         """Return ``best`` (two players never mix, except in Swine Herd)."""
         return self.best(position)
 
+    def action_values(self, position: Position) -> dict[str, float]:
+        """Return the mover's win probability for each legal option."""
+        raise NotImplementedError
+
     def best(self, position: Position) -> str:
         """Return the perfect player's option."""
+        raise NotImplementedError
+
+    def win_vector(self, position: Position) -> tuple[float, ...]:
+        """Return every player's win probability at ``position``, the mover first."""
+        raise NotImplementedError
+
+    def save(self, path: Path) -> None:
+        """Save the policy to ``path`` (.npz)."""
         raise NotImplementedError
 
     def win_probability_by_seat(self) -> list[float]:
@@ -253,7 +270,9 @@ class QuickEnding(QuickPolicy):
         ending = None if seats == 2 and seat == 1 else self._ending  # the second seat's goal ends the game
         if ending is None and score + k >= self.goal:
             return {"hold": 1.0}
-        row = _row(self, (seat, score, other), lambda: turn_row(self.variant, following, score, other, ending, k + 1), k)
+        row = _row(
+            self, (seat, score, other), lambda: turn_row(self.variant, following, score, other, ending, k + 1), k
+        )
         values = {"hold": row.hold[k]}
         for name, rolls in zip(option_names(self.variant), row.rolls, strict=True):
             values[name] = rolls[k]

@@ -131,7 +131,7 @@ def is_shipped(variant: Variant, players: int = 2) -> bool:
 
 
 def solved_arrays(variant: Variant) -> tuple[list[np.ndarray], dict[str, Any]]:
-    """Solve 2-player ``variant`` with the kernels and return the arrays a quick policy needs, and the solve's figures."""
+    """Solve 2-player ``variant`` with the kernels; return the arrays a quick policy needs and the solve's figures."""
     from pigdice.solve.exact import exact_policy
 
     policy: Any = exact_policy(variant, 2, use_cache=False)
@@ -145,7 +145,7 @@ def solved_arrays(variant: Variant) -> tuple[list[np.ndarray], dict[str, Any]]:
 
 
 def write(path: Path, variants: list[Variant] | None = None) -> int:
-    """Solve every registered variant (or ``variants``) at its own goal and ending and write the file; return its bytes."""
+    """Solve every registered variant (or ``variants``) at its goal and ending, write the file; return its bytes."""
     from pigdice.rules.registry import all_variants
 
     games = []
