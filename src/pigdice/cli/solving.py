@@ -35,32 +35,29 @@ NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Solve again even i
 
 
 def solved(variant: Variant, no_cache: bool = False) -> tuple[Policy, float]:
-    """Return the policy of ``variant`` (from the cache unless ``no_cache``) and the seconds it took."""
-    from pigdice.solve import solve
-
-    started = time.perf_counter()
-    with progress_bar() as bar:
-
-        def progress(fraction: float, label: str) -> None:
-            bar(fraction, f"solving {variant.name} goal {variant.goal}, {label}")
-
-        policy = solve(variant, use_cache=not no_cache, progress=progress)
-    return policy, time.perf_counter() - started
+    """Return the 2-player first-to-goal policy of ``variant`` (from the cache unless ``no_cache``) and the seconds
+    it took; a solve runs in a worker process, with a progress bar, and Ctrl-C stops it at once."""
+    policy, seconds, _ = solved_exactly(variant.first_to_goal(), 2, no_cache)
+    return policy.policy, seconds  # type: ignore[attr-defined]  # 2 players first to the goal: a Policy inside
 
 
 def solved_exactly(variant: Variant, players: int, no_cache: bool = False) -> tuple[ExactPolicy, float, float]:
     """Return the exact policy of ``variant`` with ``players`` players, the seconds it took (progress bar),
-    and of those the seconds spent loading the solver's kernels (0 when the policy was cached)."""
-    from pigdice.solve.exact import exact_policy, is_cached, load_kernels
+    and of those the seconds spent loading the solver's kernels (0 when the policy was cached).
+
+    A solve runs in a worker process: Ctrl-C stops it at once and leaves no cache file behind.
+    """
+    from pigdice.solve.exact import exact_policy, is_cached, solve_in_worker
 
     started = time.perf_counter()
-    kernels = 0.0 if not no_cache and is_cached(variant, players) else load_kernels(variant, players)
+    if not no_cache and is_cached(variant, players):
+        return exact_policy(variant, players), time.perf_counter() - started, 0.0
     with progress_bar() as bar:
 
         def progress(fraction: float, label: str) -> None:
             bar(fraction, f"solving {variant.name} goal {variant.goal}, {players} players, {label}")
 
-        policy = exact_policy(variant, players, progress=progress, use_cache=not no_cache)
+        policy, kernels = solve_in_worker(variant, players, progress, use_cache=not no_cache)
     return policy, time.perf_counter() - started, kernels
 
 

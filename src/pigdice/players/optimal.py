@@ -12,7 +12,7 @@ score (standing or seated), as seed 003 suggests for Pig.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -201,6 +201,9 @@ class Optimal:
     variant: Variant
     progress: SolveProgress | None = None
     name: str = "optimal"
+    # front ends set these: solve in a worker process that Ctrl-C, or ``check()`` raising, stops at once
+    in_worker: bool = False
+    check: Callable[[], None] | None = field(default=None, repr=False)
     _policy: Policy | None = field(default=None, repr=False)
     _exact: dict[int, ExactPolicy] = field(default_factory=dict, repr=False)
     _supplied: bool = field(default=False, repr=False)
@@ -211,9 +214,15 @@ class Optimal:
     def policy(self) -> Policy:
         """Return the 2-player first-to-goal policy (action tables, approximations), solving on first use."""
         if self._policy is None:
-            from pigdice.solve.solver import solve
+            if self.in_worker:
+                from pigdice.solve.exact import exact_policy_in_worker
 
-            self._policy = solve(self.variant.roll_hold_form(), progress=self.progress)
+                solved = exact_policy_in_worker(self.variant.roll_hold_form(), 2, self.progress, self.check)
+                self._policy = solved.policy  # type: ignore[attr-defined]  # 2 players first to the goal
+            else:
+                from pigdice.solve.solver import solve
+
+                self._policy = solve(self.variant.roll_hold_form(), progress=self.progress)
         return self._policy
 
     def exact(self, players: int) -> ExactPolicy | None:
@@ -237,7 +246,11 @@ class Optimal:
         if exactness(self.variant, players) is not None:
             return None
         policy: ExactPolicy | None = shipped_policy(self.variant, players)
-        if policy is None:
+        if policy is None and self.in_worker:
+            from pigdice.solve.exact import exact_policy_in_worker
+
+            policy = exact_policy_in_worker(self.variant, players, self.progress, self.check)
+        elif policy is None:
             from pigdice.solve.exact import exact_policy
 
             policy = exact_policy(self.variant, players, progress=self.progress)

@@ -370,10 +370,106 @@ def is_cached(variant: Variant, players: int) -> bool:
     if solver_kind(form, players) == "swine-herd":
         return False  # kept in memory only
     if solver_kind(form, players) == "first-to-goal":
-        from pigdice.solve.solver import cache_path
+        from pigdice.solve.policyfile import cache_path
 
         return cache_path(form).exists()
     return exact_cache_path(form, players).exists()
+
+
+def _cache_file(policy: ExactPolicy) -> Path | None:
+    """Return where ``policy`` is kept on disk, or None for Swine Herd (kept in memory only)."""
+    form = _exact_form(policy.variant)
+    kind = solver_kind(form, policy.players)
+    if kind == "swine-herd":
+        return None
+    if kind == "first-to-goal":
+        from pigdice.solve.policyfile import cache_path
+
+        return cache_path(form)
+    return exact_cache_path(form, policy.players)
+
+
+def warm(policy: ExactPolicy) -> None:
+    """Ask ``policy`` once what the perfect player asks, so the kernels that answer are compiled (and kept on disk).
+
+    A worker process that solved the policy calls this: the caller then loads those kernels from
+    numba's cache in a moment instead of compiling them where Ctrl-C cannot stop it.
+    """
+    players, goal = policy.players, policy.variant.goal
+    positions = [Position((0,) * players), Position((goal // 2,) * players, 1 if policy.variant.can_hold else 0)]
+    if policy.variant.endgame is not Endgame.FIRST_TO_GOAL and not policy.variant.is_simultaneous:
+        last = players - 1 if policy.variant.endgame is Endgame.EQUAL_TURNS else 0
+        positions.append(Position((goal - 2, *(goal,) * (players - 1)), 0, last, ()))
+    for position in positions:
+        try:
+            policy.action_values(position)
+            policy.play(position, lambda: 0.5)
+            policy.strategy(position)
+            policy.win_vector(position)
+        except BadParameterError:
+            pass  # a position this game cannot be in: the others warm the kernels
+    first = getattr(policy, "policy", None)  # the 2-player first-to-goal Policy: what the approximations ask
+    if first is not None:
+        first.best_choice(0, 0, 0)
+        if first.variant.can_hold:
+            first.hold_threshold(0, 0)
+        else:
+            first.dice_values(0, 0)
+
+
+def solve_for_caller(variant: Variant, players: int, progress: Progress) -> tuple[ExactPolicy, float]:
+    """Load the solver's kernels, solve (no cache) and warm the policy; return it and the seconds the kernels took.
+
+    The work of a worker process (``exact_policy_in_worker``): module-level, so it pickles by name.
+    """
+    progress(0.0, "loading the solver")
+    kernels = load_kernels(variant, players)
+    policy = exact_policy(variant, players, progress=progress, use_cache=False)
+    progress(1.0, "getting the perfect player ready")
+    warm(policy)
+    return policy, kernels
+
+
+def solve_in_worker(
+    variant: Variant,
+    players: int = 2,
+    progress: Progress | None = None,
+    check: Callable[[], None] | None = None,
+    use_cache: bool = True,
+) -> tuple[ExactPolicy, float]:
+    """Solve in a worker process that Ctrl-C (or ``check`` raising) stops at once; keep the policy here.
+
+    Returns the policy and the seconds its kernels took to load in the worker. The policy is saved
+    to the disk cache (atomically: a stopped solve leaves no file) and kept in memory unless
+    ``use_cache`` is False.
+    """
+    from pigdice.solve.background import run_in_worker
+
+    solver_kind(_exact_form(variant), players)  # refuse a game without an exact solver here, at once
+    policy, kernels = run_in_worker(solve_for_caller, (variant, players), progress, check)
+    if use_cache:
+        path = _cache_file(policy)
+        if path is not None:
+            try:
+                policy.save(path)
+            except OSError:
+                pass  # a read-only cache only costs a solve next time
+        remember_exact(policy)
+    return policy, kernels
+
+
+def exact_policy_in_worker(
+    variant: Variant,
+    players: int = 2,
+    progress: Progress | None = None,
+    check: Callable[[], None] | None = None,
+    use_cache: bool = True,
+) -> ExactPolicy:
+    """Return the exact policy as ``exact_policy`` does, solving (where nothing is cached) in a worker process
+    that Ctrl-C, or ``check`` raising, stops at once."""
+    if use_cache and is_cached(variant, players):
+        return exact_policy(variant, players, progress, use_cache)
+    return solve_in_worker(variant, players, progress, check, use_cache)[0]
 
 
 def load_kernels(variant: Variant, players: int = 2) -> float:

@@ -1,0 +1,109 @@
+"""Long work in a worker process that Ctrl-C (or a key) stops at once, reporting its progress as it goes.
+
+A numba kernel cannot be interrupted: Python sees Ctrl-C only once the kernel returns, which in a
+long solve (or while the kernels compile on a fresh install) can take minutes. ``run_in_worker``
+runs the work in a fresh process instead (spawned, never forked: the caller may have threads) and
+waits for it in small steps, so the caller's Ctrl-C (KeyboardInterrupt) or its ``check()`` stops
+the worker within a tenth of a second. The worker writes nothing that outlives it: callers save
+what it returns themselves (atomically, ``storage.save_npz``), so a stopped solve leaves no file
+behind. The worker ignores Ctrl-C itself (the terminal sends it to the whole process group), so
+it never prints a traceback.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import threading
+import time
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any, TypeVar
+
+from pigdice.errors import PigdiceError
+
+T = TypeVar("T")
+Progress = Callable[[float, str], None]
+
+POLL_SECONDS = 0.1  # how often the caller looks at the worker (and at ``check``) while it works
+REPORT_SECONDS = 0.05  # the worker sends at most one progress report this often
+
+
+class WorkerError(PigdiceError):
+    """The worker process failed in a way that could not be sent back (it died, or its error does not pickle)."""
+
+
+def _worker(connection: Connection, work: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    """Run ``work(*args, progress)`` and send back ('done', result) or ('error', exception); report progress."""
+    last = [0.0]
+
+    def progress(fraction: float, label: str) -> None:
+        now = time.monotonic()
+        if now - last[0] >= REPORT_SECONDS:
+            last[0] = now
+            connection.send(("progress", float(fraction), str(label)))
+
+    try:
+        result = work(*args, progress)
+    except Exception as exc:  # every failure goes back to the caller, which raises it there
+        try:
+            connection.send(("error", exc))
+        except Exception:  # an exception that does not pickle: its text still goes back
+            connection.send(("error", WorkerError(f"{type(exc).__name__}: {exc}")))
+        return
+    connection.send(("done", result))
+
+
+def run_in_worker(
+    work: Callable[..., T],
+    args: tuple[Any, ...] = (),
+    progress: Progress | None = None,
+    check: Callable[[], None] | None = None,
+) -> T:
+    """Return ``work(*args, progress)`` computed in a worker process.
+
+    ``work`` must be a module-level function and ``args`` picklable. The worker's progress reports
+    reach ``progress``, the latest one again at every wait without news (so a display can start and
+    tick while the kernels compile); ``check()`` is called between waits and may raise to stop (a key pressed).
+    Any exception in the caller while waiting (KeyboardInterrupt on Ctrl-C) kills the worker at
+    once and propagates; an error in the worker is raised here.
+    """
+    context = multiprocessing.get_context("spawn")
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=_worker, args=(sender, work, args), daemon=True)
+    main = threading.current_thread() is threading.main_thread()  # only the main thread sets signal handlers
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None  # the worker stays deaf to Ctrl-C
+    try:
+        process.start()
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+    sender.close()
+    latest: tuple[float, str] = (0.0, "starting")
+    try:
+        while True:
+            if receiver.poll(POLL_SECONDS):
+                try:
+                    kind, *payload = receiver.recv()
+                except EOFError:
+                    raise WorkerError("the worker process stopped without an answer") from None
+                if kind == "progress":
+                    latest = (payload[0], payload[1])
+                    if progress is not None:
+                        progress(*latest)
+                elif kind == "error":
+                    raise payload[0]
+                elif kind == "done":
+                    result: T = payload[0]
+                    return result
+            elif not process.is_alive() and not receiver.poll():
+                raise WorkerError(f"the worker process stopped (exit code {process.exitcode}) without an answer")
+            elif progress is not None:  # no news (the kernels compiling, a long pass): the caller's display goes on
+                progress(*latest)
+            if check is not None:
+                check()
+    finally:
+        if process.is_alive():
+            process.kill()
+        process.join()
+        receiver.close()
