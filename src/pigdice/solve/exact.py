@@ -422,10 +422,10 @@ def solve_for_caller(variant: Variant, players: int, progress: Progress) -> tupl
 
     The work of a worker process (``exact_policy_in_worker``): module-level, so it pickles by name.
     """
-    progress(0.0, "loading the solver")
+    progress(0.0, "getting the solver ready (the first time takes longest)")
     kernels = load_kernels(variant, players)
     policy = exact_policy(variant, players, progress=progress, use_cache=False)
-    progress(1.0, "getting the perfect player ready")
+    progress(1.0, "getting the answers ready")
     warm(policy)
     return policy, kernels
 

@@ -315,7 +315,7 @@ class TerminalGame:
         perfect = [s for s in self.strategies if isinstance(s, Optimal)]
         if not perfect:
             return
-        with self.waiting("the perfect player is studying this game (once; kept for next time)"):
+        with self.waiting("the perfect player studies this game"):
             perfect[0].prepare(len(self.strategies))
         note = approximation_note(self.variant, len(self.strategies))
         if note:
@@ -564,7 +564,7 @@ class TerminalGame:
             if word in QUIT_WORDS:
                 return None
             if word in HINT_WORDS:
-                with self.waiting("working out the best play in this game (once; kept for next time)"):
+                with self.waiting("working out the best play"):
                     show_hint(self.state, self.console, self.advisor())
                 continue
             if word in RULES_WORDS:
@@ -664,7 +664,7 @@ class TerminalGame:
             return self.ask(), True
         if self.pause:
             self.pause_for(self.pause)
-        with self.waiting("the perfect player is working out this game (once; kept for next time)"):
+        with self.waiting("the perfect player thinks"):
             return strategy.choose(state, self.robot_rng), False
 
     def stop_endless(self) -> int:
