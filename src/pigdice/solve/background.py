@@ -111,24 +111,24 @@ def run_in_worker(
     with _LOCK:
         worker = _KEPT.pop() if _KEPT and _KEPT[-1].process.is_alive() else _Worker()
         _KEPT.clear()
-        finished = False
+        answered = False
         try:
             worker.connection.send((work, args, dict(os.environ), os.getcwd()))
-            result: T = _wait(worker, progress, check)
-            finished = True
-            return result
-        except PigdiceError:
-            finished = worker.process.is_alive()  # the job failed, the worker is sound
-            raise
+            kind, answer = _wait(worker, progress, check)
+            answered = True  # the job is over (done, or failed in the worker): the worker is free again
         finally:
-            if finished:
+            if answered:
                 _KEPT.append(worker)
-            else:
+            else:  # stopped while waiting (Ctrl-C, a key), or the worker died: the job is abandoned
                 worker.stop()
+    if kind == "error":
+        raise answer
+    result: T = answer
+    return result
 
 
-def _wait(worker: _Worker, progress: Progress | None, check: Callable[[], None] | None) -> Any:
-    """Return the job's result, passing its progress on; raise its error."""
+def _wait(worker: _Worker, progress: Progress | None, check: Callable[[], None] | None) -> tuple[str, Any]:
+    """Return ('done', the job's result) or ('error', the exception it raised), passing its progress on."""
     latest: tuple[float, str] = (0.0, "starting")
     while True:
         if worker.connection.poll(POLL_SECONDS):
@@ -140,10 +140,8 @@ def _wait(worker: _Worker, progress: Progress | None, check: Callable[[], None] 
                 latest = (payload[0], payload[1])
                 if progress is not None:
                     progress(*latest)
-            elif kind == "error":
-                raise payload[0]
-            elif kind == "done":
-                return payload[0]
+            elif kind in ("done", "error"):
+                return kind, payload[0]
         elif not worker.process.is_alive() and not worker.connection.poll():
             code = worker.process.exitcode
             raise WorkerError(f"the worker process stopped (exit code {code}) without an answer")
