@@ -128,7 +128,8 @@ def test_q_while_robots_play_ends_the_game_at_once(tmp_path: Path) -> None:
 
 def test_ctrl_c_while_reviewing_a_game_that_needs_a_solve(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    played = spawn(tmp_path, "play", "pig", "--players", "hold:20,hold:25,hold:30", "--seed", "4", "--save", str(record))
+    robots = "hold:20,hold:25,hold:30"
+    played = spawn(tmp_path, "play", "pig", "--players", robots, "--seed", "4", "--save", str(record))
     played.expect(pexpect.EOF)
     assert json.loads(record.read_text())["seats"]
     child = spawn(tmp_path, "review", str(record))
@@ -137,3 +138,14 @@ def test_ctrl_c_while_reviewing_a_game_that_needs_a_solve(tmp_path: Path) -> Non
     assert seconds < BACK_WITHIN
     assert code == EXIT_INTERRUPTED and "Traceback" not in output
     assert_no_cache_files(tmp_path)
+
+
+def test_q_stops_a_replay_at_once(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    played = spawn(tmp_path, "play", "pig", "--players", "hold:20,hold:25", "--seed", "3", "--save", str(record))
+    played.expect(pexpect.EOF)
+    child = spawn(tmp_path, "replay", str(record), "--pause", "0.5")
+    child.expect("Wilbur rolls")
+    seconds, code, output = stop(child, "q")
+    assert seconds < BACK_WITHIN
+    assert code == 0 and "Replay stopped." in output and "Traceback" not in output

@@ -46,7 +46,7 @@ def test_an_error_in_the_worker_is_raised_here_and_the_worker_is_kept() -> None:
     kept = list(background._KEPT)
     assert len(kept) == 1 and kept[0].process.is_alive()
     assert run_in_worker(counted, (1,))[0] == 1
-    assert background._KEPT == kept  # the same process ran the next job
+    assert kept == background._KEPT  # the same process ran the next job
 
 
 @pytest.mark.parametrize("stop", [KeyboardInterrupt, BadParameterError])

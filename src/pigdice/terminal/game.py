@@ -750,8 +750,8 @@ class TerminalGame:
 
     @contextlib.contextmanager
     def single_keys(self) -> Iterator[None]:
-        """Read single keys from stdin for the block where it is a terminal the game reads (not a replay)."""
-        if not self.reads_terminal or self.script is not None:
+        """Read single keys from stdin for the block where it is a terminal the game reads (in a replay: q stops it)."""
+        if not self.reads_terminal:
             yield
             return
         with single_keys(sys.stdin) as keys:
@@ -773,7 +773,7 @@ class TerminalGame:
             return 0
         except QuitGame:
             self.console.print()
-            self.say("  Game abandoned.", style="bold yellow")
+            self.say("  Replay stopped." if self.script is not None else "  Game abandoned.", style="bold yellow")
             self.say(f"  seed {self.seed}", style="dim")
             return 0
         except KeyboardInterrupt:
