@@ -147,3 +147,13 @@ def test_a_hint_in_the_last_turn_of_equal_turns_infers_the_only_seat_left() -> N
 )
 def test_a_seat_the_scores_do_not_settle_is_asked_for_with_its_values(args: tuple[str, ...], words: tuple[str]) -> None:
     assert_one_line_error(["hint", "freys-pig", "--score", "60", *args], *words)
+
+
+def test_solve_of_a_shipped_game_answers_at_once_and_no_cache_solves_it_again() -> None:
+    shipped = run_json("solve", "pig", "--json")
+    assert shipped["from_cache"] and shipped["kernel_seconds"] == 0.0
+    assert abs(shipped["win_probability_first_player"] - 0.5306) < 1e-4  # Neller & Presser 2004
+    assert "shipped with pigdice" in runner.invoke(app, ["solve", "pig"]).stdout
+    fresh = run_json("solve", "pig", "--no-cache", "--json")
+    assert not fresh["from_cache"] and fresh["start_action"] == shipped["start_action"]
+    assert abs(fresh["win_probability_first_player"] - shipped["win_probability_first_player"]) < 1e-12

@@ -24,7 +24,7 @@ REGISTERED = [v.name for v in all_variants()]
 # first to the goal, roll or hold: a fresh solve at goal 100 takes a fraction of a second
 CHEAP = [v.name for v in all_variants() if v.endgame is Endgame.FIRST_TO_GOAL and v.decision is Decision.ROLL_HOLD]
 DEARER = [name for name in REGISTERED if name not in CHEAP]
-MAX_BYTES = 1_300_000  # the shipped file is 1,203,689 bytes (17 games)
+MAX_BYTES = 1_300_000  # the shipped file is 1,204,273 bytes (17 games)
 
 
 def test_every_registered_variant_ships_and_the_file_stays_small() -> None:
@@ -149,7 +149,7 @@ def test_quick_policies_answer_as_the_kernels_do_at_every_position(name: str, pa
     variant = find_variant(name, goal=8, **params)
     real = exact_policy(variant, 2, use_cache=False)
     arrays, figures = solved_arrays(variant)
-    quick = quick_policy(variant, arrays, (figures["iterations"], figures["residual"], figures["truncation"]))
+    quick = quick_policy(variant, arrays, figures)
     answered = sum(assert_same_answers(real, quick, position) for position in positions(variant))
     assert answered >= 64  # Hog's (i, j) at goal 8; the others have turn totals too
     assert quick.win_probability_by_seat() == pytest.approx(real.win_probability_by_seat(), abs=1e-12)

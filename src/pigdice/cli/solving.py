@@ -37,19 +37,26 @@ NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Solve again even i
 def solved(variant: Variant, no_cache: bool = False) -> tuple[Policy, float]:
     """Return the 2-player first-to-goal policy of ``variant`` (from the cache unless ``no_cache``) and the seconds
     it took; a solve runs in a worker process, with a progress bar, and Ctrl-C stops it at once."""
-    policy, seconds, _ = solved_exactly(variant.first_to_goal(), 2, no_cache)
+    policy, seconds, _ = solved_exactly(variant.first_to_goal(), 2, no_cache, shipped=False)
     return policy.policy, seconds  # type: ignore[attr-defined]  # 2 players first to the goal: a Policy inside
 
 
-def solved_exactly(variant: Variant, players: int, no_cache: bool = False) -> tuple[ExactPolicy, float, float]:
+def solved_exactly(
+    variant: Variant, players: int, no_cache: bool = False, shipped: bool = True
+) -> tuple[ExactPolicy, float, float]:
     """Return the exact policy of ``variant`` with ``players`` players, the seconds it took (progress bar),
     and of those the seconds spent loading the solver's kernels (0 when the policy was cached).
 
-    A solve runs in a worker process: Ctrl-C stops it at once and leaves no cache file behind.
+    Unless ``no_cache``: the values shipped with the package where they hold the game (if ``shipped``),
+    else the cache. A solve runs in a worker process: Ctrl-C stops it at once, leaving no cache file.
     """
     from pigdice.solve.exact import exact_policy, is_cached, solve_in_worker
+    from pigdice.solve.shipped import shipped_policy
 
     started = time.perf_counter()
+    quick = shipped_policy(variant, players) if shipped and not no_cache else None
+    if quick is not None:
+        return quick, time.perf_counter() - started, 0.0
     if not no_cache and is_cached(variant, players):
         return exact_policy(variant, players), time.perf_counter() - started, 0.0
     with progress_bar() as bar:
@@ -136,7 +143,11 @@ def solve_command(
     table.add_row("states", f"{summary['states']:,}")
     table.add_row("passes", str(summary["iterations"]))
     table.add_row("residual", f"{summary['residual']:.2e}")
+    from pigdice.solve.quickpolicy import QuickPolicy
+
     source = "from the cache" if policy.from_cache else "solved now"
+    if isinstance(policy, QuickPolicy):
+        source = "shipped with pigdice"
     loading = f"; loading the solver took {summary['kernel_seconds']:.3f} s" if summary["kernel_seconds"] else ""
     table.add_row("time", f"{seconds:.3f} s ({source}; solve took {policy.seconds:.3f} s{loading})")
     console.print(table)
@@ -406,7 +417,7 @@ def hint_command(
         chances: tuple[float, ...] = (values[best], 1.0 - values[best])
         strategy = {best: 1.0}
     else:
-        policy = shipped if shipped is not None else solved_exactly(variant, count)[0]
+        policy = solved_exactly(variant, count)[0]  # the shipped values, the cache, or a solve
         values = policy.action_values(position)
         best = policy.best(position)
         chances = policy.win_vector(position)

@@ -15,7 +15,7 @@ They are what the perfect player plays from the values shipped with the package
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -437,14 +437,16 @@ class QuickHerd(QuickPolicy):
         np.savez_compressed(path, V=self.values)
 
 
-def quick_policy(variant: Variant, arrays: Sequence[np.ndarray], solve: tuple[int, float, float]) -> QuickPolicy:
+def quick_policy(variant: Variant, arrays: Sequence[np.ndarray], figures: Mapping[str, float]) -> QuickPolicy:
     """Return the quick policy of 2-player ``variant`` from its solved arrays (values; with an ending, L too).
 
-    ``solve``: (iterations, residual, truncation) of the solve that made them.
+    ``figures``: what the solve that made them took (iterations, residual, truncation, seconds; 0 if missing).
     """
-    iterations, residual, truncation = solve
+    iterations, residual = int(figures.get("iterations", 0)), float(figures.get("residual", 0.0))
+    seconds = float(figures.get("seconds", 0.0))
     if variant.is_simultaneous:
-        return QuickHerd(variant, arrays[0], iterations, residual)
+        return QuickHerd(variant, arrays[0], iterations, residual, seconds)
     if variant.endgame is Endgame.FIRST_TO_GOAL:
-        return QuickRace(variant, arrays[0], iterations, residual)
-    return QuickEnding(variant, arrays[0], iterations, residual, last=arrays[1], truncation=truncation)
+        return QuickRace(variant, arrays[0], iterations, residual, seconds)
+    truncation = float(figures.get("truncation", 0.0))
+    return QuickEnding(variant, arrays[0], iterations, residual, seconds, last=arrays[1], truncation=truncation)

@@ -119,8 +119,8 @@ def shipped_policy(variant: Variant, players: int = 2) -> QuickPolicy | None:
         arrays = _load_arrays(path, game)
         if arrays is None or arrays[0].shape[-1] != variant.goal:
             return None
-        solve = (int(game.get("iterations", 0)), float(game.get("residual", 0.0)), float(game.get("truncation", 0.0)))
-        policy = quick_policy(variant, arrays, solve)
+        figures = {name: float(game.get(name, 0.0)) for name in ("iterations", "residual", "truncation", "seconds")}
+        policy = quick_policy(variant, arrays, figures)
         _LOADED[key] = policy
         return policy
 
@@ -130,12 +130,13 @@ def is_shipped(variant: Variant, players: int = 2) -> bool:
     return players == 2 and any(game.get("key") == game_key(variant) for game in read_index())
 
 
-def solved_arrays(variant: Variant) -> tuple[list[np.ndarray], dict[str, Any]]:
+def solved_arrays(variant: Variant) -> tuple[list[np.ndarray], dict[str, float]]:
     """Solve 2-player ``variant`` with the kernels; return the arrays a quick policy needs and the solve's figures."""
     from pigdice.solve.exact import exact_policy
 
     policy: Any = exact_policy(variant, 2, use_cache=False)
-    figures = {"iterations": int(policy.iterations), "residual": float(policy.residual), "truncation": 0.0}
+    figures = {"iterations": policy.iterations, "residual": policy.residual, "seconds": policy.seconds}
+    figures["truncation"] = 0.0
     if variant.is_simultaneous:
         return [np.array(policy.solved.V)], figures
     if variant.endgame is Endgame.FIRST_TO_GOAL:
