@@ -187,3 +187,19 @@ def test_the_swine_herd_goal_limit_is_the_solver_s() -> None:
     from pigdice.solve.herd.swineherd import MAX_GOAL
 
     assert HERD_GOAL == MAX_GOAL
+
+
+def test_the_perfect_player_turns_to_the_kernels_once_played_in_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pigdice.players import optimal
+
+    monkeypatch.setattr(optimal, "BULK_ROWS", 3)
+    variant = find_variant("big-pig-sevens")
+    player = optimal.Optimal(variant)
+    quick = player.exact(2)
+    assert isinstance(quick, QuickPolicy)
+    for score in range(4, 9):  # five new turn rows: a simulation or a learner at work
+        quick.action_values(Position((score, 3), 0))
+    solved = player.exact(2)
+    assert not isinstance(solved, QuickPolicy)
+    position = Position((40, 30), 7)
+    assert solved.action_values(position) == pytest.approx(quick.action_values(position), abs=1e-12)

@@ -189,6 +189,9 @@ def _action(variant: Variant, name: str) -> Action:
     return Roll(int(name.split(":")[1])) if ":" in name else Roll()
 
 
+BULK_ROWS = 2000  # turn rows worked out in plain Python before the perfect player turns to the compiled solver
+
+
 @dataclass
 class Optimal:
     """The perfect player: exact where a solver exists for the game in play, else approximate (and says so).
@@ -232,6 +235,9 @@ class Optimal:
         code: ``pigdice.solve.shipped``), else solved (or loaded from the cache) on first use.
         """
         kept = self._exact.get(players)
+        if kept is not None and not self._supplied and getattr(kept, "rows_made", 0) > BULK_ROWS:
+            del self._exact[players]  # played in bulk (a simulation, a learner): the kernels answer faster now
+            return self._solved(players)
         if kept is not None:
             return kept
         from pigdice.solve.exact import FirstToGoalPolicy, exactness
@@ -245,14 +251,19 @@ class Optimal:
 
         if exactness(self.variant, players) is not None:
             return None
-        policy: ExactPolicy | None = shipped_policy(self.variant, players)
-        if policy is None and self.in_worker:
-            from pigdice.solve.exact import exact_policy_in_worker
+        policy = shipped_policy(self.variant, players)
+        if policy is None:
+            return self._solved(players)
+        self._exact[players] = policy
+        return policy
 
+    def _solved(self, players: int) -> ExactPolicy:
+        """Return the exact policy from the solver (memory, the disk cache or a solve), and keep it."""
+        from pigdice.solve.exact import exact_policy, exact_policy_in_worker
+
+        if self.in_worker:
             policy = exact_policy_in_worker(self.variant, players, self.progress, self.check)
-        elif policy is None:
-            from pigdice.solve.exact import exact_policy
-
+        else:
             policy = exact_policy(self.variant, players, progress=self.progress)
         self._exact[players] = policy
         return policy

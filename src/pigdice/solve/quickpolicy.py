@@ -45,6 +45,7 @@ class QuickPolicy:
     seconds: float = 0.0
     from_cache: bool = True
     players: int = 2
+    rows_made: int = 0  # turn rows computed so far: many mean bulk play, which the compiled kernels serve faster
     _rows: dict[tuple[int, ...], object] = field(default_factory=dict, repr=False)
     _lists: list[list[list[float]]] = field(default_factory=list, repr=False)
 
@@ -74,6 +75,7 @@ class QuickPolicy:
         if len(self._rows) >= MAX_ROWS:
             self._rows.clear()
         self._rows[key] = row
+        self.rows_made += 1
 
     def strategy(self, position: Position) -> dict[str, float]:
         """Return ``best`` with chance 1 (two players never mix, except in Swine Herd)."""
