@@ -102,6 +102,7 @@ def test_ctrl_c_stops_a_study_at_once(tmp_path: Path, args: tuple[str, ...]) -> 
     assert seconds < BACK_WITHIN
     assert status == EXIT_INTERRUPTED
     assert "Traceback" not in output
+    assert not list((tmp_path / "cache").glob("*.tmp"))  # solves it finished are kept; nothing half-saved
 
 
 @pytest.mark.parametrize(("key", "status", "words"), [("q", 0, "Game abandoned."), (None, 130, "(interrupted)")])

@@ -64,3 +64,33 @@ def test_a_stop_while_waiting_kills_the_worker_at_once(stop: type[BaseException]
     assert time.perf_counter() - started < 30  # spawning the worker, 4 waits of 0.1 s, the kill
     assert background._KEPT == []  # the worker was killed, not kept
     assert run_in_worker(counted, (1,))[0] == 1  # the next job starts a new one
+
+
+def test_a_stopped_job_is_tidied_after() -> None:
+    tidied: list[float] = []
+
+    def check() -> None:
+        raise KeyboardInterrupt
+
+    before = time.time()
+    with pytest.raises(KeyboardInterrupt):
+        run_in_worker(endless, (600.0,), check=check, cleanup=tidied.append)
+    assert len(tidied) == 1 and before <= tidied[0] <= time.time()
+    run_in_worker(counted, (1,), cleanup=tidied.append)
+    assert len(tidied) == 1  # a finished job leaves nothing to tidy
+
+
+def test_the_cache_loses_only_unfinished_saves_begun_since(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pigdice.solve.policyfile import remove_partial_files
+
+    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
+    old = tmp_path / "pig-goal100.npz1234.tmp"
+    old.write_bytes(b"x")
+    os.utime(old, (time.time() - 3600, time.time() - 3600))  # another program's, long ago
+    finished = tmp_path / "pig-goal100.npz"
+    finished.write_bytes(b"x")
+    since = time.time()
+    partial = tmp_path / "pig-goal90.npzabcd.tmp"
+    partial.write_bytes(b"x")
+    remove_partial_files(since)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([old.name, finished.name])

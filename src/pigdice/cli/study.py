@@ -40,6 +40,13 @@ if TYPE_CHECKING:  # the study modules load numba: imported where a command runs
 MAX_PLAYERS = 100  # players per game in the largest variant (Swine Herd)
 
 
+def tidy(since: float) -> None:
+    """Remove what a stopped worker left half-saved in the policy cache since ``since``."""
+    from pigdice.solve.policyfile import remove_partial_files
+
+    remove_partial_files(since)
+
+
 def _strategy(spec: str, variant: Variant) -> Strategy:
     if not spec.strip():
         raise BadStrategyError("empty strategy name")
@@ -83,7 +90,7 @@ def simulate_command(
         raise BadParameterError(f"unknown --engine {engine!r}; allowed: auto, fast, loop")
     used_seed = resolve_seed(seed)
     with progress_bar() as bar:  # in a worker process: Ctrl-C stops it at once, even inside the numba simulator
-        result, fast = run_in_worker(simulation_work, (variant, specs, games, used_seed, engine), bar)
+        result, fast = run_in_worker(simulation_work, (variant, specs, games, used_seed, engine), bar, None, tidy)
     if json_out:
         emit_json(simulation_json(strategies, result, used_seed))
         return
@@ -223,7 +230,7 @@ def compare_command(
         _strategy(spec, variant)  # a bad spec is refused here, before any work
     used_seed = resolve_seed(seed) if games is not None else None
     with progress_bar() as bar:  # in a worker process: Ctrl-C stops it at once
-        result = run_in_worker(comparison_work, (variant, a, b, games, used_seed), bar)
+        result = run_in_worker(comparison_work, (variant, a, b, games, used_seed), bar, None, tidy)
     if json_out:
         emit_json(result.to_json())
         return
@@ -366,7 +373,7 @@ def tournament_command(
     combos = math.comb(len(robots), players) if 1 <= players <= len(robots) else 0
     with progress_bar(combos > 1) as progress:  # in a worker process: Ctrl-C stops it at once
         work = (variant, specs, players, games, used_seed, not simulate_all)
-        result = run_in_worker(tournament_work, work, progress)
+        result = run_in_worker(tournament_work, work, progress, None, tidy)
     if json_out:
         emit_json(result.to_json())
         return

@@ -99,6 +99,7 @@ def run_in_worker(
     args: tuple[Any, ...] = (),
     progress: Progress | None = None,
     check: Callable[[], None] | None = None,
+    cleanup: Callable[[float], None] | None = None,
 ) -> T:
     """Return ``work(*args, progress)`` computed in a worker process.
 
@@ -106,8 +107,10 @@ def run_in_worker(
     reach ``progress``, the latest one again at every wait without news (so a display can start and
     tick while the kernels compile); ``check()`` is called between waits and may raise to stop (a
     key pressed). Any exception in the caller while waiting (KeyboardInterrupt on Ctrl-C) kills the
-    worker at once and propagates; an error in the worker is raised here.
+    worker at once and propagates; an error in the worker is raised here. ``cleanup(started)`` then
+    removes what the killed worker may have left half-written since ``started`` (a ``time.time()``).
     """
+    started = time.time()
     with _LOCK:
         worker = _KEPT.pop() if _KEPT and _KEPT[-1].process.is_alive() else _Worker()
         _KEPT.clear()
@@ -121,6 +124,8 @@ def run_in_worker(
                 _KEPT.append(worker)
             else:  # stopped while waiting (Ctrl-C, a key), or the worker died: the job is abandoned
                 worker.stop()
+                if cleanup is not None:
+                    cleanup(started)
     if kind == "error":
         raise answer
     result: T = answer

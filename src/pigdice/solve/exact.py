@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Endgame, Variant
-from pigdice.solve.policyfile import cache_dir
+from pigdice.solve.policyfile import cache_dir, remove_partial_files
 from pigdice.solve.positions import Position
 
 if TYPE_CHECKING:  # the solver loads numba: imported where a solve or a solved policy is needed
@@ -446,7 +446,7 @@ def solve_in_worker(
     from pigdice.solve.background import run_in_worker
 
     solver_kind(_exact_form(variant), players)  # refuse a game without an exact solver here, at once
-    policy, kernels = run_in_worker(solve_for_caller, (variant, players), progress, check)
+    policy, kernels = run_in_worker(solve_for_caller, (variant, players), progress, check, remove_partial_files)
     if use_cache:
         path = _cache_file(policy)
         if path is not None:
