@@ -6,6 +6,7 @@ import csv
 import json
 
 import pytest
+from clihelpers import assert_one_line_error, run_json
 from typer.testing import CliRunner
 
 from pigdice.cli.app import app
@@ -126,3 +127,33 @@ def test_bad_input_is_one_line_and_exit_2(args, message):
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_hint_in_the_last_turn_of_equal_turns_infers_the_only_seat_left() -> None:
+    # the opponent has reached the goal: under equal turns they sat before you, so you are the second seat
+    data = run_json("hint", "freys-pig", "--score", "60", "--opponent", "103", "--json")
+    assert data["seat"] == 2 and data["values"]["hold"] == 0.0 and 0.0 < data["values"]["roll"] < 1.0
+    assert run_json("hint", "freys-pig", "--score", "60", "--opponent", "103", "--seat", "2", "--json") == data
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--opponent", "40,103"), ("you are seat 2 or 3", "--seat")),  # 2 seats fit: say which
+        (("--opponent", "40,103,20"), ("you are seat 3 or 4", "--seat")),
+        (("--opponent", "103", "--seat", "1"), ("--seat takes 2",)),
+        (("--opponent", "40,103", "--seat", "1"), ("--seat takes 2 or 3",)),
+    ],
+)
+def test_a_seat_the_scores_do_not_settle_is_asked_for_with_its_values(args: tuple[str, ...], words: tuple[str]) -> None:
+    assert_one_line_error(["hint", "freys-pig", "--score", "60", *args], *words)
+
+
+def test_solve_of_a_shipped_game_answers_at_once_and_no_cache_solves_it_again() -> None:
+    shipped = run_json("solve", "pig", "--json")
+    assert shipped["from_cache"] and shipped["kernel_seconds"] == 0.0
+    assert abs(shipped["win_probability_first_player"] - 0.5306) < 1e-4  # Neller & Presser 2004
+    assert "shipped with pigdice" in runner.invoke(app, ["solve", "pig"]).stdout
+    fresh = run_json("solve", "pig", "--no-cache", "--json")
+    assert not fresh["from_cache"] and fresh["start_action"] == shipped["start_action"]
+    assert abs(fresh["win_probability_first_player"] - shipped["win_probability_first_player"]) < 1e-12

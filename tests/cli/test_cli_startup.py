@@ -54,3 +54,29 @@ def test_a_hint_from_a_cached_policy_loads_no_kernels_and_says_the_same(tmp_path
     solved = _hint_json(code)  # the first hint solves (and caches) the policy with the kernels
     assert _loaded_after(code) == set()  # the next one reads the cache: no numba, no solver
     assert _hint_json(code) == solved
+
+
+def test_the_perfect_player_hints_plays_and_reviews_every_variant_without_numba(tmp_path: Path) -> None:
+    # a fresh install: no policy cache; the shipped values answer in plain Python, nothing compiles
+    game = tmp_path / "pig.json"
+    code = f"""
+import os
+os.environ.update(PIGDICE_CACHE_DIR={str(tmp_path / "cache")!r}, PIGDICE_GAMES_DIR={str(tmp_path)!r}, PIGDICE_FAST="1")
+from typer.testing import CliRunner
+from pigdice.cli.app import app
+from pigdice.rules.registry import all_variants
+
+runner = CliRunner()
+for variant in all_variants():
+    turn = [] if variant.name == "hog" else ["--turn-total", "12"]
+    result = runner.invoke(app, ["hint", variant.name, "--score", "50", "--opponent", "80", *turn])
+    assert result.exit_code == 0 and "← best" in result.output, (variant.name, result.output)
+    result = runner.invoke(app, ["play", variant.name, "--players", "optimal,you", "--seed", "2"], input="q\\n")
+    assert result.exit_code == 0 and "Wilbur" in result.output.split("Round 1")[1], (variant.name, result.output)
+result = runner.invoke(app, ["play", "pig", "--players", "you,optimal", "--seed", "2"], input="h\\ny\\nq\\n")
+assert "Wilbur rolls" in result.output, result.output
+result = runner.invoke(app, ["play", "pig", "--players", "hold:20,hold:25", "--seed", "5", "--save", {str(game)!r}])
+result = runner.invoke(app, ["review", {str(game)!r}])
+assert result.exit_code == 0 and "gave away" in result.output, result.output
+"""
+    assert _loaded_after(code, ("numba", "pigdice.solve.solver")) == set()

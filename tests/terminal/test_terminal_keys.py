@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 
 from pigdice.terminal import game
-from pigdice.terminal.game import NUMBER_PAUSE, TerminalKeys, read_command, single_keys
+from pigdice.terminal.keys import NUMBER_PAUSE, TerminalKeys, read_command, single_keys
 
 PERSON = 3.0  # seconds between a person's presses of separate keys: longer than any wait of the reader
 
@@ -201,7 +201,7 @@ def test_keys_typed_while_robots_play_are_dropped_in_cbreak_mode(monkeypatch: py
         monkeypatch.setattr(sys, "stdin", stream)
         os.write(main, b"rrh")  # pressed during the robots' moves
         assert keys.ready(1.0)
-        game._drop_typeahead()
+        game.drop_typeahead()
         assert not keys.ready(0.05)
         os.write(main, b"h")  # pressed at the prompt
         assert read_command(keys, lambda _: None) == "h"

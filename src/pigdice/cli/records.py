@@ -47,7 +47,7 @@ def review_command(record_file: RecordArg, as_json: JsonOpt = False) -> None:
 
     record = load_record(record_file)
     with progress_bar(enabled=not as_json) as bar:
-        perfect = Optimal(record.build_variant(), progress=bar)
+        perfect = Optimal(record.build_variant(), progress=bar, in_worker=True)  # Ctrl-C stops a solve at once
         review = review_record(record, perfect, progress=lambda fraction: bar(fraction, "reviewing the decisions"))
     if as_json:
         emit_json(review.to_json())

@@ -35,32 +35,36 @@ NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Solve again even i
 
 
 def solved(variant: Variant, no_cache: bool = False) -> tuple[Policy, float]:
-    """Return the policy of ``variant`` (from the cache unless ``no_cache``) and the seconds it took."""
-    from pigdice.solve import solve
-
-    started = time.perf_counter()
-    with progress_bar() as bar:
-
-        def progress(fraction: float, label: str) -> None:
-            bar(fraction, f"solving {variant.name} goal {variant.goal}, {label}")
-
-        policy = solve(variant, use_cache=not no_cache, progress=progress)
-    return policy, time.perf_counter() - started
+    """Return the 2-player first-to-goal policy of ``variant`` (from the cache unless ``no_cache``) and the seconds
+    it took; a solve runs in a worker process, with a progress bar, and Ctrl-C stops it at once."""
+    policy, seconds, _ = solved_exactly(variant.first_to_goal(), 2, no_cache, shipped=False)
+    return policy.policy, seconds  # type: ignore[attr-defined]  # 2 players first to the goal: a Policy inside
 
 
-def solved_exactly(variant: Variant, players: int, no_cache: bool = False) -> tuple[ExactPolicy, float, float]:
+def solved_exactly(
+    variant: Variant, players: int, no_cache: bool = False, shipped: bool = True
+) -> tuple[ExactPolicy, float, float]:
     """Return the exact policy of ``variant`` with ``players`` players, the seconds it took (progress bar),
-    and of those the seconds spent loading the solver's kernels (0 when the policy was cached)."""
-    from pigdice.solve.exact import exact_policy, is_cached, load_kernels
+    and of those the seconds spent loading the solver's kernels (0 when the policy was cached).
+
+    Unless ``no_cache``: the values shipped with the package where they hold the game (if ``shipped``),
+    else the cache. A solve runs in a worker process: Ctrl-C stops it at once, leaving no cache file.
+    """
+    from pigdice.solve.exact import exact_policy, is_cached, solve_in_worker
+    from pigdice.solve.shipped import shipped_policy
 
     started = time.perf_counter()
-    kernels = 0.0 if not no_cache and is_cached(variant, players) else load_kernels(variant, players)
+    quick = shipped_policy(variant, players) if shipped and not no_cache else None
+    if quick is not None:
+        return quick, time.perf_counter() - started, 0.0
+    if not no_cache and is_cached(variant, players):
+        return exact_policy(variant, players), time.perf_counter() - started, 0.0
     with progress_bar() as bar:
 
         def progress(fraction: float, label: str) -> None:
             bar(fraction, f"solving {variant.name} goal {variant.goal}, {players} players, {label}")
 
-        policy = exact_policy(variant, players, progress=progress, use_cache=not no_cache)
+        policy, kernels = solve_in_worker(variant, players, progress, use_cache=not no_cache)
     return policy, time.perf_counter() - started, kernels
 
 
@@ -139,7 +143,11 @@ def solve_command(
     table.add_row("states", f"{summary['states']:,}")
     table.add_row("passes", str(summary["iterations"]))
     table.add_row("residual", f"{summary['residual']:.2e}")
+    from pigdice.solve.quickpolicy import QuickPolicy
+
     source = "from the cache" if policy.from_cache else "solved now"
+    if isinstance(policy, QuickPolicy):
+        source = "shipped with pigdice"
     loading = f"; loading the solver took {summary['kernel_seconds']:.3f} s" if summary["kernel_seconds"] else ""
     table.add_row("time", f"{seconds:.3f} s ({source}; solve took {policy.seconds:.3f} s{loading})")
     console.print(table)
@@ -261,6 +269,31 @@ def cached_hint(
     return action_values(variant, values, score, opponents[0], turn_total)
 
 
+def _seats_text(first: int, players: int) -> str:
+    """Return the seats first..players - 1 as a player writes them (from 1): '2', '2 or 3', '2 to 4'."""
+    low, high = first + 1, players
+    if low == high:
+        return str(low)
+    return f"{low} or {high}" if high == low + 1 else f"{low} to {high}"
+
+
+def last_turn_seat(variant: Variant, players: int, reached: list[int]) -> int:
+    """Return your seat (from 0) when the hint does not give it: the first seat, or under equal turns once
+    opponents have reached the goal, the one seat those scores leave (they must be seated before you).
+
+    Raises BadParameterError naming the seats ``--seat`` may take where more than one is possible.
+    """
+    if variant.endgame is not Endgame.EQUAL_TURNS or not reached:
+        return 0
+    first = players - min(reached)  # every opponent at the goal is seated before you
+    if first == players - 1:
+        return first
+    raise BadParameterError(
+        f"under equal turns an opponent at the goal is seated before you, so you are seat "
+        f"{_seats_text(first, players)}: say which with --seat"
+    )
+
+
 def hint_position(
     variant: Variant, score: int, opponents: tuple[int, ...], turn_total: int, seat: int | None
 ) -> Position:
@@ -272,15 +305,15 @@ def hint_position(
     """
     goal = variant.goal
     players = len(opponents) + 1
+    reached = [r for r, other in enumerate(opponents, start=1) if other >= goal]
     if seat is None:
-        seat = 0
+        seat = last_turn_seat(variant, players, reached)
     if not 0 <= seat < players:
         raise BadParameterError(f"--seat {seat + 1} does not exist with {players} players; give 1 to {players}")
     if variant.decision is Decision.DICE_PER_TURN and turn_total:
         raise BadParameterError(f"{variant.name} has no turn total (one throw per turn); leave out --turn-total")
     if score >= goal:
         raise BadParameterError(f"--score {score} has already reached the goal {goal}; give 0 to {goal - 1}")
-    reached = [r for r, other in enumerate(opponents, start=1) if other >= goal]
     final: tuple[int, ...] | None = None
     if reached:
         if variant.endgame is Endgame.FIRST_TO_GOAL:
@@ -292,7 +325,7 @@ def hint_position(
             if any(seat + r < players for r in reached):
                 raise BadParameterError(
                     "under equal turns only a player seated before you can have reached the goal while you still "
-                    "play; give your seat with --seat"
+                    f"play: with these scores --seat takes {_seats_text(players - min(reached), players)}"
                 )
             final = tuple(r for r in range(1, players) if seat + r < players)
         else:
@@ -375,13 +408,16 @@ def hint_command(
         raise BadParameterError(f"--seated is for Swine Herd, where players sit down; {variant.name} takes turns")
     else:
         position = hint_position(variant, score, opponents, turn_total, None if seat is None else seat - 1)
-    quick = cached_hint(variant, count, score, opponents, turn_total)
+    from pigdice.solve.shipped import shipped_policy
+
+    shipped = shipped_policy(variant, count)  # shipped with the package: answered in plain Python
+    quick = None if shipped is not None else cached_hint(variant, count, score, opponents, turn_total)
     if quick is not None:  # a cached 2-player policy: the row in plain Python, no kernels to load
         values, best = quick
         chances: tuple[float, ...] = (values[best], 1.0 - values[best])
         strategy = {best: 1.0}
     else:
-        policy, _, _ = solved_exactly(variant, count)
+        policy = solved_exactly(variant, count)[0]  # the shipped values, the cache, or a solve
         values = policy.action_values(position)
         best = policy.best(position)
         chances = policy.win_vector(position)

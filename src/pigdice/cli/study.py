@@ -29,6 +29,7 @@ from pigdice.cli.progress import progress_bar
 from pigdice.errors import BadParameterError, BadStrategyError
 from pigdice.players.defaults import default_robot
 from pigdice.rules.variant import Endgame, Variant
+from pigdice.solve.background import Progress, run_in_worker
 from pigdice.study.limits import MAX_GAMES  # the most games one simulation, comparison or match plays
 
 if TYPE_CHECKING:  # the study modules load numba: imported where a command runs, so start-up stays quick
@@ -37,6 +38,13 @@ if TYPE_CHECKING:  # the study modules load numba: imported where a command runs
     from pigdice.study.simulate import SimulationResult
 
 MAX_PLAYERS = 100  # players per game in the largest variant (Swine Herd)
+
+
+def tidy(since: float) -> None:
+    """Remove what a stopped worker left half-saved in the policy cache since ``since``."""
+    from pigdice.solve.policyfile import remove_partial_files
+
+    remove_partial_files(since)
 
 
 def _strategy(spec: str, variant: Variant) -> Strategy:
@@ -75,32 +83,43 @@ def simulate_command(
     json_out: JsonOpt = False,
 ) -> None:
     """Play many seeded games between robots and count the wins per seat."""
-    from pigdice.study.evaluate import simulate_with_tables
-    from pigdice.study.simulate import simulate as run_simulation
-
     variant = options.variant(variant_name)
     specs = players if players is not None else ",".join([default_robot(variant)] * 2)
     strategies = players_from_option(specs, variant)
     if engine not in ("auto", "fast", "loop"):
         raise BadParameterError(f"unknown --engine {engine!r}; allowed: auto, fast, loop")
     used_seed = resolve_seed(seed)
-    fast = None if engine == "loop" else simulate_with_tables(variant, strategies, games, used_seed)
+    with progress_bar() as bar:  # in a worker process: Ctrl-C stops it at once, even inside the numba simulator
+        result, fast = run_in_worker(simulation_work, (variant, specs, games, used_seed, engine), bar, None, tidy)
+    if json_out:
+        emit_json(simulation_json(strategies, result, used_seed))
+        return
+    print_simulation(variant, strategies, result, used_seed, fast)
+
+
+def simulation_work(
+    variant: Variant, specs: str, games: int, seed: int, engine: str, progress: Progress
+) -> tuple[SimulationResult, bool]:
+    """Simulate ``games`` games between the robots ``specs``; return the result and whether the numba simulator ran.
+
+    The work of ``pigdice simulate``'s worker process.
+    """
+    from pigdice.study.evaluate import simulate_with_tables
+    from pigdice.study.simulate import simulate as run_simulation
+
+    strategies = players_from_option(specs, variant)
+    progress(0.0, "simulating")
+    fast = None if engine == "loop" else simulate_with_tables(variant, strategies, games, seed)
     if engine == "fast" and fast is None:
         raise BadParameterError(
             "--engine fast needs robots with action tables (not rolls:N or random); with a final round or equal "
             "turns, a roll-or-hold game between hold:N, keep-pace and max-score robots"
         )
     if fast is not None:
-        result = fast
-    else:
-        with progress_bar() as bar:
-            result = run_simulation(
-                variant, strategies, games, used_seed, progress=lambda done: bar(done / games, "simulating")
-            )
-    if json_out:
-        emit_json(simulation_json(strategies, result, used_seed))
-        return
-    print_simulation(variant, strategies, result, used_seed, fast is not None)
+        return fast, True
+    return run_simulation(
+        variant, strategies, games, seed, progress=lambda done: progress(done / games, "simulating")
+    ), False
 
 
 def whole(wins: float) -> int | float:
@@ -205,22 +224,30 @@ def compare_command(
     json_out: JsonOpt = False,
 ) -> None:
     """Give the probability that A beats B: exactly, and by simulation with --games N."""
-    from pigdice.study.evaluate import compare
-
     variant = options.variant(variant_name)
     variant.check_players(2)
-    strategy_a, strategy_b = _strategy(a, variant), _strategy(b, variant)
+    for spec in (a, b):
+        _strategy(spec, variant)  # a bad spec is refused here, before any work
     used_seed = resolve_seed(seed) if games is not None else None
-    with progress_bar() as bar:
-
-        def report(done: int) -> None:
-            bar(done / max(games or 1, 1), "simulating (engine loop)")
-
-        result = compare(variant, strategy_a, strategy_b, games, used_seed, report)
+    with progress_bar() as bar:  # in a worker process: Ctrl-C stops it at once
+        result = run_in_worker(comparison_work, (variant, a, b, games, used_seed), bar, None, tidy)
     if json_out:
         emit_json(result.to_json())
         return
     print_comparison(result)
+
+
+def comparison_work(
+    variant: Variant, a: str, b: str, games: int | None, seed: int | None, progress: Progress
+) -> Comparison:
+    """Compare the strategies ``a`` and ``b`` exactly (and by ``games`` simulated games): the worker of ``compare``."""
+    from pigdice.study.evaluate import compare
+
+    def report(done: int) -> None:
+        progress(done / max(games or 1, 1), "simulating (engine loop)")
+
+    progress(0.0, "comparing")
+    return compare(variant, _strategy(a, variant), _strategy(b, variant), games, seed, report)
 
 
 # -- tournament -----------------------------------------------------------------------------------
@@ -335,19 +362,18 @@ def tournament_command(
     ] = None,
 ) -> None:
     """Play a round robin between strategies and rank them (exact where possible)."""
-    from pigdice.study.evaluate import tournament
-
     if json_out and csv_path is not None:
         raise BadParameterError("give --json or --csv, not both")
     variant = options.variant(variant_name)
     specs = [s.strip() for s in strategies.split(",")]
     if any(not s for s in specs):
         raise BadStrategyError(f"empty strategy in {strategies!r}; separate strategies with commas")
-    robots = [_strategy(s, variant) for s in specs]
+    robots = [_strategy(s, variant) for s in specs]  # bad specs are refused here, before any work
     used_seed = resolve_seed(seed)
     combos = math.comb(len(robots), players) if 1 <= players <= len(robots) else 0
-    with progress_bar(combos > 1) as progress:
-        result = tournament(variant, robots, players, games, used_seed, progress, exact=not simulate_all)
+    with progress_bar(combos > 1) as progress:  # in a worker process: Ctrl-C stops it at once
+        work = (variant, specs, players, games, used_seed, not simulate_all)
+        result = run_in_worker(tournament_work, work, progress, None, tidy)
     if json_out:
         emit_json(result.to_json())
         return
@@ -355,3 +381,13 @@ def tournament_command(
         count = write_csv(result, csv_path)
         stderr_console().print(f"wrote {count} rows to {csv_path}")
     print_tournament(result)
+
+
+def tournament_work(
+    variant: Variant, specs: list[str], players: int, games: int, seed: int, exact: bool, progress: Progress
+) -> TournamentResult:
+    """Play the round robin of ``pigdice tournament`` (its worker process's work)."""
+    from pigdice.study.evaluate import tournament
+
+    robots = [_strategy(spec, variant) for spec in specs]
+    return tournament(variant, robots, players, games, seed, progress, exact=exact)

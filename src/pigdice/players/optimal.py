@@ -12,7 +12,7 @@ score (standing or seated), as seed 003 suggests for Pig.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -22,13 +22,12 @@ from pigdice.engine.game import Action, GameState, Hold, Roll
 from pigdice.errors import BadStrategyError
 from pigdice.players.base import Progress, perspective
 from pigdice.rules.variant import Decision, Variant
-from pigdice.solve.policy import Policy
 from pigdice.solve.positions import Position
-from pigdice.solve.solver import Progress as SolveProgress
-from pigdice.solve.solver import solve
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the solver loads numba: imported only where a solve is needed
     from pigdice.solve.exact import ExactPolicy
+    from pigdice.solve.policy import Policy
+    from pigdice.solve.solver import Progress as SolveProgress
 
 
 def approximation_note(variant: Variant, players: int) -> str | None:
@@ -190,6 +189,9 @@ def _action(variant: Variant, name: str) -> Action:
     return Roll(int(name.split(":")[1])) if ":" in name else Roll()
 
 
+BULK_ROWS = 2000  # turn rows worked out in plain Python before the perfect player turns to the compiled solver
+
+
 @dataclass
 class Optimal:
     """The perfect player: exact where a solver exists for the game in play, else approximate (and says so).
@@ -202,6 +204,9 @@ class Optimal:
     variant: Variant
     progress: SolveProgress | None = None
     name: str = "optimal"
+    # front ends set these: solve in a worker process that Ctrl-C, or ``check()`` raising, stops at once
+    in_worker: bool = False
+    check: Callable[[], None] | None = field(default=None, repr=False)
     _policy: Policy | None = field(default=None, repr=False)
     _exact: dict[int, ExactPolicy] = field(default_factory=dict, repr=False)
     _supplied: bool = field(default=False, repr=False)
@@ -212,15 +217,31 @@ class Optimal:
     def policy(self) -> Policy:
         """Return the 2-player first-to-goal policy (action tables, approximations), solving on first use."""
         if self._policy is None:
-            self._policy = solve(self.variant.roll_hold_form(), progress=self.progress)
+            if self.in_worker:
+                from pigdice.solve.exact import exact_policy_in_worker
+
+                solved = exact_policy_in_worker(self.variant.roll_hold_form(), 2, self.progress, self.check)
+                self._policy = solved.policy  # type: ignore[attr-defined]  # 2 players first to the goal
+            else:
+                from pigdice.solve.solver import solve
+
+                self._policy = solve(self.variant.roll_hold_form(), progress=self.progress)
         return self._policy
 
     def exact(self, players: int) -> ExactPolicy | None:
-        """Return the exact policy for ``players`` players (solving on first use), or None where none exists."""
+        """Return the exact policy for ``players`` players, or None where none exists.
+
+        From the values shipped with the package where they hold this game (no solve, no compiled
+        code: ``pigdice.solve.shipped``), else solved (or loaded from the cache) on first use.
+        """
         kept = self._exact.get(players)
+        if kept is not None and not self._supplied and getattr(kept, "rows_made", 0) > BULK_ROWS:
+            del self._exact[players]  # played in bulk (a simulation, a learner): the kernels answer faster now
+            return self._solved(players)
         if kept is not None:
             return kept
-        from pigdice.solve.exact import FirstToGoalPolicy, exact_policy, exactness
+        from pigdice.solve.exact import FirstToGoalPolicy, exactness
+        from pigdice.solve.shipped import shipped_policy
 
         if self._supplied:  # a supplied 2-player first-to-goal policy is the exact one for that game
             simple = players == 2 and self.variant.roll_hold_form() == self.variant
@@ -230,7 +251,20 @@ class Optimal:
 
         if exactness(self.variant, players) is not None:
             return None
-        policy = exact_policy(self.variant, players, progress=self.progress)
+        policy = shipped_policy(self.variant, players)
+        if policy is None:
+            return self._solved(players)
+        self._exact[players] = policy
+        return policy
+
+    def _solved(self, players: int) -> ExactPolicy:
+        """Return the exact policy from the solver (memory, the disk cache or a solve), and keep it."""
+        from pigdice.solve.exact import exact_policy, exact_policy_in_worker
+
+        if self.in_worker:
+            policy = exact_policy_in_worker(self.variant, players, self.progress, self.check)
+        else:
+            policy = exact_policy(self.variant, players, progress=self.progress)
         self._exact[players] = policy
         return policy
 
@@ -241,6 +275,8 @@ class Optimal:
 
     def use_policy(self, policy: Policy | ExactPolicy) -> None:
         """Use ``policy`` (solved elsewhere) from now on; the player no longer solves by itself."""
+        from pigdice.solve.policy import Policy
+
         if isinstance(policy, Policy):
             if policy.variant != self.variant.roll_hold_form():
                 raise BadStrategyError(f"that policy solves {policy.variant.name}, not {self.variant.name}")
@@ -270,6 +306,8 @@ class Optimal:
         if self._policy is not None and self._policy.variant == target:
             policy = self._policy
         else:
+            from pigdice.solve.solver import solve
+
             policy = solve(target, progress=None if progress is None else lambda f, _label: progress(f))
             if target == self.variant.roll_hold_form():
                 self._policy = policy

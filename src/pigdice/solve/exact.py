@@ -14,20 +14,25 @@ Every policy answers at a ``Position`` (``pigdice.solve.positions``) through the
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Endgame, Variant
-from pigdice.solve.policy import Policy
+from pigdice.solve.policyfile import cache_dir, remove_partial_files
 from pigdice.solve.positions import Position
-from pigdice.solve.solver import PolicyCache, Progress, cache_dir, solve
+
+if TYPE_CHECKING:  # the solver loads numba: imported where a solve or a solved policy is needed
+    from pigdice.solve.policy import Policy
+    from pigdice.solve.solver import PolicyCache, Progress
 
 MAX_EXACT_PLAYERS = 10  # past this no exact solver is even tried (memory refuses far earlier)
 ENDING_PLAYERS = 3  # a final round or equal turns is solved exactly for up to this many players
+HERD_GOAL = 200  # Swine Herd's solver takes goals up to this (``swineherd.MAX_GOAL``; named here without numba)
 
 
 @runtime_checkable
@@ -201,8 +206,6 @@ def exactness(variant: Variant, players: int) -> str | None:
     Memory is not checked here: ``exact_policy`` refuses a goal too large for this machine.
     """
     if variant.is_simultaneous:
-        from pigdice.solve.herd.swineherd import MAX_GOAL as HERD_GOAL
-
         if players != 2:
             return f"Swine Herd is solved exactly for 2 players, not {players}"
         if variant.goal > HERD_GOAL:
@@ -254,7 +257,19 @@ def exact_cache_path(variant: Variant, players: int) -> Path:
     return cache_dir() / f"{exact_key(variant, players)}-v{version}.npz"
 
 
-_MEMORY: PolicyCache[ExactPolicy] = PolicyCache()
+_MEMORY: PolicyCache[ExactPolicy] | None = None  # made on first use: the cache's home loads the solver
+_MEMORY_LOCK = threading.Lock()
+
+
+def _memory() -> PolicyCache[ExactPolicy]:
+    """Return this process's cache of exact policies (other than 2-player first-to-goal ones)."""
+    global _MEMORY
+    with _MEMORY_LOCK:
+        if _MEMORY is None:
+            from pigdice.solve.solver import PolicyCache
+
+            _MEMORY = PolicyCache()
+        return _MEMORY
 
 
 def cached_exact(variant: Variant, players: int) -> ExactPolicy | None:
@@ -265,7 +280,7 @@ def cached_exact(variant: Variant, players: int) -> ExactPolicy | None:
 
         policy = cached(variant)
         return None if policy is None else FirstToGoalPolicy(policy)
-    return _MEMORY.get(exact_key(variant, players))
+    return _memory().get(exact_key(variant, players))
 
 
 def remember_exact(policy: ExactPolicy) -> None:
@@ -275,7 +290,7 @@ def remember_exact(policy: ExactPolicy) -> None:
 
         remember(policy.policy)
         return
-    _MEMORY.put(exact_key(policy.variant, policy.players), policy)
+    _memory().put(exact_key(policy.variant, policy.players), policy)
 
 
 def exact_policy(
@@ -291,10 +306,12 @@ def exact_policy(
     variant = _exact_form(variant.require_turns("the exact solvers"))
     kind = solver_kind(variant, players)
     if kind == "first-to-goal":
+        from pigdice.solve.solver import solve
+
         return FirstToGoalPolicy(solve(variant, use_cache=use_cache, progress=progress))
     key = exact_key(variant, players)
     if use_cache:
-        kept = _MEMORY.get(key)
+        kept = _memory().get(key)
         if kept is not None:
             kept.from_cache = True
             return kept
@@ -322,7 +339,7 @@ def exact_policy(
             except OSError:
                 pass  # a read-only cache only costs a solve next time
     if use_cache:
-        _MEMORY.put(key, policy)
+        _memory().put(key, policy)
     return policy
 
 
@@ -332,13 +349,13 @@ def _swine_herd_policy(variant: Variant, players: int, use_cache: bool) -> Exact
 
     key = exact_key(variant, players)  # raises where no exact solver exists
     if use_cache:
-        kept = _MEMORY.get(key)
+        kept = _memory().get(key)
         if kept is not None:
             kept.from_cache = True
             return kept
     policy = swine_herd_exact(variant)
     if use_cache:
-        _MEMORY.put(key, policy)
+        _memory().put(key, policy)
     return policy
 
 
@@ -353,10 +370,106 @@ def is_cached(variant: Variant, players: int) -> bool:
     if solver_kind(form, players) == "swine-herd":
         return False  # kept in memory only
     if solver_kind(form, players) == "first-to-goal":
-        from pigdice.solve.solver import cache_path
+        from pigdice.solve.policyfile import cache_path
 
         return cache_path(form).exists()
     return exact_cache_path(form, players).exists()
+
+
+def _cache_file(policy: ExactPolicy) -> Path | None:
+    """Return where ``policy`` is kept on disk, or None for Swine Herd (kept in memory only)."""
+    form = _exact_form(policy.variant)
+    kind = solver_kind(form, policy.players)
+    if kind == "swine-herd":
+        return None
+    if kind == "first-to-goal":
+        from pigdice.solve.policyfile import cache_path
+
+        return cache_path(form)
+    return exact_cache_path(form, policy.players)
+
+
+def warm(policy: ExactPolicy) -> None:
+    """Ask ``policy`` once what the perfect player asks, so the kernels that answer are compiled (and kept on disk).
+
+    A worker process that solved the policy calls this: the caller then loads those kernels from
+    numba's cache in a moment instead of compiling them where Ctrl-C cannot stop it.
+    """
+    players, goal = policy.players, policy.variant.goal
+    positions = [Position((0,) * players), Position((goal // 2,) * players, 1 if policy.variant.can_hold else 0)]
+    if policy.variant.endgame is not Endgame.FIRST_TO_GOAL and not policy.variant.is_simultaneous:
+        last = players - 1 if policy.variant.endgame is Endgame.EQUAL_TURNS else 0
+        positions.append(Position((goal - 2, *(goal,) * (players - 1)), 0, last, ()))
+    for position in positions:
+        try:
+            policy.action_values(position)
+            policy.play(position, lambda: 0.5)
+            policy.strategy(position)
+            policy.win_vector(position)
+        except BadParameterError:
+            pass  # a position this game cannot be in: the others warm the kernels
+    first = getattr(policy, "policy", None)  # the 2-player first-to-goal Policy: what the approximations ask
+    if first is not None:
+        first.best_choice(0, 0, 0)
+        if first.variant.can_hold:
+            first.hold_threshold(0, 0)
+        else:
+            first.dice_values(0, 0)
+
+
+def solve_for_caller(variant: Variant, players: int, progress: Progress) -> tuple[ExactPolicy, float]:
+    """Load the solver's kernels, solve (no cache) and warm the policy; return it and the seconds the kernels took.
+
+    The work of a worker process (``exact_policy_in_worker``): module-level, so it pickles by name.
+    """
+    progress(0.0, "getting the solver ready (the first time takes longest)")
+    kernels = load_kernels(variant, players)
+    policy = exact_policy(variant, players, progress=progress, use_cache=False)
+    progress(1.0, "getting the answers ready")
+    warm(policy)
+    return policy, kernels
+
+
+def solve_in_worker(
+    variant: Variant,
+    players: int = 2,
+    progress: Progress | None = None,
+    check: Callable[[], None] | None = None,
+    use_cache: bool = True,
+) -> tuple[ExactPolicy, float]:
+    """Solve in a worker process that Ctrl-C (or ``check`` raising) stops at once; keep the policy here.
+
+    Returns the policy and the seconds its kernels took to load in the worker. The policy is saved
+    to the disk cache (atomically: a stopped solve leaves no file) and kept in memory unless
+    ``use_cache`` is False.
+    """
+    from pigdice.solve.background import run_in_worker
+
+    solver_kind(_exact_form(variant), players)  # refuse a game without an exact solver here, at once
+    policy, kernels = run_in_worker(solve_for_caller, (variant, players), progress, check, remove_partial_files)
+    if use_cache:
+        path = _cache_file(policy)
+        if path is not None:
+            try:
+                policy.save(path)
+            except OSError:
+                pass  # a read-only cache only costs a solve next time
+        remember_exact(policy)
+    return policy, kernels
+
+
+def exact_policy_in_worker(
+    variant: Variant,
+    players: int = 2,
+    progress: Progress | None = None,
+    check: Callable[[], None] | None = None,
+    use_cache: bool = True,
+) -> ExactPolicy:
+    """Return the exact policy as ``exact_policy`` does, solving (where nothing is cached) in a worker process
+    that Ctrl-C, or ``check`` raising, stops at once."""
+    if use_cache and is_cached(variant, players):
+        return exact_policy(variant, players, progress, use_cache)
+    return solve_in_worker(variant, players, progress, check, use_cache)[0]
 
 
 def load_kernels(variant: Variant, players: int = 2) -> float:

@@ -43,6 +43,19 @@ def cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("pigdice")) / "policies"
 
 
+def remove_partial_files(since: float) -> None:
+    """Remove the cache's unfinished saves (``storage.save_npz``'s temporary files) begun after ``since``.
+
+    A worker process killed while it saved a policy leaves one behind; the finished files stay.
+    """
+    try:
+        partial = [path for path in cache_dir().glob("*.tmp") if path.stat().st_mtime >= since - 1.0]
+    except OSError:
+        return
+    for path in partial:
+        path.unlink(missing_ok=True)
+
+
 def cache_path(variant: Variant) -> Path:
     """Return where the policy of ``variant`` is cached (the name carries the fingerprint)."""
     variant = solvable(variant)

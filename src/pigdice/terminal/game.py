@@ -4,24 +4,21 @@ All game logic lives in ``pigdice.engine.game``; this module only turns events i
 keys, and lets robots move with a short pause (none when ``PIGDICE_FAST=1`` or when stdout
 is not a terminal).
 
-On a terminal a decision is one key press, without Enter: the terminal is put in cbreak mode for
-the game (keys arrive one by one and are not echoed) and restored after it, also on Ctrl-C and at
-the end of input. A number of dice is complete when another digit could not make it a legal
-count; otherwise Enter, any other key or a short pause ends it. Keys that arrive together (a
-paste, or a program that sends a whole line) are read as the line they are. Without a terminal
-(pipes, tests) the game reads whole lines.
+On a terminal a decision is one key press, without Enter (``pigdice.terminal.keys``); without a
+terminal (pipes, tests) the game reads whole lines. While the game is busy (a robot's pause, the
+perfect player working out a game it has not seen) q quits and Ctrl-C interrupts at once: the
+perfect player's solves run in a worker process (``pigdice.solve.background``), with a progress
+bar once they take a second.
 """
 
 from __future__ import annotations
 
-import codecs
 import contextlib
 import os
-import select
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.rule import Rule
@@ -48,6 +45,19 @@ from pigdice.players.base import Human, Strategy, is_human
 from pigdice.players.defaults import describe_robot, robot_name, robot_title
 from pigdice.rules.effects import EffectKind
 from pigdice.rules.variant import Decision, Variant
+from pigdice.terminal.keys import (
+    END_OF_INPUT,
+    ERASE,
+    KeySource,
+    drop_typeahead,
+    is_tty,
+    read_command,
+    single_keys,
+)
+from pigdice.terminal.waiting import LazyBar
+
+if TYPE_CHECKING:  # the perfect player's module is loaded only where one plays or a hint is asked
+    from pigdice.players.optimal import Optimal
 
 FAST_ENV = "PIGDICE_FAST"
 ROBOT_PAUSE = 0.6  # seconds between robot moves on a terminal
@@ -60,14 +70,12 @@ EXIT_ENDLESS = 1  # the robots played on without end and the game was stopped
 ROBOT_MOVES_LIMIT = 10_000  # robot moves in a row with no score changing (and no person moving): stop the game
 
 CONFIRM_WORDS = ("y", "yes")
-BURST_GAP = 0.02  # seconds: keys closer than this came together (a paste, or a line sent by a program)
-NUMBER_PAUSE = 1.5  # seconds: a pause this long ends a number of dice being typed
-ENTER = ("\r", "\n")
-ERASE = ("\x7f", "\b")
-END_OF_INPUT = ("", "\x04")  # end of the stream, or Ctrl-D (a plain key in cbreak mode)
-DIGITS = frozenset("0123456789")
 
 Reader = Callable[[Text], str]
+
+
+class QuitGame(Exception):
+    """The person pressed q while the game was busy (a robot's pause, the perfect player's studies): quit."""
 
 
 # -- small pieces --------------------------------------------------------------------------
@@ -75,176 +83,7 @@ def robot_pause() -> float:
     """Return the pause before a robot's move: 0 when PIGDICE_FAST=1 or stdout is not a terminal."""
     if os.environ.get(FAST_ENV, "").strip() not in ("", "0"):
         return 0.0
-    return ROBOT_PAUSE if _isatty(sys.stdout) else 0.0
-
-
-def _drop_typeahead() -> None:
-    """Discard keys typed before the prompt appeared (on a terminal; elsewhere do nothing)."""
-    if not _isatty(sys.stdin):
-        return
-    try:
-        import termios
-    except ImportError:  # not on this platform
-        return
-    with contextlib.suppress(termios.error, OSError, ValueError):
-        termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
-
-
-# -- single keys ------------------------------------------------------------------------------
-class KeySource(Protocol):
-    """Where single keys come from: a terminal in cbreak mode, or a fake one in tests."""
-
-    def key(self) -> str:
-        """Return the next key ('' at the end of input), waiting for it."""
-        ...
-
-    def ready(self, timeout: float) -> bool:
-        """Return True if a key arrives within ``timeout`` seconds."""
-        ...
-
-
-class TerminalKeys:
-    """The keys of a terminal in cbreak mode, read from its file descriptor one at a time."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
-
-    def key(self) -> str:
-        """Return the next key ('' at the end of input), waiting for it."""
-        while True:
-            data = os.read(self.fd, 1)
-            if not data:
-                return ""
-            text = self.decoder.decode(data)
-            if text:  # a whole character (several bytes for one outside ASCII)
-                return text
-
-    def ready(self, timeout: float) -> bool:
-        """Return True if a key arrives within ``timeout`` seconds."""
-        readable, _, _ = select.select([self.fd], [], [], timeout)
-        return bool(readable)
-
-
-@contextlib.contextmanager
-def single_keys(stream: Any) -> Iterator[TerminalKeys | None]:
-    """Put the terminal behind ``stream`` in cbreak mode for the block and restore it after, whatever happens.
-
-    Yields the terminal's keys, or None where ``stream`` is no terminal (or the platform has no termios).
-    """
-    fd = _terminal_fd(stream)
-    if fd is None:
-        yield None
-        return
-    import termios
-    import tty
-
-    try:
-        saved = termios.tcgetattr(fd)
-        tty.setcbreak(fd, termios.TCSANOW)
-    except (termios.error, OSError):
-        yield None
-        return
-    try:
-        yield TerminalKeys(fd)
-    finally:
-        with contextlib.suppress(termios.error, OSError):
-            termios.tcsetattr(fd, termios.TCSAFLUSH, saved)  # keys typed for the game never reach the shell
-
-
-def _terminal_fd(stream: Any) -> int | None:
-    """Return the file descriptor of ``stream`` if it is a terminal whose modes can be set, else None."""
-    if not _isatty(stream):
-        return None
-    try:
-        import termios  # noqa: F401  (POSIX only)
-
-        return int(stream.fileno())
-    except (ImportError, AttributeError, OSError, ValueError):
-        return None
-
-
-def read_command(keys: KeySource, echo: Callable[[str], None], largest: int = 0) -> str:
-    """Return one command typed as single keys, echoing it.
-
-    A letter (r, h, s, ?, i, q, y, n...) counts at once. A number of dice counts once no further
-    digit could keep it at most ``largest``; before that Enter, any other key or a pause of
-    ``NUMBER_PAUSE`` seconds ends it. Keys that arrive together are read as one line, up to Enter.
-    Enter, spaces and function keys on their own are skipped (so a key sent with Enter is one
-    command); Ctrl-D or the end of input raises EOFError, Ctrl-C KeyboardInterrupt.
-    """
-    while True:
-        key = _next_key(keys)
-        if key == "\x1b":  # the start of an arrow or function key: drop the rest of it
-            while keys.ready(BURST_GAP):
-                _next_key(keys)
-            continue
-        if key.isspace() or not key.isprintable():
-            continue
-        echo(key)
-        if keys.ready(BURST_GAP):  # more keys came with it: a pasted or sent line
-            text = _rest_of_line(keys, key, echo)
-        elif key in DIGITS:
-            text = _rest_of_number(keys, key, echo, largest)
-        else:
-            text = key
-        if text:
-            echo("\n")
-            return text
-
-
-def _next_key(keys: KeySource) -> str:
-    """Return the next key; raise EOFError at the end of input or on Ctrl-D, KeyboardInterrupt on Ctrl-C."""
-    key = keys.key()
-    if key in END_OF_INPUT:
-        raise EOFError
-    if key == "\x03":
-        raise KeyboardInterrupt
-    return key
-
-
-def _rest_of_line(keys: KeySource, text: str, echo: Callable[[str], None]) -> str:
-    """Return ``text`` and the keys that follow it closely, up to Enter (Backspace erases)."""
-    while keys.ready(BURST_GAP):
-        key = keys.key()
-        if key in END_OF_INPUT or key in ENTER:
-            break
-        if key == "\x03":
-            raise KeyboardInterrupt
-        if key in ERASE:
-            if text:
-                text = text[:-1]
-                echo("\b \b")
-        elif key.isprintable():
-            text += key
-            echo(key)
-    return text.strip()
-
-
-def _rest_of_number(keys: KeySource, digits: str, echo: Callable[[str], None], largest: int) -> str:
-    """Return the number of dice begun with ``digits`` (empty if erased): complete once it cannot grow."""
-    while int(digits) * 10 <= largest and len(digits) < len(str(largest)):
-        if not keys.ready(NUMBER_PAUSE):
-            break
-        key = _next_key(keys)
-        if key in ERASE:
-            digits = digits[:-1]
-            echo("\b \b")
-            if not digits:
-                return ""
-        elif key in DIGITS:
-            digits += key
-            echo(key)
-        else:  # Enter, or another key: the number is complete (the key is dropped)
-            break
-    return digits
-
-
-def _isatty(stream: Any) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
+    return ROBOT_PAUSE if is_tty(sys.stdout) else 0.0
 
 
 def seat_names(strategies: Sequence[Strategy]) -> list[str]:
@@ -284,14 +123,13 @@ def throw_text(event: ev.Rolled) -> Text:
     return text
 
 
-def show_hint(state: GameState, console: Console | None = None) -> None:
-    """Print the perfect player's advice and win probability for the current player."""
+def show_hint(state: GameState, console: Console | None = None, advisor: Optimal | None = None) -> None:
+    """Print the perfect player's advice and win probability for the current player (from ``advisor`` if given)."""
     from pigdice.players.optimal import hint_for_state
 
     console = console or Console(highlight=False)
     try:
-        with console.status("working out the best play in this game (first time only; kept for next time)..."):
-            result = hint_for_state(state)
+        result = hint_for_state(state) if advisor is None else advisor.hint(state)
     except PigdiceError as exc:
         console.print(f"  no hint here: {exc}", style="yellow")
         return
@@ -399,17 +237,18 @@ class TerminalGame:
         self.state = new_game(variant, len(self.strategies))
         # Swine Herd with two people or more: a person's key is shown as a dot, so the others do not see it
         self.hidden = variant.is_simultaneous and sum(is_human(s) for s in self.strategies) > 1
+        self._advisor: Optimal | None = None  # the perfect player of the hints, made on the first one
         self.actions: list[Move] = []  # every move made, in order: with the seed, the whole game
         self.events: list[ev.Event] = []  # everything that happened, in order
 
     # -- input ------------------------------------------------------------------------------
     def _read(self, prompt: Text) -> str:
-        _drop_typeahead()  # keys pressed while the robots played must not make the person's move
+        drop_typeahead()  # keys pressed while the robots played must not make the person's move
         self.console.print(prompt, end="")
         if self.keys is not None:
             return read_command(self.keys, self._echo, self.variant.choices[-1] if self.variant.chooses_dice else 0)
         text = input()
-        if not _isatty(sys.stdin):
+        if not is_tty(sys.stdin):
             shown = "•" * len(text.strip()) if self.hidden else text
             self.console.print(shown, markup=False, highlight=False)  # keep transcripts readable
         return text
@@ -470,7 +309,7 @@ class TerminalGame:
         return Text(start + " · ".join([*moves, "? hint", "i rules", "q quit"]), style="dim")
 
     def prepare_robots(self) -> None:
-        """Solve (or load) the perfect player's policy up front, saying so, and note approximations."""
+        """Solve (or load) the perfect player's policy up front, with a progress bar, and note approximations."""
         if "pigdice.players.optimal" not in sys.modules:
             return  # nobody plays the perfect player (naming it loads its module): no solver to load
         from pigdice.players.optimal import Optimal, approximation_note
@@ -478,11 +317,73 @@ class TerminalGame:
         perfect = [s for s in self.strategies if isinstance(s, Optimal)]
         if not perfect:
             return
-        with self.console.status("the perfect player is studying this game (first time only)..."):
+        with self.waiting("the perfect player studies this game"):
             perfect[0].prepare(len(self.strategies))
         note = approximation_note(self.variant, len(self.strategies))
         if note:
             self.say(Text(f"The perfect player is approximate here: {note}.", style="dim italic"))
+
+    # -- waiting ----------------------------------------------------------------------------
+    def advisor(self) -> Optimal:
+        """Return the perfect player whose advice the hints give (a robot's own, or one made for hints)."""
+        from pigdice.players.optimal import Optimal
+
+        if self._advisor is None:
+            robots = [s for s in self.strategies if isinstance(s, Optimal)]
+            self._advisor = robots[0] if robots else Optimal(self.variant)
+        return self._advisor
+
+    def _perfect_players(self) -> list[Optimal]:
+        """Return the perfect players of the game: the robots, and the hints' advisor once made."""
+        if "pigdice.players.optimal" not in sys.modules:
+            return []
+        from pigdice.players.optimal import Optimal
+
+        found = [s for s in self.strategies if isinstance(s, Optimal)]
+        if self._advisor is not None and self._advisor not in found:
+            found.append(self._advisor)
+        return found
+
+    @contextlib.contextmanager
+    def waiting(self, title: str) -> Iterator[None]:
+        """Let the perfect player work out what the block needs in a worker process, with a progress bar once it
+        takes a second (``title`` first), and stop at once on q (quit) or Ctrl-C (interrupt)."""
+        stop_keys = "q or Ctrl-C stops" if self.keys is not None else "Ctrl-C stops"
+        bar = LazyBar(self.console, self.console.is_terminal, stop_keys)
+
+        def progress(fraction: float, label: str) -> None:
+            bar(fraction, f"{title}: {label}")
+
+        players = self._perfect_players()
+        for player in players:
+            player.in_worker, player.progress, player.check = True, progress, self.check_keys
+        try:
+            yield
+        finally:
+            bar.stop()
+            for player in players:
+                player.progress = player.check = None
+
+    def check_keys(self) -> None:
+        """Read the keys typed while the game was busy: q quits (QuitGame); the others are dropped."""
+        while self.keys is not None and self.keys.ready(0):
+            key = self.keys.key()
+            if key in END_OF_INPUT:
+                raise EOFError
+            if key == "\x03":
+                raise KeyboardInterrupt
+            if key.lower() == "q":
+                raise QuitGame
+
+    def pause_for(self, seconds: float) -> None:
+        """Wait ``seconds`` (a robot's pause), quitting at once if q is pressed meanwhile."""
+        if self.keys is None:
+            time.sleep(seconds)
+            return
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            if self.keys.ready(left):
+                self.check_keys()
 
     def turn_banner(self) -> None:
         """Print the rule line and the scoreboard at the start of a turn."""
@@ -669,7 +570,8 @@ class TerminalGame:
             if word in QUIT_WORDS:
                 return None
             if word in HINT_WORDS:
-                show_hint(self.state, self.console)
+                with self.waiting("working out the best play"):
+                    show_hint(self.state, self.console, self.advisor())
                 continue
             if word in RULES_WORDS:
                 show_rules(self.variant, self.console)
@@ -760,15 +662,16 @@ class TerminalGame:
         strategy = self.strategies[state.current]
         if self.script is not None:  # a replay: every seat's moves come from the record
             if self.pause:
-                time.sleep(self.pause)
+                self.pause_for(self.pause)
             return (self.script.pop() if self.script else None), False
         if is_human(strategy):
             if self.variant.is_simultaneous and legal_actions(state) == [Roll()]:
                 return Roll(), True  # nothing to bank yet: the rules have everyone stand for the first roll
             return self.ask(), True
         if self.pause:
-            time.sleep(self.pause)
-        return strategy.choose(state, self.robot_rng), False
+            self.pause_for(self.pause)
+        with self.waiting("the perfect player thinks"):
+            return strategy.choose(state, self.robot_rng), False
 
     def stop_endless(self) -> int:
         """Stop a game the robots would play forever, saying why; return the exit code."""
@@ -853,8 +756,8 @@ class TerminalGame:
 
     @contextlib.contextmanager
     def single_keys(self) -> Iterator[None]:
-        """Read single keys from stdin for the block where it is a terminal the game reads (not a replay)."""
-        if not self.reads_terminal or self.script is not None:
+        """Read single keys from stdin for the block where it is a terminal the game reads (in a replay: q stops it)."""
+        if not self.reads_terminal:
             yield
             return
         with single_keys(sys.stdin) as keys:
@@ -872,6 +775,11 @@ class TerminalGame:
         except EOFError:
             self.console.print()
             self.say("  Game abandoned (end of input).", style="bold yellow")
+            self.say(f"  seed {self.seed}", style="dim")
+            return 0
+        except QuitGame:
+            self.console.print()
+            self.say("  Replay stopped." if self.script is not None else "  Game abandoned.", style="bold yellow")
             self.say(f"  seed {self.seed}", style="dim")
             return 0
         except KeyboardInterrupt:

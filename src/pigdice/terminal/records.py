@@ -25,6 +25,7 @@ from pigdice.errors import PigdiceError
 from pigdice.players.base import Human, Strategy, is_human
 from pigdice.rules.variant import Variant
 from pigdice.terminal.game import TerminalGame, robot_pause, seat_names
+from pigdice.terminal.waiting import LazyBar
 
 if TYPE_CHECKING:  # the perfect player loads the solver (numba): imported only for a review
     from pigdice.players.optimal import Optimal
@@ -113,12 +114,15 @@ def _perfect_player(game: TerminalGame) -> Optimal | None:
     """Return a perfect player whose policies for this game are at hand, or can be solved in a moment."""
     from pigdice.players.optimal import Optimal  # the solver (numba) loads only for a review
     from pigdice.solve.exact import cached_exact
+    from pigdice.solve.shipped import is_shipped
 
     players = len(game.strategies)
     for strategy in game.strategies:
         if isinstance(strategy, Optimal) and strategy.is_ready_for(players):
             return strategy
     perfect = Optimal(game.variant)
+    if is_shipped(game.variant, players):
+        return perfect  # it plays from the values shipped with the package: nothing to solve
     cached = cached_exact(game.variant, players)
     if cached is not None:
         perfect.use_policy(cached)
@@ -138,12 +142,20 @@ def review_people(game: TerminalGame, path: Path | None) -> None:
     from pigdice.study.review import review_game, summary_line
 
     humans = [is_human(s) for s in game.strategies]
+    bar = LazyBar(game.console, game.console.is_terminal)
+    perfect.in_worker = True  # a solve runs in a worker process: Ctrl-C stops it at once
+    perfect.progress = lambda fraction, label: bar(fraction, f"reviewing your decisions: {label}")
     try:
-        with game.console.status("reviewing your decisions..."):
-            review = review_game(game.variant, game.names, humans, game.seed, game.actions, perfect)
+        review = review_game(
+            game.variant, game.names, humans, game.seed, game.actions, perfect,
+            lambda fraction: bar(fraction, "reviewing your decisions"),
+        )  # fmt: skip
     except PigdiceError as exc:
         game.say(f"  No review: {exc}", style="dim")
         return
+    finally:
+        bar.stop()
+        perfect.progress = None
     game.console.print(Rule("Your review", style="magenta"))
     for summary in review.seats:
         if summary.human:

@@ -1,0 +1,96 @@
+"""Work in a worker process: its result and progress come back, its errors are raised here, and a stop is at once."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+
+import pytest
+
+from pigdice.errors import BadParameterError
+from pigdice.solve import background
+from pigdice.solve.background import run_in_worker
+
+
+def counted(n: int, progress: Callable[[float, str], None]) -> tuple[int, str | None]:
+    """Report n steps of progress and return n with the worker's PIGDICE_TEST_MARK."""
+    for step in range(n):
+        progress(step / n, f"step {step}")
+        time.sleep(0.06)
+    return n, os.environ.get("PIGDICE_TEST_MARK")
+
+
+def refused(reason: str, progress: Callable[[float, str], None]) -> None:
+    """Raise the input error a solve raises."""
+    raise BadParameterError(reason)
+
+
+def endless(seconds: float, progress: Callable[[float, str], None]) -> None:
+    """Work (sleep) for ``seconds``: far longer than a test waits."""
+    time.sleep(seconds)
+
+
+def test_the_result_progress_and_environment_of_a_job_come_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PIGDICE_TEST_MARK", "first")
+    seen: list[tuple[float, str]] = []
+    assert run_in_worker(counted, (4,), lambda f, label: seen.append((f, label))) == (4, "first")
+    assert seen and all(0.0 <= f < 1.0 for f, _ in seen) and seen[0][1] in ("starting", "step 0")
+    monkeypatch.setenv("PIGDICE_TEST_MARK", "second")  # the kept worker runs each job in the caller's environment
+    assert run_in_worker(counted, (1,)) == (1, "second")
+
+
+def test_an_error_in_the_worker_is_raised_here_and_the_worker_is_kept() -> None:
+    with pytest.raises(BadParameterError, match="no such goal"):
+        run_in_worker(refused, ("no such goal",))
+    kept = list(background._KEPT)
+    assert len(kept) == 1 and kept[0].process.is_alive()
+    assert run_in_worker(counted, (1,))[0] == 1
+    assert kept == background._KEPT  # the same process ran the next job
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, BadParameterError])
+def test_a_stop_while_waiting_kills_the_worker_at_once(stop: type[BaseException]) -> None:
+    started = time.perf_counter()
+    calls = []
+
+    def check() -> None:
+        calls.append(1)
+        if len(calls) > 3:
+            raise stop("stop")
+
+    with pytest.raises(stop):
+        run_in_worker(endless, (600.0,), check=check)
+    assert time.perf_counter() - started < 30  # spawning the worker, 4 waits of 0.1 s, the kill
+    assert background._KEPT == []  # the worker was killed, not kept
+    assert run_in_worker(counted, (1,))[0] == 1  # the next job starts a new one
+
+
+def test_a_stopped_job_is_tidied_after() -> None:
+    tidied: list[float] = []
+
+    def check() -> None:
+        raise KeyboardInterrupt
+
+    before = time.time()
+    with pytest.raises(KeyboardInterrupt):
+        run_in_worker(endless, (600.0,), check=check, cleanup=tidied.append)
+    assert len(tidied) == 1 and before <= tidied[0] <= time.time()
+    run_in_worker(counted, (1,), cleanup=tidied.append)
+    assert len(tidied) == 1  # a finished job leaves nothing to tidy
+
+
+def test_the_cache_loses_only_unfinished_saves_begun_since(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pigdice.solve.policyfile import remove_partial_files
+
+    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
+    old = tmp_path / "pig-goal100.npz1234.tmp"
+    old.write_bytes(b"x")
+    os.utime(old, (time.time() - 3600, time.time() - 3600))  # another program's, long ago
+    finished = tmp_path / "pig-goal100.npz"
+    finished.write_bytes(b"x")
+    since = time.time()
+    partial = tmp_path / "pig-goal90.npzabcd.tmp"
+    partial.write_bytes(b"x")
+    remove_partial_files(since)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([old.name, finished.name])
