@@ -137,6 +137,50 @@ class Residual(NamedTuple):
     play: float  # |value of one turn played by the stored strategies (V afterwards) - V|
 
 
+class Game(NamedTuple):
+    """The die and the rules every 2-player kernel reads."""
+
+    goal: int
+    cut: int  # > 0: both still standing at this total must sit (the truncated model); < 0: the house rule; 0: neither
+    amounts: np.ndarray  # int64: what each adding face adds
+    probs: np.ndarray  # float64: each adding face's chance
+    pbust: float  # the chance of a bust
+    endless: float  # A's payoff of a game that never ends (w)
+    stop: float  # the chance per roll that the game ends at once, scored as endless (eps)
+
+
+class Values(NamedTuple):
+    """The values a turn reads: the turn starts and the lone roller's (A's payoff throughout)."""
+
+    V: np.ndarray  # (goal, goal) turn-start values
+    LA: np.ndarray  # [s, o, u]: A rolls on alone (score s, total u) against B banked at o < goal
+    LB: np.ndarray  # [s, o, u]: B rolls on alone against A banked at o < goal
+    RA: np.ndarray  # (2 goal + 1,): A rolls alone against a banked score past the goal, by deficit
+    RB: np.ndarray  # (2 goal + 1,): B rolls alone ...
+
+
+class TurnRows(NamedTuple):
+    """The rows of one turn's sweep, by turn total t: S = C + (1 - E) x at each stage with both standing."""
+
+    S: np.ndarray  # stage values
+    P: np.ndarray  # A's sit chances
+    Q: np.ndarray  # B's sit chances
+    C: np.ndarray  # exit payoffs
+    E: np.ndarray  # exit chances
+
+
+class StageTables(NamedTuple):
+    """The stage games stored per turn start: [a, b, t] for t = 1..goal - min(a, b)."""
+
+    values: np.ndarray
+    sit_a: np.ndarray
+    sit_b: np.ndarray
+
+
+# which rows ``_store`` copies
+STORE_VALUES, STORE_SIT_A, STORE_SIT_B = 1, 2, 4
+
+
 # -- kernels ------------------------------------------------------------------------------------
 
 
@@ -174,12 +218,14 @@ def _ending(x, y, goal, V):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _terminal_lone(goal, amounts, probs, pbust, w, eps, RA, RB):  # pragma: no cover - numba
-    """Fill RA, RB: a lone roller's rolling value against a seated score at or past the goal.
+def _terminal_lone(game, values):  # pragma: no cover - numba
+    """Fill values.RA, RB: a lone roller's rolling value against a seated score at or past the goal.
 
     Index goal + D, D = seated score - roller's score - turn total (the deficit; D < 0: ahead).
     RA: A rolls (A's payoff); RB: B rolls (A's payoff). A bust leaves the roller behind (lost).
     """
+    goal, amounts, probs, pbust, w, eps = game.goal, game.amounts, game.probs, game.pbust, game.endless, game.stop
+    RA, RB = values.RA, values.RB
     nf = amounts.shape[0]
     for d in range(-goal, goal + 1):
         va = eps * w
@@ -200,12 +246,14 @@ def _terminal_lone(goal, amounts, probs, pbust, w, eps, RA, RB):  # pragma: no c
 
 
 @njit(cache=True)
-def _lone_tables(s, o, goal, amounts, probs, pbust, w, eps, V, LA, LB):  # pragma: no cover - numba
+def _lone_tables(s, o, game, values):  # pragma: no cover - numba
     """Fill LA[s, o, u], LB[s, o, u] for 1 <= u < goal - s: the lone roller's value of rolling on.
 
     LA: A rolls with score s and turn total u against B's banked o < goal; LB: B rolls with score
     s against A's banked o. Both are A's payoff. Reads V at sums s + o (the bust) and above.
     """
+    goal, amounts, probs, pbust, w, eps = game.goal, game.amounts, game.probs, game.pbust, game.endless, game.stop
+    V, LA, LB = values.V, values.LA, values.LB
     nf = amounts.shape[0]
     for u in range(goal - s - 1, 0, -1):
         va = eps * w + (1.0 - eps) * pbust * V[s, o]
@@ -224,23 +272,25 @@ def _lone_tables(s, o, goal, amounts, probs, pbust, w, eps, V, LA, LB):  # pragm
 
 
 @njit(cache=True, inline="always")
-def _entries(a, b, t, goal, pbust, w, eps, V, LA, LB, RA, RB):  # pragma: no cover - numba
+def _entries(a, b, t, game, values):  # pragma: no cover - numba
     """Return A's payoffs (sit-sit, A sits and B stays, A stays and B sits) at the stage (a, b, t)."""
+    goal, pbust, w, eps = game.goal, game.pbust, game.endless, game.stop
+    V = values.V
     x1 = a + t
     y1 = b + t
     ss = _ending(x1, y1, goal, V)
     if x1 >= goal:
-        sy = RB[goal + a - b]
+        sy = values.RB[goal + a - b]
     elif y1 >= goal:  # B rolls once more, then holds past the goal unless it busts
         sy = eps * w + (1.0 - eps) * pbust * V[x1, b]
     else:
-        sy = LB[b, x1, t]
+        sy = values.LB[b, x1, t]
     if y1 >= goal:
-        ys = RA[goal + b - a]
+        ys = values.RA[goal + b - a]
     elif x1 >= goal:
         ys = eps * w + (1.0 - eps) * (pbust * V[a, y1] + 1.0 - pbust)
     else:
-        ys = LA[a, y1, t]
+        ys = values.LA[a, y1, t]
     return ss, sy, ys
 
 
@@ -251,63 +301,77 @@ def _play(m00, m01, m10, m11, p, q):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _turn(  # pragma: no cover - numba
-    a, b, x, goal, cut, fixed, amounts, probs, pbust, w, eps, V, LA, LB, RA, RB, S, P, Q, C, E
-):
+def _stationary_stage(a, b, x, game, values, rows, fixed):  # pragma: no cover - numba
+    """Fill the rows at top = goal - min(a, b), the stationary stage without a cut (every t >= top is the same).
+
+    S = val(ss, sy, ys, k0 + k1 S) is a contraction (k1 < 1): solved by safeguarded Newton steps on
+    S with the stage's profile kept, or evaluated for the profile in P and Q with ``fixed``.
+    """
+    pbust, eps = game.pbust, game.stop
+    S, P, Q, C, E = rows
+    stop = eps * game.endless
+    go = 1.0 - eps
+    top = game.goal - min(a, b)
+    ss, sy, ys = _entries(a, b, top, game, values)
+    k0 = stop + go * pbust * x
+    k1 = go * (1.0 - pbust)
+    if fixed:
+        p, q = P[top], Q[top]
+    else:
+        lo, hi = 0.0, 1.0
+        s = x
+        for _ in range(MAX_STAGE_STEPS):
+            v, p, q = _solve2(ss, sy, ys, k0 + k1 * s)
+            if v == s:
+                break
+            if v > s:
+                lo = s
+            else:
+                hi = s
+            r = (1.0 - p) * (1.0 - q)  # Newton: the profile (p, q) kept, S solved exactly
+            target = (_play(ss, sy, ys, 0.0, p, q) + r * k0) / (1.0 - r * k1)
+            if not lo < target < hi:
+                target = 0.5 * (lo + hi)
+            if target == s or hi - lo <= 1e-17:
+                s = target
+                break
+            s = target
+        _, p, q = _solve2(ss, sy, ys, k0 + k1 * s)
+    r = (1.0 - p) * (1.0 - q)
+    den = 1.0 - r * k1
+    S[top] = (_play(ss, sy, ys, 0.0, p, q) + r * k0) / den
+    P[top], Q[top] = p, q
+    C[top] = (_play(ss, sy, ys, 0.0, p, q) + r * stop) / den
+    E[top] = (p + (1.0 - p) * q + r * eps) / den
+
+
+@njit(cache=True)
+def _turn(a, b, x, game, values, rows, fixed):  # pragma: no cover - numba
     """Solve the stage games of the turn at (a, b) for the turn-start value x; return (F(x), c, e).
 
-    Fills S (stage values), P and Q (A's and B's sit chances), C and E (exit payoff and exit
+    Fills the rows S (stage values), P and Q (A's and B's sit chances), C and E (exit payoff and exit
     chance; S = C + (1 - E) x) for t = 1..top, top = goal - min(a, b) the stationary stage (every
-    t >= top is the same), or with ``cut`` > 0: top = cut, where both must sit. With ``fixed``
+    t >= top is the same), or with ``game.cut`` > 0: top = cut, where both must sit. With ``fixed``
     the sit chances are read from P and Q instead (a strategy profile evaluated, not solved).
-    ``cut`` < 0 is the house rule (``sit_at_goal``): top = goal - min(a, b), where both must sit.
+    ``game.cut`` < 0 is the house rule (``sit_at_goal``): top = goal - min(a, b), where both must sit.
     """
+    goal, cut, amounts, probs, pbust, eps = game.goal, game.cut, game.amounts, game.probs, game.pbust, game.stop
+    S, P, Q, C, E = rows
     nf = amounts.shape[0]
-    stop = eps * w
+    stop = eps * game.endless
     go = 1.0 - eps
     if cut != 0:
         top = cut if cut > 0 else goal - min(a, b)
         cap = cut + amounts.max() if cut > 0 else top  # past a cut each sits at its own total
         for t in range(top, cap + 1):
-            ss, _, _ = _entries(a, b, t, goal, pbust, w, eps, V, LA, LB, RA, RB)
+            ss, _, _ = _entries(a, b, t, game, values)
             S[t], P[t], Q[t], C[t], E[t] = ss, 1.0, 1.0, ss, 1.0
     else:
         top = goal - min(a, b)
         cap = top
-        ss, sy, ys = _entries(a, b, top, goal, pbust, w, eps, V, LA, LB, RA, RB)
-        # the stationary stage: S = val(ss, sy, ys, k0 + k1 S), a contraction (k1 < 1)
-        k0 = stop + go * pbust * x
-        k1 = go * (1.0 - pbust)
-        if fixed:
-            p, q = P[top], Q[top]
-        else:
-            lo, hi = 0.0, 1.0
-            s = x
-            for _ in range(MAX_STAGE_STEPS):
-                v, p, q = _solve2(ss, sy, ys, k0 + k1 * s)
-                if v == s:
-                    break
-                if v > s:
-                    lo = s
-                else:
-                    hi = s
-                r = (1.0 - p) * (1.0 - q)  # Newton: the profile (p, q) kept, S solved exactly
-                target = (_play(ss, sy, ys, 0.0, p, q) + r * k0) / (1.0 - r * k1)
-                if not lo < target < hi:
-                    target = 0.5 * (lo + hi)
-                if target == s or hi - lo <= 1e-17:
-                    s = target
-                    break
-                s = target
-            _, p, q = _solve2(ss, sy, ys, k0 + k1 * s)
-        r = (1.0 - p) * (1.0 - q)
-        den = 1.0 - r * k1
-        S[top] = (_play(ss, sy, ys, 0.0, p, q) + r * k0) / den
-        P[top], Q[top] = p, q
-        C[top] = (_play(ss, sy, ys, 0.0, p, q) + r * stop) / den
-        E[top] = (p + (1.0 - p) * q + r * eps) / den
+        _stationary_stage(a, b, x, game, values, rows, fixed)
     for t in range(top - 1, 0, -1):
-        ss, sy, ys = _entries(a, b, t, goal, pbust, w, eps, V, LA, LB, RA, RB)
+        ss, sy, ys = _entries(a, b, t, game, values)
         yy = pbust * x
         cy = 0.0
         ey = 0.0
@@ -338,12 +402,10 @@ def _turn(  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _turn_start(  # pragma: no cover - numba
-    a, b, goal, cut, fixed, amounts, probs, pbust, w, eps, V, LA, LB, RA, RB, S, P, Q, C, E
-):
-    """Return (V(a, b), evaluations): the fixed point of F nearest to ``w`` (see the module doc)."""
-    args = (goal, cut, fixed, amounts, probs, pbust, w, eps, V, LA, LB, RA, RB, S, P, Q, C, E)
-    _, c, e = _turn(a, b, w, *args)
+def _turn_start(a, b, game, values, rows):  # pragma: no cover - numba
+    """Return (V(a, b), evaluations): the fixed point of F nearest to ``game.endless`` (see the module doc)."""
+    w = game.endless
+    _, c, e = _turn(a, b, w, game, values, rows, False)
     evaluations = 1
     if e <= 0.0:  # nobody ever sits on the equilibrium path: the turn is endless at w
         return w, evaluations
@@ -357,7 +419,7 @@ def _turn_start(  # pragma: no cover - numba
         if not (lo < target <= hi if up else lo <= target < hi):
             target = 0.5 * (lo + hi)
         x = target
-        _, c, e = _turn(a, b, x, *args)
+        _, c, e = _turn(a, b, x, game, values, rows, False)
         evaluations += 1
         if e > 0.0:
             target = c / e
@@ -372,7 +434,7 @@ def _turn_start(  # pragma: no cover - numba
             # probe just short of x: a Newton step from the exit side lands on the end exactly
             probe = x - BRACKET_TOLERANCE if up else x + BRACKET_TOLERANCE
             if lo < probe < hi:
-                _, c, e = _turn(a, b, probe, *args)
+                _, c, e = _turn(a, b, probe, game, values, rows, False)
                 evaluations += 1
                 if e > 0.0 and (c / e > probe) == up:
                     return x, evaluations
@@ -395,91 +457,89 @@ def _turn_start(  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _store(a, b, top, S, P, Q, SV, SP, SQ, rows):  # pragma: no cover - numba
-    """Copy the turn's stage values (rows & 1), A's (rows & 2) and B's (rows & 4) sit chances into the tables."""
+def _store(a, b, top, rows, stages, which):  # pragma: no cover - numba
+    """Copy the turn's stage values, A's and B's sit chances (as ``which`` marks them) into the stored stages."""
     for t in range(1, top + 1):
-        if rows & 1:
-            SV[a, b, t] = S[t]
-        if rows & 2:
-            SP[a, b, t] = P[t]
-        if rows & 4:
-            SQ[a, b, t] = Q[t]
+        if which & STORE_VALUES:
+            stages.values[a, b, t] = rows.S[t]
+        if which & STORE_SIT_A:
+            stages.sit_a[a, b, t] = rows.P[t]
+        if which & STORE_SIT_B:
+            stages.sit_b[a, b, t] = rows.Q[t]
 
 
 @njit(cache=True)
-def _solve(goal, cut, amounts, probs, pbust, w, eps, V, KIND, SV, SP, SQ, LA, LB, RA, RB):  # pragma: no cover
+def _new_rows(size):  # pragma: no cover - numba
+    """Return zeroed rows for a turn's sweep."""
+    return TurnRows(np.zeros(size), np.zeros(size), np.zeros(size), np.zeros(size), np.zeros(size))
+
+
+@njit(cache=True)
+def _solve(game, values, kinds, stages):  # pragma: no cover - numba
     """Solve every turn start from the highest score sum down; return the number of turn evaluations.
 
-    Writes V, KIND and, without ``cut``, the rows SV, SP, SQ (stage values and sit chances at
+    Writes values.V, ``kinds`` and, without a cut, the stored stages (stage values and sit chances at
     t = 1..goal - min(a, b)); the lone tables LA, LB are filled level by level.
     """
-    _terminal_lone(goal, amounts, probs, pbust, w, eps, RA, RB)
-    size = max(goal, cut) + amounts.max() + 1
-    S = np.zeros(size)
-    P = np.zeros(size)
-    Q = np.zeros(size)
-    C = np.zeros(size)
-    E = np.zeros(size)
-    args = (goal, cut, False, amounts, probs, pbust, w, eps, V, LA, LB, RA, RB, S, P, Q, C, E)
+    goal, cut, w = game.goal, game.cut, game.endless
+    _terminal_lone(game, values)
+    rows = _new_rows(max(goal, cut) + game.amounts.max() + 1)
+    V = values.V
     evaluations = 0
     for n in range(2 * goal - 2, -1, -1):
         for a in range(max(0, n - goal + 1), min(n, goal - 1) + 1):
             b = n - a
-            x, count = _turn_start(a, b, *args)
+            x, count = _turn_start(a, b, game, values, rows)
             evaluations += count
             V[a, b] = x
             if cut > 0:
                 continue
             top = goal - min(a, b)
-            _, _, e = _turn(a, b, x, *args)
-            _store(a, b, top, S, P, Q, SV, SP, SQ, 7)
+            _, _, e = _turn(a, b, x, game, values, rows, False)
+            _store(a, b, top, rows, stages, STORE_VALUES | STORE_SIT_A | STORE_SIT_B)
             evaluations += 1
             if e <= 0.0 and x == w:
-                KIND[a, b] = ENDLESS
+                kinds[a, b] = ENDLESS
                 continue
-            KIND[a, b] = UNIQUE
+            kinds[a, b] = UNIQUE
             if x == w:
                 continue
             # V ends an interval of solutions if the turn is endless just beyond it (away from w)
             away = x + STRICT_OFFSET if x > w else x - STRICT_OFFSET
-            _, _, e = _turn(a, b, away, *args)
+            _, _, e = _turn(a, b, away, game, values, rows, False)
             if e <= 0.0:
-                KIND[a, b] = BOUNDARY
+                kinds[a, b] = BOUNDARY
             # the player who wants the turn to end (A if V > w) must not take a tie with staying:
             # its strategy is read just inside, towards w, where every exit worth V is strictly better
-            _turn(a, b, x - STRICT_OFFSET if x > w else x + STRICT_OFFSET, *args)
-            _store(a, b, top, S, P, Q, SV, SP, SQ, 2 if x > w else 4)
+            _turn(a, b, x - STRICT_OFFSET if x > w else x + STRICT_OFFSET, game, values, rows, False)
+            _store(a, b, top, rows, stages, STORE_SIT_A if x > w else STORE_SIT_B)
             evaluations += 2
         for s in range(max(0, n - goal + 1), min(n, goal - 1) + 1):
-            _lone_tables(s, n - s, goal, amounts, probs, pbust, w, eps, V, LA, LB)
+            _lone_tables(s, n - s, game, values)
     return evaluations
 
 
 @njit(cache=True)
-def _residual(goal, cut, amounts, probs, pbust, w, eps, V, SV, SP, SQ, LA, LB, RA, RB):  # pragma: no cover - numba
+def _residual(game, values, stages):  # pragma: no cover - numba
     """Return the largest errors: |F(V) - V| over the turn starts, |stored - recomputed| over the stage
     values, and |value of the stored strategies - V| (one turn played by them, V afterwards)."""
-    size = goal + 1
-    S = np.zeros(size)
-    P = np.zeros(size)
-    Q = np.zeros(size)
-    C = np.zeros(size)
-    E = np.zeros(size)
+    goal, V = game.goal, values.V
+    rows = _new_rows(goal + 1)
     worst_turn = 0.0
     worst_stage = 0.0
     worst_play = 0.0
     for a in range(goal):
         for b in range(goal):
             x = V[a, b]
-            f, _, _ = _turn(a, b, x, goal, cut, False, amounts, probs, pbust, w, eps, V, LA, LB, RA, RB, S, P, Q, C, E)
+            f, _, _ = _turn(a, b, x, game, values, rows, False)
             worst_turn = max(worst_turn, abs(f - x))
             top = goal - min(a, b)
             for t in range(1, top + 1):
-                worst_stage = max(worst_stage, abs(S[t] - SV[a, b, t]))
-                P[t] = SP[a, b, t]
-                Q[t] = SQ[a, b, t]
-            _, c, e = _turn(a, b, x, goal, cut, True, amounts, probs, pbust, w, eps, V, LA, LB, RA, RB, S, P, Q, C, E)
-            played = c / e if e > 0.0 else w
+                worst_stage = max(worst_stage, abs(rows.S[t] - stages.values[a, b, t]))
+                rows.P[t] = stages.sit_a[a, b, t]
+                rows.Q[t] = stages.sit_b[a, b, t]
+            _, c, e = _turn(a, b, x, game, values, rows, True)
+            played = c / e if e > 0.0 else game.endless
             worst_play = max(worst_play, abs(played - x))
     return worst_turn, worst_stage, worst_play
 
@@ -679,25 +739,31 @@ class SwineHerdPolicy:
 
     def residual(self) -> Residual:
         """Return the largest errors of the solution (see ``Residual``), recomputed from V."""
-        die = self.die
-        turn, stage, play = _residual(
-            self.goal,
-            -1 if self.sit_at_goal else 0,
-            die.amounts,
-            die.probabilities,
-            die.bust,
-            self.endless,
-            self.stop,
-            self.V,
-            self.stage_values,
-            self.sit_a,
-            self.sit_b,
-            self.lone_a,
-            self.lone_b,
-            self.past_a,
-            self.past_b,
-        )
+        game = _game(self.goal, self.die, _house_cut(self.sit_at_goal), self.endless, self.stop)
+        values = Values(self.V, self.lone_a, self.lone_b, self.past_a, self.past_b)
+        turn, stage, play = _residual(game, values, StageTables(self.stage_values, self.sit_a, self.sit_b))
         return Residual(float(turn), float(stage), float(play))
+
+
+def _house_cut(sit_at_goal: bool) -> int:
+    """Return the kernels' cut for the house rule (-1: both standing sit at the goal) or none (0)."""
+    return -1 if sit_at_goal else 0
+
+
+def _game(goal: int, die: Die, cut: int, endless: float, stop: float) -> Game:
+    """Return the kernels' bundle of the die and the rules."""
+    return Game(goal, int(cut), die.amounts, die.probabilities, die.bust, float(endless), float(stop))
+
+
+def _lone_values(goal: int) -> Values:
+    """Return zeroed turn-start and lone-roller values for ``goal``."""
+    return Values(
+        np.zeros((goal, goal)),
+        np.zeros((goal, goal, goal)),
+        np.zeros((goal, goal, goal)),
+        np.zeros(2 * goal + 1),
+        np.zeros(2 * goal + 1),
+    )
 
 
 def solve_swine_herd(
@@ -717,53 +783,30 @@ def solve_swine_herd(
     goal = variant.goal
     _check_rule(goal, endless, stop)
     started = time.perf_counter()
-    V = np.zeros((goal, goal))
+    values = _lone_values(goal)
     kinds = np.zeros((goal, goal), dtype=np.int8)
-    stage_values = np.zeros((goal, goal, goal + 1))
-    sit_a = np.zeros((goal, goal, goal + 1))
-    sit_b = np.zeros((goal, goal, goal + 1))
-    lone_a = np.zeros((goal, goal, goal))
-    lone_b = np.zeros((goal, goal, goal))
-    past_a = np.zeros(2 * goal + 1)
-    past_b = np.zeros(2 * goal + 1)
+    stages = StageTables(*(np.zeros((goal, goal, goal + 1)) for _ in range(3)))
     if sit_at_goal is None:
         sit_at_goal = variant.sits_at_goal
-    evaluations = _solve(
-        goal,
-        -1 if sit_at_goal else 0,
-        die.amounts,
-        die.probabilities,
-        die.bust,
-        float(endless),
-        float(stop),
-        V,
-        kinds,
-        stage_values,
-        sit_a,
-        sit_b,
-        lone_a,
-        lone_b,
-        past_a,
-        past_b,
-    )
+    evaluations = _solve(_game(goal, die, _house_cut(sit_at_goal), endless, stop), values, kinds, stages)
     return SwineHerdPolicy(
-        variant.name,
-        goal,
-        bool(sit_at_goal),
-        float(endless),
-        float(stop),
-        die,
-        V,
-        kinds,
-        stage_values,
-        sit_a,
-        sit_b,
-        lone_a,
-        lone_b,
-        past_a,
-        past_b,
-        time.perf_counter() - started,
-        int(evaluations),
+        name=variant.name,
+        goal=goal,
+        sit_at_goal=bool(sit_at_goal),
+        endless=float(endless),
+        stop=float(stop),
+        die=die,
+        V=values.V,
+        kinds=kinds,
+        stage_values=stages.values,
+        sit_a=stages.sit_a,
+        sit_b=stages.sit_b,
+        lone_a=values.LA,
+        lone_b=values.LB,
+        past_a=values.RA,
+        past_b=values.RB,
+        seconds=time.perf_counter() - started,
+        evaluations=int(evaluations),
     )
 
 
@@ -778,25 +821,12 @@ def truncated_values(variant: Variant, cut: int, *, endless: float = 0.5) -> np.
     _check_rule(goal, endless, 0.0)
     if cut < 1:
         raise BadParameterError(f"cut is a turn total of at least 1, got {cut}")
-    V = np.zeros((goal, goal))
-    kinds = np.zeros((goal, goal), dtype=np.int8)
-    empty = np.zeros((1, 1, 1))
+    values = _lone_values(goal)
+    empty = np.zeros((1, 1, 1))  # a cut stores no stage games
     _solve(
-        goal,
-        int(cut),
-        die.amounts,
-        die.probabilities,
-        die.bust,
-        float(endless),
-        0.0,
-        V,
-        kinds,
-        empty,
-        empty,
-        empty,
-        np.zeros((goal, goal, goal)),
-        np.zeros((goal, goal, goal)),
-        np.zeros(2 * goal + 1),
-        np.zeros(2 * goal + 1),
+        _game(goal, die, cut, endless, 0.0),
+        values,
+        np.zeros((goal, goal), dtype=np.int8),
+        StageTables(empty, empty, empty),
     )
-    return V
+    return values.V
