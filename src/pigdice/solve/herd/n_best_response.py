@@ -55,13 +55,12 @@ def best_reply(BU, n, sig, players, best, alone, sits):  # pragma: no cover - nu
 
 
 @njit(cache=True)
-def turn_best_response(s, bx, sweep):  # pragma: no cover - numba
+def turn_best_response(s, bx, game, rows, scratch):  # pragma: no cover - numba
     """Sweep the deviators' best responses in the turn at s (sorted), their turn-start values bx, backwards in t.
 
-    The others play the stage profiles ``turn`` left in ``sweep.rows.S``. Fills BD, BC, BE at t = 1..
-    and row 0 with each deviator's whole turn (BC[0] = c, BE[0] = e per deviator).
+    The others play the stage profiles ``turn`` left in ``rows.S``. Fills BD, BC, BE at t = 1.. and
+    row 0 with each deviator's whole turn (BC[0] = c, BE[0] = e per deviator).
     """
-    game, rows, scratch, _ = sweep
     goal, amounts, probs, pbust = game.goal, game.amounts, game.probs, game.pbust
     BD, BC, BE, S = rows.BD, rows.BC, rows.BE, rows.S
     BU, Y, best, alone, sits = scratch.BU, scratch.Y, scratch.best, scratch.alone, scratch.sits
@@ -108,21 +107,21 @@ def turn_best_response(s, bx, sweep):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def turn_start_best_response(s, sweep):  # pragma: no cover - numba
+def turn_start_best_response(s, sweep, scratch):  # pragma: no cover - numba
     """Return (bx, steps, settled, mixed, unresolved): each deviator's best-response share at the turn start s.
 
     ``sweep.plays`` holds the turn's equilibrium profile; the others' play is swept once at x = V(s),
     then policy iteration runs on the deviators' values from V(s).
     """
-    V = sweep.game.V
+    game, rows, plays = sweep
     x = np.zeros(3)
     for q in range(3):
-        x[q] = V[s[0], s[1], s[2], q]
+        x[q] = game.V[s[0], s[1], s[2], q]
     bx = x.copy()
-    mixed, unresolved = turn(s, x, sweep)
-    BC, BE = sweep.rows.BC, sweep.rows.BE
+    mixed, unresolved = turn(s, x, game, rows, plays)
+    BC, BE = rows.BC, rows.BE
     for step in range(MAX_POLICY_STEPS):
-        turn_best_response(s, bx, sweep)
+        turn_best_response(s, bx, game, rows, scratch)
         moved = 0.0
         for q in range(3):
             nxt = BC[0, q] / BE[0, q]

@@ -84,11 +84,11 @@ def fixed_point(s, x, sweep, limit):  # pragma: no cover - numba
     rows' S and the gains ``plays.gain`` are those of the last sweep, whose x moved by at most
     ROOT_TOLERANCE. ``limit`` plain steps, then as many damped ones (one step if ``limit`` is 1).
     """
-    rows, plays = sweep.rows, sweep.plays
+    game, rows, plays = sweep
     S, C, E = rows.S, rows.C, rows.E
-    top = sweep.game.goal - s[0]
+    top = game.goal - s[0]
     for step in range(2 * limit if limit > 1 else 1):
-        turn(s, x, sweep)
+        turn(s, x, game, rows, plays)
         for t in range(1, top):
             if plays.mode[t] == STICKY:
                 for j in range(3):
@@ -313,11 +313,12 @@ def _note_flips(s, sweep, base, kinds, flips, nflips):  # pragma: no cover - num
 @njit(cache=True)
 def _damped(s, x, sweep):  # pragma: no cover - numba
     """Run the damped iteration of the selected profiles from x; return (steps, how): ON_SELECTED or UNSETTLED."""
-    clear_plays(sweep.plays)
-    C, E = sweep.rows.C, sweep.rows.E
+    game, rows, plays = sweep
+    clear_plays(plays)
+    C, E = rows.C, rows.E
     steps = 0
     for _ in range(MAX_DAMPED_STEPS):
-        turn(s, x, sweep)
+        turn(s, x, game, rows, plays)
         steps += 1
         moved = 0.0
         for q in range(3):

@@ -18,6 +18,7 @@ from pigdice.solve.herd.n_bundles import (
     clear_plays,
     load_profile,
     new_pair_rows,
+    new_scratch,
     new_sweep,
     row_count,
 )
@@ -59,6 +60,7 @@ def solve_levels(game, stored, br):  # pragma: no cover - numba
     """
     goal = game.goal
     sweep = new_sweep(game)
+    scratch = new_scratch()
     pair_rows = new_pair_rows(row_count(goal, game.amounts))
     turn_starts = root_steps = unsettled = stages3 = mixed3 = stages2 = mixed2 = unresolved = 0
     sticky = forced = used = 0
@@ -89,10 +91,10 @@ def solve_levels(game, stored, br):  # pragma: no cover - numba
                         used = _store_profile(s, goal, sweep.rows.S, stored, used)
                         load_profile(s, stored, sweep.plays)
                     _write_perms(s, x, game.V)
-                    mixed, stage_unresolved = turn(s, x, sweep)
+                    mixed, stage_unresolved = turn(s, x, game, sweep.rows, sweep.plays)
                 else:
                     load_profile(s, stored, sweep.plays)
-                    bx, steps, settled, mixed, stage_unresolved = turn_start_best_response(s, sweep)
+                    bx, steps, settled, mixed, stage_unresolved = turn_start_best_response(s, sweep, scratch)
                     root_steps += steps
                     if not settled:
                         unsettled += 1
@@ -106,7 +108,7 @@ def solve_levels(game, stored, br):  # pragma: no cover - numba
                 r = n - c1 - c2
                 if r < goal:
                     lone_rows(c1, c2, r, game, br)
-        st, mx, un = pair_level(n, game, br, pair_rows, sweep.scratch)
+        st, mx, un = pair_level(n, game, br, pair_rows, scratch)
         stages2 += st
         mixed2 += mx
         unresolved += un

@@ -57,7 +57,7 @@ def payoffs3(s, t, goal, pbust, PR, V, R, W, Y, U):  # pragma: no cover - numba
             U[prof, i], U[prof, j], U[prof, k] = W[w, s[i], t, 0], W[w, s[i], t, 1], W[w, s[i], t, 2]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_stage(t, tied, U, s, plays, sig):  # pragma: no cover - numba
     """Write to sig the sit chances stage t plays (``plays.mode[t]``); return the kind (as ``solve_stage``)."""
     mode = plays.mode[t]
@@ -75,22 +75,24 @@ def _play_stage(t, tied, U, s, plays, sig):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def turn(s, x, sweep):  # pragma: no cover - numba
+def turn(s, x, game, rows, plays):  # pragma: no cover - numba
     """Sweep the three-standing stages of the turn at s (sorted) for the turn-start value x, backwards in t.
 
-    Fills ``sweep.rows`` D, C, E, S at t = 1.. and row 0 with the whole turn's F(x), c and e; plays
-    each stage as ``sweep.plays`` says and, except at SELECTED stages, writes each player's gain from
-    sitting to ``plays.gain[t]``. Return the (mixed, unresolved) counts of the sweep's stages.
+    Fills ``rows`` D, C, E, S at t = 1.. and row 0 with the whole turn's F(x), c and e; plays each
+    stage as ``plays`` says and, except at SELECTED stages, writes each player's gain from sitting to
+    ``plays.gain[t]``. Return the (mixed, unresolved) counts of the sweep's stages.
     """
-    game, rows, scratch, plays = sweep
     goal, amounts, probs, pbust = game.goal, game.amounts, game.probs, game.pbust
+    PR, V, R, W = game.PR, game.V, game.R, game.W
     D, C, E, S = rows.D, rows.C, rows.E, rows.S
-    U, Y, sig = scratch.U, scratch.Y, scratch.sig
+    U = np.zeros((8, 3))
+    Y = np.zeros(3)
+    sig = np.zeros(3)
     top = goal - s[0]  # from here on all three stand at the goal: they sit at once
     nf = amounts.shape[0]
     cap = top + amounts.max()
     for t in range(top, cap + 1):
-        ending(s[0] + t, s[1] + t, s[2] + t, goal, game.V, D[t])
+        ending(s[0] + t, s[1] + t, s[2] + t, goal, V, D[t])
         E[t] = 1.0
         for q in range(3):
             C[t, q] = D[t, q]
@@ -108,9 +110,23 @@ def turn(s, x, sweep):  # pragma: no cover - numba
             Y[q] = acc
         for f in range(nf):
             ey += probs[f] * E[t + amounts[f]]
-        payoffs3(s, t, goal, pbust, game.PR, game.V, game.R, game.W, Y, U)
-        kind = _play_stage(t, tied, U, s, plays, sig)
-        if plays.mode[t] != SELECTED:
+        payoffs3(s, t, goal, pbust, PR, V, R, W, Y, U)
+        mode = plays.mode[t]
+        if mode == FORCED:
+            kind = forced_stage(U, s, plays.mask[t], plays.sit[t], sig)
+        else:
+            kind = -1
+            if mode == STICKY:  # the profile of the last sweep, while it is still an equilibrium
+                mixers = 0
+                for j in range(3):
+                    sig[j] = plays.sit[t, j]
+                    if SIT_MARGIN < sig[j] < 1.0 - SIT_MARGIN:
+                        mixers |= 1 << j
+                if mixers == 0 and respects(sig, 3, tied) and is_equilibrium(U, 3, sig, 0):
+                    kind = PURE
+            if kind < 0:
+                kind = solve_stage(U, 3, tied, sig)
+        if mode != SELECTED:
             for j in range(3):
                 plays.gain[t, j] = gain(U, 3, j, sig)
         if kind == MIXED:

@@ -259,7 +259,7 @@ class SwineHerdNPolicy:
         sweep = new_sweep(_game(die, tables))
         load_profile(srt, tables.stored, sweep.plays)
         x = tables.V[tuple(srt)].copy()
-        turn(srt, x, sweep)
+        turn(srt, x, sweep.game, sweep.rows, sweep.plays)
         D, S = sweep.rows.D, sweep.rows.S
         U = np.zeros((8, 3))
         Y = np.zeros(3)
