@@ -35,7 +35,7 @@ best-response pass and ``stage``. The kernels share their tables and scratch row
 
 Precision: where everything settles the exploitability is at rounding level. Goal 20: 54 turn
 starts forced, 7 sticky, none unsettled, exploitability 1e-16 at the start and 3.5e-13 over all turn
-starts. Goal 50: 616 forced, 218 sticky, 241 of 22100 still unsettled (the Newton search stalls with
+starts. Goal 50: 618 forced, 223 sticky, 248 of 22100 still unsettled (the Newton search stalls with
 many forced decisions, up to MAX_FORCED), exploitability 5e-3 at the start and 0.16 worst, solve
 about 100-150 s (bench/swine_herd_n.py): at goal 50 this solver is not yet an equilibrium.
 
@@ -88,9 +88,6 @@ __all__ = [
 PLAYERS = 3  # the player counts this solver takes
 MAX_GOAL = 120  # tables grow as goal^4 (about 18 goal^4 bytes, twice that for the exploitability pass)
 MEMORY_LIMIT = 8 * GiB
-
-
-# -- the Python side -------------------------------------------------------------------------------
 
 
 def table_bytes(goal: int) -> int:
