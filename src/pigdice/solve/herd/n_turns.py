@@ -57,23 +57,6 @@ def payoffs3(s, t, goal, pbust, PR, V, R, W, Y, U):  # pragma: no cover - numba
             U[prof, i], U[prof, j], U[prof, k] = W[w, s[i], t, 0], W[w, s[i], t, 1], W[w, s[i], t, 2]
 
 
-@njit(cache=True, inline="always")
-def _play_stage(t, tied, U, s, plays, sig):  # pragma: no cover - numba
-    """Write to sig the sit chances stage t plays (``plays.mode[t]``); return the kind (as ``solve_stage``)."""
-    mode = plays.mode[t]
-    if mode == FORCED:
-        return forced_stage(U, s, plays.mask[t], plays.sit[t], sig)
-    if mode == STICKY:  # the profile of the last sweep, while it is still an equilibrium
-        mixers = 0
-        for j in range(3):
-            sig[j] = plays.sit[t, j]
-            if SIT_MARGIN < sig[j] < 1.0 - SIT_MARGIN:
-                mixers |= 1 << j
-        if mixers == 0 and respects(sig, 3, tied) and is_equilibrium(U, 3, sig, 0):
-            return PURE
-    return solve_stage(U, 3, tied, sig)
-
-
 @njit(cache=True)
 def turn(s, x, game, rows, plays):  # pragma: no cover - numba
     """Sweep the three-standing stages of the turn at s (sorted) for the turn-start value x, backwards in t.

@@ -250,6 +250,7 @@ class SwineHerdNPolicy:
         return self._lone_stage(s, t, seats[0])
 
     def _stage3(self, s: tuple[int, ...], t: int) -> Stage:
+        """Return the stage with all three standing: the turn swept at its stored profile, payoffs in seat order."""
         order = sorted(range(3), key=lambda i: s[i])
         srt = np.array([s[i] for i in order], dtype=np.int64)
         tables, die = self.tables, self.die
@@ -273,6 +274,7 @@ class SwineHerdNPolicy:
         return Stage((0, 1, 2), tuple(payoffs), tuple(float(S[t, where[seat]]) for seat in range(3)))
 
     def _stage2(self, s: tuple[int, ...], t: int, seats: tuple[int, ...]) -> Stage:
+        """Return the stage with the two ``seats`` standing: their pair sweep, payoffs in seat order."""
         (seated,) = (i for i in range(3) if i not in seats)
         a_seat, b_seat = sorted(seats, key=lambda i: s[i])
         c, a, b = s[seated], s[a_seat], s[b_seat]
@@ -299,6 +301,7 @@ class SwineHerdNPolicy:
         return Stage(seats, tuple(payoffs), sit if seats[0] == a_seat else sit[::-1])
 
     def _lone_stage(self, s: tuple[int, ...], t: int, seat: int) -> Stage:
+        """Return the lone roller's choice as a stage: profiles roll on (0) and hold (1)."""
         c1, c2 = (s[i] for i in range(3) if i != seat)
         PR, V, R = self.tables.PR, self.tables.V, self.tables.R
         roll = np.zeros(3)
