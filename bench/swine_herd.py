@@ -50,9 +50,10 @@ def timed(goal: int, repeat: int, **rule: float) -> tuple[float, SwineHerdPolicy
 
 
 @njit(cache=True)
-def _lone(seat, s, o, mass, t, goal, amounts, probs, pbust, V, L, nxt):  # pragma: no cover - numba
+def _lone(seat, s, o, mass, t, goal, die, V, L, nxt):  # pragma: no cover - numba
     """Spread ``mass`` of a lone roller (seat 0: A, 1: B; score s, total t, the other banked o < goal)
     over the next turn starts in nxt (A's score, B's score); return the mass whose game ends."""
+    amounts, probs, pbust = die.amounts, die.probabilities, die.bust
     ended = 0.0
     top = goal - s
     walk = np.zeros(max(t, top) + amounts.max() + 1)
@@ -93,10 +94,11 @@ def _lone(seat, s, o, mass, t, goal, amounts, probs, pbust, V, L, nxt):  # pragm
 
 
 @njit(cache=True)
-def _forward(a0, b0, goal, amounts, probs, pbust, V, kinds, SP, SQ, LA, LB, margin):  # pragma: no cover - numba
+def _forward(a0, b0, goal, die, V, kinds, SP, SQ, LA, LB, margin):  # pragma: no cover - numba
     """Play optimal play forward from (a0, b0) exactly; return (P(the game ends), P(it never ends),
     expected mixed stage games met, expected turns, expected both-standing stage games met), the
     expectations counted until the game ends or reaches an endless turn start."""
+    amounts, probs, pbust = die.amounts, die.probabilities, die.bust
     arrive = np.zeros((goal, goal))
     arrive[a0, b0] = 1.0
     nf = amounts.shape[0]
@@ -144,12 +146,12 @@ def _forward(a0, b0, goal, amounts, probs, pbust, V, kinds, SP, SQ, LA, LB, marg
                     if x1 >= goal:
                         ends += w * p * (1.0 - q)
                     else:
-                        ends += _lone(1, b, x1, w * p * (1.0 - q), t, goal, amounts, probs, pbust, V, LB, nxt)
+                        ends += _lone(1, b, x1, w * p * (1.0 - q), t, goal, die, V, LB, nxt)
                 if w * (1.0 - p) * q > 0.0:
                     if y1 >= goal:
                         ends += w * (1.0 - p) * q
                     else:
-                        ends += _lone(0, a, y1, w * (1.0 - p) * q, t, goal, amounts, probs, pbust, V, LA, nxt)
+                        ends += _lone(0, a, y1, w * (1.0 - p) * q, t, goal, die, V, LA, nxt)
                 back += w * r * pbust
                 if t < top:
                     for k in range(nf):
@@ -209,9 +211,7 @@ def main() -> None:
             a0,
             b0,
             goal,
-            policy.die.amounts,
-            policy.die.probabilities,
-            policy.die.bust,
+            policy.die,
             policy.V,
             policy.kinds,
             policy.sit_a,

@@ -65,22 +65,7 @@ players the 2-player game is a draw that never ends (with a d6 the endless turn 
 less (0, 0) is one). The values elsewhere (where a player has left the equilibrium) are well defined
 and are what a robot plays by; the house rule is that way to end the game.
 
-Solving one turn start: evaluate the stage games backwards in t for a guess x (each a 2x2 game
-solved in closed form: a saddle point, else the mixed formula), read (c, e), and move x to c / e
-(Newton's step for F(x) = x: by the envelope theorem F' = 1 - e; c and e are sums of positive
-terms, so c / e stays accurate when e is tiny). The steps are safeguarded by a bracket and stop
-when x is within ROOT_TOLERANCE of c / e or the bracket is narrower than BRACKET_TOLERANCE;
-e == 0 at x = ``endless`` (no exit on the equilibrium path) means the turn is endless there and
-V = ``endless`` (``is_endless``). V is ``is_boundary`` when the turn is endless just beyond V,
-away from ``endless``: V ends an interval of solutions and another rule could move it.
-``SwineHerdPolicy.residual`` re-evaluates every turn from the stored values and strategies.
-
-Strategies: the stage equilibria at x = V, except that where V != ``endless`` the player who
-wants the turn to end (A if V > endless) must not take a tie with staying (staying for ever is
-worth ``endless`` to it, not V): its strategy is read at x = V -/+ STRICT_OFFSET, towards
-``endless``, where every exit worth V is strictly better than the repeat, and keeps it within
-STRICT_OFFSET of V (Everett's epsilon-optimal stationary strategies). Ties in a stage game go to
-sitting.
+How one turn start is solved, and the strategies read: ``swineherd_kernels``.
 """
 
 from __future__ import annotations
@@ -91,24 +76,38 @@ from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.effects import EffectKind
 from pigdice.rules.variant import Decision, Variant
+from pigdice.solve.herd.swineherd_kernels import (
+    BOUNDARY,
+    ENDLESS,
+    UNIQUE,
+    Game,
+    StageTables,
+    Values,
+    residuals,
+    solve_turn_starts,
+)
+
+__all__ = [
+    "BOUNDARY",
+    "ENDLESS",
+    "MAX_GOAL",
+    "SIT_MARGIN",
+    "UNIQUE",
+    "Die",
+    "Residual",
+    "Stage",
+    "SwineHerdPolicy",
+    "read_die",
+    "solve_swine_herd",
+    "truncated_values",
+]
 
 MAX_GOAL = 200  # stage rows (goal^3) and lone tables (2 goal^3 floats): 320 MB at 200, 40 MB at 100
-ROOT_TOLERANCE = 1e-15  # a turn start is solved when the Newton target c / e is this close to x
-BRACKET_TOLERANCE = 1e-14  # ... or when the bracket of its fixed point is this narrow
-STRICT_OFFSET = 1e-10  # boundary states: the exiting player's strategy is read this far inside
-MAX_ROOT_STEPS = 200
-MAX_STAGE_STEPS = 200
 SIT_MARGIN = 1e-12  # a stage counts as mixed if a sit probability is this far inside (0, 1)
-
-# kinds of turn start
-UNIQUE = 0  # F(x) = x has one solution: the turn ends with positive chance
-ENDLESS = 1  # V = endless: on the equilibrium path nobody ever sits (the play never ends)
-BOUNDARY = 2  # V ends an interval of solutions (the turn is endless just beyond V, away from endless)
 
 
 class Stage(NamedTuple):
@@ -135,353 +134,6 @@ class Residual(NamedTuple):
     turn: float  # |F(V) - V|: V solves its turn's equation
     stage: float  # |stored stage value - recomputed|
     play: float  # |value of one turn played by the stored strategies (V afterwards) - V|
-
-
-# -- kernels ------------------------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def _solve2(m00, m01, m10, m11):  # pragma: no cover - numba
-    """Return (value, A's sit chance, B's sit chance) of a zero-sum 2x2 game that A maximises.
-
-    Rows: A sits, stays; columns: B sits, stays. Saddle points first (ties go to sitting: the
-    turn then ends), else the unique mixed equilibrium.
-    """
-    if m10 <= m00 <= m01:
-        return m00, 1.0, 1.0
-    if m11 <= m01 <= m00:
-        return m01, 1.0, 0.0
-    if m00 <= m10 <= m11:
-        return m10, 0.0, 1.0
-    if m01 <= m11 <= m10:
-        return m11, 0.0, 0.0
-    den = m00 - m01 - m10 + m11  # no saddle point: both differences have one sign, so den != 0
-    p = (m11 - m10) / den
-    q = (m11 - m01) / den
-    return m10 + p * (m00 - m10), p, q
-
-
-@njit(cache=True, inline="always")
-def _ending(x, y, goal, V):  # pragma: no cover - numba
-    """Return A's payoff after a turn that ends at (x, y): the game's result, or the next turn start."""
-    if x >= goal or y >= goal:
-        if x > y:
-            return 1.0
-        if x == y:
-            return 0.5
-        return 0.0
-    return V[x, y]
-
-
-@njit(cache=True)
-def _terminal_lone(goal, amounts, probs, pbust, w, eps, RA, RB):  # pragma: no cover - numba
-    """Fill RA, RB: a lone roller's rolling value against a seated score at or past the goal.
-
-    Index goal + D, D = seated score - roller's score - turn total (the deficit; D < 0: ahead).
-    RA: A rolls (A's payoff); RB: B rolls (A's payoff). A bust leaves the roller behind (lost).
-    """
-    nf = amounts.shape[0]
-    for d in range(-goal, goal + 1):
-        va = eps * w
-        vb = eps * w + (1.0 - eps) * pbust
-        for k in range(nf):
-            d2 = d - amounts[k]
-            if d2 < 0:
-                ba, bb = 1.0, 0.0
-            elif d2 == 0:
-                ba = max(0.5, RA[goal])
-                bb = min(0.5, RB[goal])
-            else:
-                ba, bb = RA[goal + d2], RB[goal + d2]
-            va += (1.0 - eps) * probs[k] * ba
-            vb += (1.0 - eps) * probs[k] * bb
-        RA[goal + d] = va
-        RB[goal + d] = vb
-
-
-@njit(cache=True)
-def _lone_tables(s, o, goal, amounts, probs, pbust, w, eps, V, LA, LB):  # pragma: no cover - numba
-    """Fill LA[s, o, u], LB[s, o, u] for 1 <= u < goal - s: the lone roller's value of rolling on.
-
-    LA: A rolls with score s and turn total u against B's banked o < goal; LB: B rolls with score
-    s against A's banked o. Both are A's payoff. Reads V at sums s + o (the bust) and above.
-    """
-    nf = amounts.shape[0]
-    for u in range(goal - s - 1, 0, -1):
-        va = eps * w + (1.0 - eps) * pbust * V[s, o]
-        vb = eps * w + (1.0 - eps) * pbust * V[o, s]
-        for k in range(nf):
-            u2 = u + amounts[k]
-            if s + u2 >= goal:  # past the goal against o < goal: hold and win
-                ba, bb = 1.0, 0.0
-            else:
-                ba = max(V[s + u2, o], LA[s, o, u2])
-                bb = min(V[o, s + u2], LB[s, o, u2])
-            va += (1.0 - eps) * probs[k] * ba
-            vb += (1.0 - eps) * probs[k] * bb
-        LA[s, o, u] = va
-        LB[s, o, u] = vb
-
-
-@njit(cache=True, inline="always")
-def _entries(a, b, t, goal, pbust, w, eps, V, LA, LB, RA, RB):  # pragma: no cover - numba
-    """Return A's payoffs (sit-sit, A sits and B stays, A stays and B sits) at the stage (a, b, t)."""
-    x1 = a + t
-    y1 = b + t
-    ss = _ending(x1, y1, goal, V)
-    if x1 >= goal:
-        sy = RB[goal + a - b]
-    elif y1 >= goal:  # B rolls once more, then holds past the goal unless it busts
-        sy = eps * w + (1.0 - eps) * pbust * V[x1, b]
-    else:
-        sy = LB[b, x1, t]
-    if y1 >= goal:
-        ys = RA[goal + b - a]
-    elif x1 >= goal:
-        ys = eps * w + (1.0 - eps) * (pbust * V[a, y1] + 1.0 - pbust)
-    else:
-        ys = LA[a, y1, t]
-    return ss, sy, ys
-
-
-@njit(cache=True, inline="always")
-def _play(m00, m01, m10, m11, p, q):  # pragma: no cover - numba
-    """Return A's expected payoff when A sits with chance p and B with chance q."""
-    return p * (q * m00 + (1.0 - q) * m01) + (1.0 - p) * (q * m10 + (1.0 - q) * m11)
-
-
-@njit(cache=True)
-def _turn(  # pragma: no cover - numba
-    a, b, x, goal, cut, fixed, amounts, probs, pbust, w, eps, V, LA, LB, RA, RB, S, P, Q, C, E
-):
-    """Solve the stage games of the turn at (a, b) for the turn-start value x; return (F(x), c, e).
-
-    Fills S (stage values), P and Q (A's and B's sit chances), C and E (exit payoff and exit
-    chance; S = C + (1 - E) x) for t = 1..top, top = goal - min(a, b) the stationary stage (every
-    t >= top is the same), or with ``cut`` > 0: top = cut, where both must sit. With ``fixed``
-    the sit chances are read from P and Q instead (a strategy profile evaluated, not solved).
-    ``cut`` < 0 is the house rule (``sit_at_goal``): top = goal - min(a, b), where both must sit.
-    """
-    nf = amounts.shape[0]
-    stop = eps * w
-    go = 1.0 - eps
-    if cut != 0:
-        top = cut if cut > 0 else goal - min(a, b)
-        cap = cut + amounts.max() if cut > 0 else top  # past a cut each sits at its own total
-        for t in range(top, cap + 1):
-            ss, _, _ = _entries(a, b, t, goal, pbust, w, eps, V, LA, LB, RA, RB)
-            S[t], P[t], Q[t], C[t], E[t] = ss, 1.0, 1.0, ss, 1.0
-    else:
-        top = goal - min(a, b)
-        cap = top
-        ss, sy, ys = _entries(a, b, top, goal, pbust, w, eps, V, LA, LB, RA, RB)
-        # the stationary stage: S = val(ss, sy, ys, k0 + k1 S), a contraction (k1 < 1)
-        k0 = stop + go * pbust * x
-        k1 = go * (1.0 - pbust)
-        if fixed:
-            p, q = P[top], Q[top]
-        else:
-            lo, hi = 0.0, 1.0
-            s = x
-            for _ in range(MAX_STAGE_STEPS):
-                v, p, q = _solve2(ss, sy, ys, k0 + k1 * s)
-                if v == s:
-                    break
-                if v > s:
-                    lo = s
-                else:
-                    hi = s
-                r = (1.0 - p) * (1.0 - q)  # Newton: the profile (p, q) kept, S solved exactly
-                target = (_play(ss, sy, ys, 0.0, p, q) + r * k0) / (1.0 - r * k1)
-                if not lo < target < hi:
-                    target = 0.5 * (lo + hi)
-                if target == s or hi - lo <= 1e-17:
-                    s = target
-                    break
-                s = target
-            _, p, q = _solve2(ss, sy, ys, k0 + k1 * s)
-        r = (1.0 - p) * (1.0 - q)
-        den = 1.0 - r * k1
-        S[top] = (_play(ss, sy, ys, 0.0, p, q) + r * k0) / den
-        P[top], Q[top] = p, q
-        C[top] = (_play(ss, sy, ys, 0.0, p, q) + r * stop) / den
-        E[top] = (p + (1.0 - p) * q + r * eps) / den
-    for t in range(top - 1, 0, -1):
-        ss, sy, ys = _entries(a, b, t, goal, pbust, w, eps, V, LA, LB, RA, RB)
-        yy = pbust * x
-        cy = 0.0
-        ey = 0.0
-        for k in range(nf):
-            t2 = min(t + amounts[k], cap)
-            yy += probs[k] * S[t2]
-            cy += probs[k] * C[t2]
-            ey += probs[k] * E[t2]
-        yy = stop + go * yy
-        if fixed:
-            p, q = P[t], Q[t]
-            v = _play(ss, sy, ys, yy, p, q)
-        else:
-            v, p, q = _solve2(ss, sy, ys, yy)
-        r = (1.0 - p) * (1.0 - q)
-        S[t], P[t], Q[t] = v, p, q
-        C[t] = _play(ss, sy, ys, 0.0, p, q) + r * (stop + go * cy)
-        E[t] = p + (1.0 - p) * q + r * (eps + go * ey)
-    f = pbust * x
-    c = 0.0
-    e = 0.0
-    for k in range(nf):
-        t2 = min(amounts[k], cap)
-        f += probs[k] * S[t2]
-        c += probs[k] * C[t2]
-        e += probs[k] * E[t2]
-    return stop + go * f, stop + go * c, eps + go * e
-
-
-@njit(cache=True)
-def _turn_start(  # pragma: no cover - numba
-    a, b, goal, cut, fixed, amounts, probs, pbust, w, eps, V, LA, LB, RA, RB, S, P, Q, C, E
-):
-    """Return (V(a, b), evaluations): the fixed point of F nearest to ``w`` (see the module doc)."""
-    args = (goal, cut, fixed, amounts, probs, pbust, w, eps, V, LA, LB, RA, RB, S, P, Q, C, E)
-    _, c, e = _turn(a, b, w, *args)
-    evaluations = 1
-    if e <= 0.0:  # nobody ever sits on the equilibrium path: the turn is endless at w
-        return w, evaluations
-    target = c / e
-    if abs(target - w) <= ROOT_TOLERANCE:
-        return target, evaluations
-    up = target > w  # the fixed point lies above w (A wants the turn to end) or below it
-    lo, hi = (w, 1.0) if up else (0.0, w)
-    flat = False
-    for _ in range(MAX_ROOT_STEPS):
-        if not (lo < target <= hi if up else lo <= target < hi):
-            target = 0.5 * (lo + hi)
-        x = target
-        _, c, e = _turn(a, b, x, *args)
-        evaluations += 1
-        if e > 0.0:
-            target = c / e
-            if abs(target - x) <= ROOT_TOLERANCE:
-                return target, evaluations
-        if e <= 0.0:  # an endless stretch: x is past the end of the interval nearest w
-            flat = True
-            if up:
-                hi = x
-            else:
-                lo = x
-            # probe just short of x: a Newton step from the exit side lands on the end exactly
-            probe = x - BRACKET_TOLERANCE if up else x + BRACKET_TOLERANCE
-            if lo < probe < hi:
-                _, c, e = _turn(a, b, probe, *args)
-                evaluations += 1
-                if e > 0.0 and (c / e > probe) == up:
-                    return x, evaluations
-            target = 0.5 * (lo + hi)
-        elif (target > x) == up:
-            if up:
-                lo = x
-            else:
-                hi = x
-        else:
-            if up:
-                hi = x
-            else:
-                lo = x
-        if hi - lo <= BRACKET_TOLERANCE:
-            break
-    if flat:
-        return hi if up else lo, evaluations
-    return 0.5 * (lo + hi), evaluations
-
-
-@njit(cache=True)
-def _store(a, b, top, S, P, Q, SV, SP, SQ, rows):  # pragma: no cover - numba
-    """Copy the turn's stage values (rows & 1), A's (rows & 2) and B's (rows & 4) sit chances into the tables."""
-    for t in range(1, top + 1):
-        if rows & 1:
-            SV[a, b, t] = S[t]
-        if rows & 2:
-            SP[a, b, t] = P[t]
-        if rows & 4:
-            SQ[a, b, t] = Q[t]
-
-
-@njit(cache=True)
-def _solve(goal, cut, amounts, probs, pbust, w, eps, V, KIND, SV, SP, SQ, LA, LB, RA, RB):  # pragma: no cover
-    """Solve every turn start from the highest score sum down; return the number of turn evaluations.
-
-    Writes V, KIND and, without ``cut``, the rows SV, SP, SQ (stage values and sit chances at
-    t = 1..goal - min(a, b)); the lone tables LA, LB are filled level by level.
-    """
-    _terminal_lone(goal, amounts, probs, pbust, w, eps, RA, RB)
-    size = max(goal, cut) + amounts.max() + 1
-    S = np.zeros(size)
-    P = np.zeros(size)
-    Q = np.zeros(size)
-    C = np.zeros(size)
-    E = np.zeros(size)
-    args = (goal, cut, False, amounts, probs, pbust, w, eps, V, LA, LB, RA, RB, S, P, Q, C, E)
-    evaluations = 0
-    for n in range(2 * goal - 2, -1, -1):
-        for a in range(max(0, n - goal + 1), min(n, goal - 1) + 1):
-            b = n - a
-            x, count = _turn_start(a, b, *args)
-            evaluations += count
-            V[a, b] = x
-            if cut > 0:
-                continue
-            top = goal - min(a, b)
-            _, _, e = _turn(a, b, x, *args)
-            _store(a, b, top, S, P, Q, SV, SP, SQ, 7)
-            evaluations += 1
-            if e <= 0.0 and x == w:
-                KIND[a, b] = ENDLESS
-                continue
-            KIND[a, b] = UNIQUE
-            if x == w:
-                continue
-            # V ends an interval of solutions if the turn is endless just beyond it (away from w)
-            away = x + STRICT_OFFSET if x > w else x - STRICT_OFFSET
-            _, _, e = _turn(a, b, away, *args)
-            if e <= 0.0:
-                KIND[a, b] = BOUNDARY
-            # the player who wants the turn to end (A if V > w) must not take a tie with staying:
-            # its strategy is read just inside, towards w, where every exit worth V is strictly better
-            _turn(a, b, x - STRICT_OFFSET if x > w else x + STRICT_OFFSET, *args)
-            _store(a, b, top, S, P, Q, SV, SP, SQ, 2 if x > w else 4)
-            evaluations += 2
-        for s in range(max(0, n - goal + 1), min(n, goal - 1) + 1):
-            _lone_tables(s, n - s, goal, amounts, probs, pbust, w, eps, V, LA, LB)
-    return evaluations
-
-
-@njit(cache=True)
-def _residual(goal, cut, amounts, probs, pbust, w, eps, V, SV, SP, SQ, LA, LB, RA, RB):  # pragma: no cover - numba
-    """Return the largest errors: |F(V) - V| over the turn starts, |stored - recomputed| over the stage
-    values, and |value of the stored strategies - V| (one turn played by them, V afterwards)."""
-    size = goal + 1
-    S = np.zeros(size)
-    P = np.zeros(size)
-    Q = np.zeros(size)
-    C = np.zeros(size)
-    E = np.zeros(size)
-    worst_turn = 0.0
-    worst_stage = 0.0
-    worst_play = 0.0
-    for a in range(goal):
-        for b in range(goal):
-            x = V[a, b]
-            f, _, _ = _turn(a, b, x, goal, cut, False, amounts, probs, pbust, w, eps, V, LA, LB, RA, RB, S, P, Q, C, E)
-            worst_turn = max(worst_turn, abs(f - x))
-            top = goal - min(a, b)
-            for t in range(1, top + 1):
-                worst_stage = max(worst_stage, abs(S[t] - SV[a, b, t]))
-                P[t] = SP[a, b, t]
-                Q[t] = SQ[a, b, t]
-            _, c, e = _turn(a, b, x, goal, cut, True, amounts, probs, pbust, w, eps, V, LA, LB, RA, RB, S, P, Q, C, E)
-            played = c / e if e > 0.0 else w
-            worst_play = max(worst_play, abs(played - x))
-    return worst_turn, worst_stage, worst_play
 
 
 # -- the Python side ----------------------------------------------------------------------------
@@ -679,25 +331,31 @@ class SwineHerdPolicy:
 
     def residual(self) -> Residual:
         """Return the largest errors of the solution (see ``Residual``), recomputed from V."""
-        die = self.die
-        turn, stage, play = _residual(
-            self.goal,
-            -1 if self.sit_at_goal else 0,
-            die.amounts,
-            die.probabilities,
-            die.bust,
-            self.endless,
-            self.stop,
-            self.V,
-            self.stage_values,
-            self.sit_a,
-            self.sit_b,
-            self.lone_a,
-            self.lone_b,
-            self.past_a,
-            self.past_b,
-        )
+        game = _game(self.goal, self.die, _house_cut(self.sit_at_goal), self.endless, self.stop)
+        values = Values(self.V, self.lone_a, self.lone_b, self.past_a, self.past_b)
+        turn, stage, play = residuals(game, values, StageTables(self.stage_values, self.sit_a, self.sit_b))
         return Residual(float(turn), float(stage), float(play))
+
+
+def _house_cut(sit_at_goal: bool) -> int:
+    """Return the kernels' cut for the house rule (-1: both standing sit at the goal) or none (0)."""
+    return -1 if sit_at_goal else 0
+
+
+def _game(goal: int, die: Die, cut: int, endless: float, stop: float) -> Game:
+    """Return the kernels' bundle of the die and the rules."""
+    return Game(goal, int(cut), die.amounts, die.probabilities, die.bust, float(endless), float(stop))
+
+
+def _lone_values(goal: int) -> Values:
+    """Return zeroed turn-start and lone-roller values for ``goal``."""
+    return Values(
+        np.zeros((goal, goal)),
+        np.zeros((goal, goal, goal)),
+        np.zeros((goal, goal, goal)),
+        np.zeros(2 * goal + 1),
+        np.zeros(2 * goal + 1),
+    )
 
 
 def solve_swine_herd(
@@ -717,53 +375,30 @@ def solve_swine_herd(
     goal = variant.goal
     _check_rule(goal, endless, stop)
     started = time.perf_counter()
-    V = np.zeros((goal, goal))
+    values = _lone_values(goal)
     kinds = np.zeros((goal, goal), dtype=np.int8)
-    stage_values = np.zeros((goal, goal, goal + 1))
-    sit_a = np.zeros((goal, goal, goal + 1))
-    sit_b = np.zeros((goal, goal, goal + 1))
-    lone_a = np.zeros((goal, goal, goal))
-    lone_b = np.zeros((goal, goal, goal))
-    past_a = np.zeros(2 * goal + 1)
-    past_b = np.zeros(2 * goal + 1)
+    stages = StageTables(*(np.zeros((goal, goal, goal + 1)) for _ in range(3)))
     if sit_at_goal is None:
         sit_at_goal = variant.sits_at_goal
-    evaluations = _solve(
-        goal,
-        -1 if sit_at_goal else 0,
-        die.amounts,
-        die.probabilities,
-        die.bust,
-        float(endless),
-        float(stop),
-        V,
-        kinds,
-        stage_values,
-        sit_a,
-        sit_b,
-        lone_a,
-        lone_b,
-        past_a,
-        past_b,
-    )
+    evaluations = solve_turn_starts(_game(goal, die, _house_cut(sit_at_goal), endless, stop), values, kinds, stages)
     return SwineHerdPolicy(
-        variant.name,
-        goal,
-        bool(sit_at_goal),
-        float(endless),
-        float(stop),
-        die,
-        V,
-        kinds,
-        stage_values,
-        sit_a,
-        sit_b,
-        lone_a,
-        lone_b,
-        past_a,
-        past_b,
-        time.perf_counter() - started,
-        int(evaluations),
+        name=variant.name,
+        goal=goal,
+        sit_at_goal=bool(sit_at_goal),
+        endless=float(endless),
+        stop=float(stop),
+        die=die,
+        V=values.V,
+        kinds=kinds,
+        stage_values=stages.values,
+        sit_a=stages.sit_a,
+        sit_b=stages.sit_b,
+        lone_a=values.LA,
+        lone_b=values.LB,
+        past_a=values.RA,
+        past_b=values.RB,
+        seconds=time.perf_counter() - started,
+        evaluations=int(evaluations),
     )
 
 
@@ -778,25 +413,12 @@ def truncated_values(variant: Variant, cut: int, *, endless: float = 0.5) -> np.
     _check_rule(goal, endless, 0.0)
     if cut < 1:
         raise BadParameterError(f"cut is a turn total of at least 1, got {cut}")
-    V = np.zeros((goal, goal))
-    kinds = np.zeros((goal, goal), dtype=np.int8)
-    empty = np.zeros((1, 1, 1))
-    _solve(
-        goal,
-        int(cut),
-        die.amounts,
-        die.probabilities,
-        die.bust,
-        float(endless),
-        0.0,
-        V,
-        kinds,
-        empty,
-        empty,
-        empty,
-        np.zeros((goal, goal, goal)),
-        np.zeros((goal, goal, goal)),
-        np.zeros(2 * goal + 1),
-        np.zeros(2 * goal + 1),
+    values = _lone_values(goal)
+    empty = np.zeros((1, 1, 1))  # a cut stores no stage games
+    solve_turn_starts(
+        _game(goal, die, cut, endless, 0.0),
+        values,
+        np.zeros((goal, goal), dtype=np.int8),
+        StageTables(empty, empty, empty),
     )
-    return V
+    return values.V

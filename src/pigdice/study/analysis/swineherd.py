@@ -30,7 +30,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -42,9 +42,33 @@ from pigdice.solve.herd.swineherd import MAX_GOAL, SIT_MARGIN, SwineHerdPolicy, 
 OPTIMAL = "optimal"
 CHOSEN_STATES = ((0, 0), (50, 0), (0, 50), (80, 60), (90, 80), (95, 95))  # at goal 100; scaled to the goal
 
-# statistics the kernel accumulates, by index
-_WIN_A, _WIN_B, _SHARED, _NEVER, _TURNS, _ROLLS, _TOGETHER, _TOGETHER_COUNT, _HOME, _DECISIONS, _MIXED = range(11)
-_STATS = 11
+
+class Chain(NamedTuple):
+    """The exact chain's die and where its games stand: what a turn's walk reads and writes."""
+
+    goal: int
+    amounts: np.ndarray  # int64: what each adding face adds
+    probs: np.ndarray  # float64: each adding face's chance
+    pbust: float  # the chance of a bust
+    arrive0: np.ndarray  # (goal, goal): the chance a game reaches the turn start before both first sat together
+    arrive1: np.ndarray  # (goal, goal): ... after
+    walk: np.ndarray  # a lone roller's mass by turn total (scratch)
+
+
+class ChainTotals(NamedTuple):
+    """What the exact chain adds up (the fields of ``SwineHerdEvaluation`` of the same names)."""
+
+    win_a: float
+    win_b: float
+    shared: float
+    never: float
+    turns: float
+    rolls: float
+    together: float
+    together_count: float
+    home: float
+    decisions: float
+    mixed: float
 
 
 # -- strategy tables ------------------------------------------------------------------------------
@@ -172,7 +196,11 @@ def equilibrium_table(policy: SwineHerdPolicy, seat: int) -> SitTable:
 
 @njit(cache=True, inline="always")
 def _deposit(sa, sb, mass, goal, arrive0, arrive1, c0, c1, ends):  # pragma: no cover - numba
-    """A turn ends at scores (sa, sb) with chance ``mass`` per play: the game's result, or the next turn start."""
+    """A turn ends at scores (sa, sb) with chance ``mass`` per play: the game's result (ends: A wins, B wins,
+    shared), or the next turn start, reached c0 (before both sat together) and c1 (after) times ``mass``.
+
+    It takes the chain's arrays, not the ``Chain``: a bundle handed to an inlined helper in the inner
+    loop is counted in and out on every call (a third slower)."""
     if sa >= goal or sb >= goal:
         if sa > sb:
             ends[0] += mass
@@ -186,11 +214,11 @@ def _deposit(sa, sb, mass, goal, arrive0, arrive1, c0, c1, ends):  # pragma: no 
 
 
 @njit(cache=True)
-def _lone(
-    seat, s, o, mass, t, goal, amounts, probs, pbust, H, walk, arrive0, arrive1, c0, c1, ends
-):  # pragma: no cover
+def _lone(seat, s, o, mass, t, chain, H, c0, c1, ends):  # pragma: no cover - numba
     """Walk ``seat`` (0: A, 1: B) standing alone: score s, total t (it stayed, so it rolls), the other banked
-    at o. Deposit the turn's ends (``_deposit``); return the expected number of rolls."""
+    at o, holding where H says. Deposit the turn's ends (``_deposit``); return the expected number of rolls."""
+    goal, amounts, probs, pbust, walk = chain.goal, chain.amounts, chain.probs, chain.pbust, chain.walk
+    arrive0, arrive1 = chain.arrive0, chain.arrive1
     cap = 2 * goal
     oi = min(o, cap - 1)
     walk[t] = mass
@@ -231,25 +259,27 @@ def _lone(
 
 
 @njit(cache=True)
-def _evaluate(goal, house, amounts, probs, pbust, SA, SB, HA, HB, margin):  # pragma: no cover - numba
-    """Play the tables forward from (0, 0) exactly; return the statistics (indices ``_WIN_A`` ...).
+def _evaluate(goal, house, die, SA, SB, HA, HB, margin):  # pragma: no cover - numba
+    """Play the tables forward from (0, 0) exactly; return the ``ChainTotals``.
 
     arrive0[a, b] / arrive1[a, b]: the chance a game reaches the turn start (a, b) before / after the
     two players first sat at the same moment. Per play of a turn: pi[t] the chance to reach stage t
     with both standing, w[t] the expected visits (t = top, the stationary stage without the house
     rule, is visited again after each non-bust roll), e the chance the play ends with a banked score.
     """
+    amounts, probs, pbust = die.amounts, die.probabilities, die.bust
     nf = amounts.shape[0]
     maxf = amounts.max()
-    stats = np.zeros(_STATS)
     arrive0 = np.zeros((goal, goal))
     arrive1 = np.zeros((goal, goal))
     arrive0[0, 0] = 1.0
+    chain = Chain(goal, amounts, probs, pbust, arrive0, arrive1, np.zeros(2 * goal + maxf + 2))
+    win_a = win_b = shared = never = turns = rolls_total = 0.0
+    together_games = together_count = home = decisions = mixed = 0.0
     pi = np.zeros(goal + maxf + 2)
     w = np.zeros(goal + 2)
     P = np.zeros(goal + 2)
     Q = np.zeros(goal + 2)
-    walk = np.zeros(2 * goal + maxf + 2)
     ends = np.zeros(3)
     together = np.zeros(3)
     for n in range(2 * goal - 1):
@@ -282,12 +312,12 @@ def _evaluate(goal, house, amounts, probs, pbust, SA, SB, HA, HB, margin):  # pr
                     for k in range(nf):
                         pi[min(t + amounts[k], top)] += wt * r * probs[k]
             if e <= 0.0:  # nobody ever sits here: the turn repeats for ever
-                stats[_NEVER] += m
+                never += m
                 continue
             c = m / e
             c0 = m0 / e
             c1 = m1 / e
-            stats[_TURNS] += c
+            turns += c
             rolls = 1.0  # the turn's first roll, everyone's
             ends[:] = 0.0
             together[:] = 0.0
@@ -299,37 +329,36 @@ def _evaluate(goal, house, amounts, probs, pbust, SA, SB, HA, HB, margin):  # pr
                 r = (1.0 - p) * (1.0 - q)
                 forced = house and t == top
                 if not forced:
-                    stats[_DECISIONS] += c * wt
+                    decisions += c * wt
                     if margin < p < 1.0 - margin or margin < q < 1.0 - margin:
-                        stats[_MIXED] += c * wt
+                        mixed += c * wt
                     rolls += wt * r
                 x1 = a + t
                 y1 = b + t
                 both = wt * p * q
                 if both > 0.0:
-                    stats[_TOGETHER_COUNT] += c * both
+                    together_count += c * both
                     if forced:
-                        stats[_HOME] += c * both
+                        home += c * both
                     if x1 >= goal or y1 >= goal:
                         _deposit(x1, y1, both, goal, arrive0, arrive1, 0.0, 0.0, together)
                     else:
                         arrive1[x1, y1] += c * both
                 lone_b = wt * p * (1.0 - q)  # A sits, B stands alone
                 if lone_b > 0.0:
-                    rolls += _lone(
-                        1, b, x1, lone_b, t, goal, amounts, probs, pbust, HB, walk, arrive0, arrive1, c0, c1, ends
-                    )
+                    rolls += _lone(1, b, x1, lone_b, t, chain, HB, c0, c1, ends)
                 lone_a = wt * (1.0 - p) * q
                 if lone_a > 0.0:
-                    rolls += _lone(
-                        0, a, y1, lone_a, t, goal, amounts, probs, pbust, HA, walk, arrive0, arrive1, c0, c1, ends
-                    )
-            stats[_ROLLS] += c * rolls
-            for i in range(3):
-                stats[_WIN_A + i] += c * (ends[i] + together[i])
-            stats[_TOGETHER] += c1 * (ends[0] + ends[1] + ends[2]) + c * (together[0] + together[1] + together[2])
+                    rolls += _lone(0, a, y1, lone_a, t, chain, HA, c0, c1, ends)
+            rolls_total += c * rolls
+            win_a += c * (ends[0] + together[0])
+            win_b += c * (ends[1] + together[1])
+            shared += c * (ends[2] + together[2])
+            together_games += c1 * (ends[0] + ends[1] + ends[2]) + c * (together[0] + together[1] + together[2])
     # games that met a simultaneous sit and are still going have been counted where they ended
-    return stats
+    return ChainTotals(
+        win_a, win_b, shared, never, turns, rolls_total, together_games, together_count, home, decisions, mixed
+    )
 
 
 @dataclass(frozen=True)
@@ -408,35 +437,26 @@ def evaluate_pair(variant: Variant, table_a: SitTable, table_b: SitTable) -> Swi
             raise BadParameterError(f"the table {table.name} is for goal {table.goal}, the game's goal is {goal}")
     die = read_die(variant)
     started = time.perf_counter()
-    stats = _evaluate(
-        goal,
-        variant.sits_at_goal,
-        die.amounts,
-        die.probabilities,
-        die.bust,
-        table_a.sit,
-        table_b.sit,
-        table_a.hold_alone,
-        table_b.hold_alone,
-        SIT_MARGIN,
+    totals = _evaluate(
+        goal, variant.sits_at_goal, die, table_a.sit, table_b.sit, table_a.hold_alone, table_b.hold_alone, SIT_MARGIN
     )
     seconds = time.perf_counter() - started
     return SwineHerdEvaluation(
-        (table_a.name, table_b.name),
-        goal,
-        variant.sits_at_goal,
-        float(stats[_WIN_A]),
-        float(stats[_WIN_B]),
-        float(stats[_SHARED]),
-        float(stats[_NEVER]),
-        float(stats[_TURNS]),
-        float(stats[_ROLLS]),
-        float(stats[_TOGETHER]),
-        float(stats[_TOGETHER_COUNT]),
-        float(stats[_HOME]),
-        float(stats[_DECISIONS]),
-        float(stats[_MIXED]),
-        seconds,
+        names=(table_a.name, table_b.name),
+        goal=goal,
+        sits_at_goal=variant.sits_at_goal,
+        win_a=float(totals.win_a),
+        win_b=float(totals.win_b),
+        shared=float(totals.shared),
+        never=float(totals.never),
+        turns=float(totals.turns),
+        rolls=float(totals.rolls),
+        together=float(totals.together),
+        together_count=float(totals.together_count),
+        home=float(totals.home),
+        decisions=float(totals.decisions),
+        mixed=float(totals.mixed),
+        seconds=seconds,
     )
 
 
