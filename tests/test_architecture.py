@@ -20,6 +20,7 @@ PACKAGE = SRC / "pigdice"
 LAYERS = {
     "pigdice": 0,  # the package itself: the version
     "errors": 0,
+    "kernelcache": -1,  # where numba keeps compiled kernels (set before numba is imported)
     "rules": 1,
     "engine": 2,
     "solve": 2,
