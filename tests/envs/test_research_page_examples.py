@@ -1,4 +1,4 @@
-"""README's research-interface examples run as written (so the README stays true)."""
+"""The research page's examples run as written (so the docs stay true)."""
 
 from __future__ import annotations
 
@@ -9,16 +9,13 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-SECTION = "## Research interfaces"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "research.md"
 
 
 def examples() -> list[str]:
-    """Return the Python blocks of README's research-interface section."""
-    text = README.read_text(encoding="utf-8")
-    start = text.index(SECTION)
-    end = text.index("\n## ", start + len(SECTION))
-    return re.findall(r"```python\n(.*?)```", text[start:end], flags=re.DOTALL)
+    """Return the Python blocks of the research page (docs/research.md)."""
+    text = PAGE.read_text(encoding="utf-8")
+    return re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
 
 
 def test_the_section_shows_every_interface() -> None:
@@ -32,5 +29,5 @@ def test_the_section_shows_every_interface() -> None:
 def test_each_example_runs_and_prints_a_result(block: str) -> None:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(block, "README.md", "exec"), {"__name__": "readme_example"})
+        exec(compile(block, "docs/research.md", "exec"), {"__name__": "readme_example"})
     assert out.getvalue().strip(), "the example prints what happened"
