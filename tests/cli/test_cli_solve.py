@@ -13,11 +13,6 @@ from pigdice.cli.app import app
 runner = CliRunner()
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path / "cache"))
-
-
 def run(*args: str):
     return runner.invoke(app, list(args))
 

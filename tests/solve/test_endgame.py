@@ -127,9 +127,8 @@ def test_endgame_solver_refuses_first_to_goal_and_low_caps() -> None:
         solve_endgame(find_variant("pig", goal=10, endgame="final-round"), cap=8)
 
 
-def test_perfect_robot_plays_the_exact_endgame_and_monte_carlo_agrees(tmp_path, monkeypatch) -> None:
+def test_perfect_robot_plays_the_exact_endgame_and_monte_carlo_agrees() -> None:
     # the exact robots through the engine: the first seat's wins within a 99.9% Wilson interval
-    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
     variant = find_variant("pig", goal=20, endgame="equal-turns", ties="shared")
     exact = exact_policy(variant, 2).win_probability_by_seat()[0]
     robots = [Optimal(variant), Optimal(variant)]

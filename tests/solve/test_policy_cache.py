@@ -12,16 +12,13 @@ import pytest
 from pigdice.errors import BadParameterError
 from pigdice.rules import find_variant
 from pigdice.solve import Policy, cache_path, solve, solve_uncached
-from pigdice.solve import solver as solver_module
 
 VARIANT = find_variant("pig", goal=15)
 
 
 @pytest.fixture
-def cache(tmp_path, monkeypatch):
-    """A fresh cache folder and an empty in-memory cache for each test."""
-    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(solver_module, "_MEMORY", solver_module.PolicyCache())
+def cache(fresh_policies):
+    """Return where the test's own (empty) policy cache keeps ``VARIANT``."""
     return cache_path(VARIANT)
 
 
