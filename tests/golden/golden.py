@@ -80,12 +80,18 @@ class Case:
 
 
 def ending_name(variant: Variant) -> str:
-    """Return the ending as the data files name it: 'first-to-goal', 'final-round-shared-roll', ..."""
-    if variant.endgame is Endgame.FIRST_TO_GOAL:
+    """Return the variant's ending as the data files name it: 'first-to-goal', 'final-round-shared-roll', ..."""
+    return ending_name_of((str(variant.endgame), str(variant.ties), str(variant.final_turn)))
+
+
+def ending_name_of(ending: tuple[str, str, str]) -> str:
+    """Return an (endgame, ties, final turn) ending as the data files name it (only what changes the game)."""
+    endgame, ties, final_turn = ending
+    if endgame == Endgame.FIRST_TO_GOAL:
         return "first-to-goal"
-    if variant.endgame is Endgame.EQUAL_TURNS:
-        return f"equal-turns-{variant.ties}"
-    return f"final-round-{variant.ties}-{variant.final_turn}"
+    if endgame == Endgame.EQUAL_TURNS:
+        return f"equal-turns-{ties}"
+    return f"final-round-{ties}-{final_turn}"
 
 
 # Solves that take minutes: stored, checked for consistency, re-solved by bench/golden_heavy.py.
