@@ -248,6 +248,7 @@ def test_terminal_game_quits_and_survives_eof() -> None:
     assert code == 0 and "abandoned (end of input)" in text
 
 
+@pytest.mark.slow
 def test_hint_where_the_equilibrium_mixes_says_how_often_each_choice_is_played() -> None:
     # 3-player Pig to 100 at 0 against 61 and 62, turn total 28: a cycle without consistent pure choices;
     # the mover is indifferent and holds with the chance that keeps the others' plans best replies

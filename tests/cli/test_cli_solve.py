@@ -44,6 +44,7 @@ def test_solve_json_has_the_documented_keys():
     assert fresh["seconds"] >= fresh["kernel_seconds"] + fresh["solve_seconds"]
 
 
+@pytest.mark.slow
 def test_solve_hog_reports_dice_and_people_get_a_table():
     data = json.loads(run("solve", "hog", "--json").stdout)
     assert data["start_action"] == 6  # seed 003: roll 6 dice on the first turn

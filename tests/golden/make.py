@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -62,9 +63,10 @@ def value_files(tier: str | None, heavy: bool) -> dict[Path, str]:
         if not solve_now:
             print(f"  {case.key}: not stored yet and not solved now (--heavy solves it)", file=sys.stderr)
             continue
-        started = time.perf_counter()
+        started = time.process_time()
         figures = golden.value_figures(case)
-        print(f"  {case.key}: {figures['solver']}, {time.perf_counter() - started:.1f} s", file=sys.stderr)
+        seconds = time.process_time() - started
+        print(f"  {case.key} ({case.tier}): {figures['solver']}, {seconds:.2f} s CPU", file=sys.stderr)
         cases.append(figures)
     about = (
         "Exact values per variant x ending x players (tests/golden/golden.py says how each is computed). "
@@ -115,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--heavy", action="store_true", help="solve the heavy (stored) value cases too")
     args = parser.parse_args(argv)
     kinds = args.only or list(KINDS)
+    # every figure comes from a solve of today's code, never from a policy cached by an older one
+    os.environ["PIGDICE_CACHE_DIR"] = tempfile.mkdtemp(prefix="pigdice-golden-")
     different = 0
     for kind in kinds:
         print(f"{kind}:", file=sys.stderr)

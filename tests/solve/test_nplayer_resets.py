@@ -41,6 +41,7 @@ def check_equilibrium(policy: PlayersPolicy, sample: int, seed: int) -> float:
     return worst
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "goal", "endgame"), [("piggy-six", 40, "equal-turns"), ("two-dice-pig", 30, "final-round")]
 )

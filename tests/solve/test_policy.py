@@ -105,6 +105,7 @@ def test_optimal_robot_holds_at_the_threshold_and_when_it_can_win():
     assert robot.choose(near, rng) == Hold()
 
 
+@pytest.mark.slow
 def test_optimal_beats_hold_at_20_over_many_games():
     variant = find_variant("pig", goal=50)
     result = simulate(variant, [parse_strategy("optimal", variant), HoldAt(20)], 4000, seed=11)
@@ -113,6 +114,7 @@ def test_optimal_beats_hold_at_20_over_many_games():
     assert optimal_share > 0.5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["swine-herd", "piggy-six", "pig-dice", "hog-reroll", "piggy-six-3dice"])
 def test_optimal_robot_finishes_games_in_every_kind_of_variant(name):
     variant = find_variant(name, goal=30)
