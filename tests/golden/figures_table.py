@@ -46,8 +46,8 @@ def opening_words(case: dict[str, Any]) -> str:
     decision = DECISIONS[case["variant"]]
     if decision is Decision.DICE_PER_TURN:
         return f"throw {opening} dice"
-    if decision is Decision.SIMULTANEOUS:
-        return f"sit down at {opening}"
+    if decision is Decision.SIMULTANEOUS:  # the first total where the equilibrium sits more often than not
+        return "stay standing to the goal" if opening >= case["goal"] else f"sit down at {opening}"
     return f"hold at {opening}"
 
 
@@ -57,15 +57,15 @@ def chance(value: float, digits: int = 4) -> str:
 
 
 def published_words(key: str) -> str:
-    """Return the published figures of a case with their sources, or a dash."""
+    """Return what the papers publish of a case (their figures agree with ours), with the source, or a dash."""
     found = [p for p in golden.PUBLISHED if p.key == key]
     if not found:
         return "—"
-    parts = []
-    for published in found:
-        value = f"wins {published.value:.4f}" if published.figure == "first player wins" else "the same opening"
-        parts.append(f"{value} ({published.source})")
-    return "; ".join(parts)
+    facts = [
+        f"first player wins {p.value:.4f}" if p.figure == "first player wins" else "the same first turn" for p in found
+    ]
+    sources = sorted({p.source for p in found})
+    return f"{', '.join(facts)} ({'; '.join(sources)})"
 
 
 def table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -120,8 +120,9 @@ def render(cases: list[dict[str, Any]]) -> str:
         for variant in TITLES:
             if variant == "swine-herd":
                 continue
-            found = {c["ending"]: c for c in cases if c["variant"] == variant and c["players"] == players}
-            found = {k: c for k, c in found.items() if c["goal"] == goal}
+            found = {
+                c["ending"]: c for c in cases if (c["variant"], c["players"], c["goal"]) == (variant, players, goal)
+            }
             rows.append([TITLES[variant], *(chance(found[name]["seats"][0]) for name in names)])
         lines += table(["Game", *(str(n) for n in range(1, len(names) + 1))], rows)
     herd = [c for c in cases if c["variant"] == "swine-herd"]

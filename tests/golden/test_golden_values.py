@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -93,3 +94,10 @@ def test_stored_figures_agree_with_the_papers(published: golden.Published) -> No
         assert case["opening"] == published.value
     else:
         assert case["seats"][0] == pytest.approx(published.value, abs=5e-5)  # the papers give 4 digits
+
+
+def test_the_figures_page_is_generated_from_the_stored_values() -> None:
+    import figures_table
+
+    page = Path(__file__).resolve().parents[2] / figures_table.OUT
+    assert page.read_text() == figures_table.render(list(STORED.values())), "run python tests/golden/figures_table.py"
