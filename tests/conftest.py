@@ -1,16 +1,44 @@
-"""Shared test helpers: play a game from scripted throws and a line of actions."""
+"""Shared test helpers: scripted games, private caches for policies and saved games, hypothesis profiles."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from pigdice.engine.events import Event
 from pigdice.engine.game import GameState, parse_action, replay
 from pigdice.rules import ScriptedDice, Variant
 
 Play = Callable[..., tuple[GameState, list[Event]]]
+
+# Hypothesis: "dev" on a workstation; "ci" where the CI environment variable is set (or by
+# HYPOTHESIS_PROFILE=ci): derandomized, so every run tries the same examples, without deadlines,
+# so a busy machine never fails a property for being slow, and without an example database.
+settings.register_profile("dev", deadline=1000)
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    deadline=None,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+def hypothesis_profile(environ: dict[str, str] | os._Environ[str]) -> str:
+    """Return the hypothesis profile for an environment: HYPOTHESIS_PROFILE, else 'ci' under CI, else 'dev'."""
+    chosen = environ.get("HYPOTHESIS_PROFILE")
+    if chosen:
+        return chosen
+    in_ci = environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+    return "ci" if in_ci else "dev"
+
+
+settings.load_profile(hypothesis_profile(os.environ))
 
 
 def play_script(
@@ -27,12 +55,31 @@ def play_script(
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _policy_cache_outside_the_user_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Keep solved policies and saved games of the test run in temporary folders, never in the user's folders."""
-    import os
+def _user_folders_untouched(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Keep solved policies and saved games of the test run in temporary folders, never in the user's folders.
 
+    The policies solved in this session are shared by every test (on disk and in memory): a test that
+    needs to see a solve, a cache file or a memory limit for itself asks for ``fresh_policies``.
+    """
     os.environ.setdefault("PIGDICE_CACHE_DIR", str(tmp_path_factory.mktemp("policies")))
     os.environ.setdefault("PIGDICE_GAMES_DIR", str(tmp_path_factory.mktemp("games")))
+
+
+@pytest.fixture
+def fresh_policies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Give the test empty policy caches of its own: a new disk folder (returned) and empty memory caches.
+
+    Covers both caches of this process: the 2-player first-to-goal policies (``pigdice.solve.solver``)
+    and the exact policies of every other game (``pigdice.solve.exact``). Everything is put back after
+    the test, so the session's shared solves stay.
+    """
+    from pigdice.solve import exact, solver
+
+    folder = tmp_path / "policies"
+    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(folder))
+    monkeypatch.setattr(solver, "_MEMORY", solver.PolicyCache())
+    monkeypatch.setattr(exact, "_MEMORY", solver.PolicyCache())
+    return folder
 
 
 @pytest.fixture

@@ -248,10 +248,10 @@ def test_terminal_game_quits_and_survives_eof() -> None:
     assert code == 0 and "abandoned (end of input)" in text
 
 
-def test_hint_where_the_equilibrium_mixes_says_how_often_each_choice_is_played(tmp_path, monkeypatch) -> None:
+@pytest.mark.slow
+def test_hint_where_the_equilibrium_mixes_says_how_often_each_choice_is_played() -> None:
     # 3-player Pig to 100 at 0 against 61 and 62, turn total 28: a cycle without consistent pure choices;
     # the mover is indifferent and holds with the chance that keeps the others' plans best replies
-    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
     args = ("hint", "pig", "--players", "3", "--score", "0", "--opponent", "61,62", "--turn-total", "28")
     data = run_json(*args, "--json")
     assert set(data["play"]) == {"hold", "roll"} and sum(data["play"].values()) == pytest.approx(1.0)
@@ -265,13 +265,12 @@ def test_hint_where_the_equilibrium_mixes_says_how_often_each_choice_is_played(t
     }
 
 
-def test_hint_shows_the_best_action_and_win_probability(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hint_shows_the_best_action_and_win_probability() -> None:
     from rich.console import Console
 
     from pigdice.engine.game import new_game
     from pigdice.terminal.game import show_hint
 
-    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
     state = new_game(variant_from_options("pig", goal=30), 2)
     out = io.StringIO()
     show_hint(state, Console(file=out, color_system=None, width=200))

@@ -66,6 +66,7 @@ def test_analyze_table_for_people() -> None:
     assert "winner's scoring turns" in result.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("suffix", "fmt"), [("md", None), ("html", None), ("txt", "html")])
 def test_analyze_writes_a_report_with_figures(tmp_path: Path, suffix: str, fmt: str | None) -> None:
     out = tmp_path / f"report.{suffix}"

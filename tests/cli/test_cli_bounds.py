@@ -259,6 +259,7 @@ def test_write_errors_name_the_file_and_the_reason(
     refused(["policy", "pig", "--goal", "10", "--export", str(tmp_path / "p.csv")], meaning)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 def test_a_full_disk_at_write_time_is_one_line(tmp_path: Path) -> None:
     for suffix in ("md", "csv", "png"):
@@ -275,6 +276,7 @@ def test_a_report_name_too_long_for_its_figures_is_refused(tmp_path: Path) -> No
     refused(["analyze", "pig", "--goal", "10", "--out", str(tmp_path / name)], "--out", "too long for the figures")
 
 
+@pytest.mark.slow
 def test_analyze_and_plot_still_write_where_they_can(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     result = run(["analyze", "pig", "--goal", "10", "--out", "report.md"])
@@ -383,6 +385,7 @@ def test_tournament_and_analyze_refuse_games_that_never_end(lazy: Path) -> None:
     refused(["analyze", "pig", "--strategies", never, "--goal", "10"], "ever ends")
 
 
+@pytest.mark.slow
 def test_simulations_of_robots_that_never_end_stop_with_a_message(lazy: Path) -> None:
     never, always = f"py:{lazy}:never_rolls", f"py:{lazy}:always_rolls"
     refused(["simulate", "pig", "--players", f"{never},{never}", "--goal", "10", "--games", "2"], "hold or score")

@@ -65,6 +65,7 @@ def test_a_rerun_reads_the_results_and_measures_nothing(designed: tuple[Path, di
     assert [r["id"] for r in again["shortlist"]] == [r["id"] for r in first["shortlist"]]
 
 
+@pytest.mark.slow
 def test_a_proposal_plays_and_shows_its_rules(designed: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
     _, data = designed
     proposal = data["proposals"][0]

@@ -243,10 +243,26 @@ def no_server() -> Iterator[None]:
         uvicorn.run = real
 
 
-@pytest.mark.usefixtures("no_server")
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@pytest.mark.usefixtures("no_server", "monkeypatch_env")
+@settings(FUZZ, max_examples=30)
 @given(data=st.data())
-def test_no_command_line_ends_in_a_traceback(data: st.DataObject, folder: Path, monkeypatch_env: None) -> None:
+def test_no_command_line_ends_in_a_traceback(data: st.DataObject, folder: Path) -> None:
+    check_a_command_line(data, folder)
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("no_server", "monkeypatch_env")
+@settings(FUZZ, max_examples=200)
+@given(data=st.data())
+def test_no_command_line_ends_in_a_traceback_in_200_tries(data: st.DataObject, folder: Path) -> None:
+    check_a_command_line(data, folder)
+
+
+def check_a_command_line(data: st.DataObject, folder: Path) -> None:
+    """Run one drawn command line: it ends in a message or a result, never in a traceback."""
     args = data.draw(command_lines(folder), label="args")
     result = runner.invoke(app, args, input="q\n")
     event(f"{args[0]}: exit {result.exit_code}")  # shown by --hypothesis-show-statistics

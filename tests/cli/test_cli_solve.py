@@ -14,11 +14,6 @@ from pigdice.cli.app import app
 runner = CliRunner()
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path / "cache"))
-
-
 def run(*args: str):
     return runner.invoke(app, list(args))
 
@@ -50,6 +45,7 @@ def test_solve_json_has_the_documented_keys():
     assert fresh["seconds"] >= fresh["kernel_seconds"] + fresh["solve_seconds"]
 
 
+@pytest.mark.slow
 def test_solve_hog_reports_dice_and_people_get_a_table():
     data = json.loads(run("solve", "hog", "--json").stdout)
     assert data["start_action"] == 6  # seed 003: roll 6 dice on the first turn

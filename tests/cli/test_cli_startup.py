@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 HEAVY = ("numba", "scipy", "pigdice.solve.solver", "pigdice.study.evaluate", "fastapi", "matplotlib", "plotly")
 
 
@@ -47,6 +49,7 @@ def _hint_json(code: str) -> object:
     return json.loads(run.stdout)
 
 
+@pytest.mark.slow
 def test_a_hint_from_a_cached_policy_loads_no_kernels_and_says_the_same(tmp_path: Path) -> None:
     args = ["hint", "big-pig-knizia", "--goal", "40", "--score", "12", "--opponent", "30", "--turn-total", "9"]
     args.append("--json")

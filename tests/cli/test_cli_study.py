@@ -211,6 +211,7 @@ def first_player_wins(first: int, second: int, goal: int) -> float:
     return x[0][0]
 
 
+@pytest.mark.slow
 def test_simulate_uses_the_fast_simulator_where_it_can_and_agrees_with_the_exact_value():
     """hold:20 vs hold:25 in Pig: the exact P(first wins), computed here, agrees with compare and 100k fast games."""
     exact = first_player_wins(20, 25, 100)

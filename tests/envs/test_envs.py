@@ -91,6 +91,7 @@ def test_the_same_seed_gives_the_same_game_and_another_seed_another() -> None:
     assert trajectory(env, 8, np.random.default_rng(1)) != first
 
 
+@pytest.mark.slow
 def test_the_reward_is_the_win_share_so_its_mean_is_the_exact_win_probability() -> None:
     variant = find_variant("pig", goal=GOAL)
     learner, robot = HoldAt(8), HoldAt(5)

@@ -113,7 +113,7 @@ def our_outcome_of_face() -> dict[int, int]:
     return {face: effects.index(spec.throw_faces((face,)).effect) for face in range(1, 7)}
 
 
-@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("players", [2, pytest.param(3, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("policy", [hold_at_5, uniform])
 def test_pig_values_equal_openspiels_pig(players: int, policy: Policy) -> None:
     horizon = 8

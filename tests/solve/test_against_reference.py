@@ -20,7 +20,9 @@ CASES["pass-the-pigs"] = {"goal": 12, "oinker": "1/50"}
 CASES["two-dice-pig-bust"] = {"goal": 12}
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n == "big-pig-knizia" else n for n in sorted(CASES)]
+)
 def test_fast_solver_matches_reference_everywhere(name):
     params = dict(CASES[name])
     if name == "two-dice-pig-bust":

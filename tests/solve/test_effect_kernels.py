@@ -192,7 +192,14 @@ def reference_head_to_head(variant: Variant, tables: tuple[np.ndarray, np.ndarra
     raise AssertionError("the reference evaluation did not converge")
 
 
-@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: kind.name)
+@pytest.mark.parametrize(
+    "kind",
+    [
+        pytest.param(k, marks=pytest.mark.slow) if k in (EffectKind.RESET_SCORE, EffectKind.SUBTRACT) else k
+        for k in KINDS
+    ],
+    ids=lambda kind: kind.name,
+)
 def test_head_to_head_matches_a_reference_evaluation(kind: EffectKind) -> None:
     goal = 8
     i, _, k = np.meshgrid(np.arange(goal), np.arange(goal), np.arange(goal), indexing="ij")

@@ -40,8 +40,14 @@ def small_variant(name: str, goal: int, params: dict[str, int], ending: tuple[st
     return find_variant(name, goal=goal, endgame=endgame, ties=ties, final_turn=final_turn, **params)
 
 
+SLOW_REFERENCES = ("pig-dice", "big-pig-knizia", "freys-pig", "piggy-six-3dice")  # 2-6 s per ending
+
+
 @pytest.mark.parametrize("ending", ENDINGS, ids=lambda e: "-".join(e))
-@pytest.mark.parametrize(("name", "goal", "cap", "params"), SMALL, ids=[s[0] for s in SMALL])
+@pytest.mark.parametrize(
+    ("name", "goal", "cap", "params"),
+    [pytest.param(*s, id=s[0], marks=[pytest.mark.slow] if s[0] in SLOW_REFERENCES else []) for s in SMALL],
+)
 def test_endgame_solver_equals_the_reference_at_every_position(
     name: str, goal: int, cap: int, params: dict[str, int], ending: tuple[str, str, str]
 ) -> None:
@@ -127,9 +133,9 @@ def test_endgame_solver_refuses_first_to_goal_and_low_caps() -> None:
         solve_endgame(find_variant("pig", goal=10, endgame="final-round"), cap=8)
 
 
-def test_perfect_robot_plays_the_exact_endgame_and_monte_carlo_agrees(tmp_path, monkeypatch) -> None:
+@pytest.mark.slow
+def test_perfect_robot_plays_the_exact_endgame_and_monte_carlo_agrees() -> None:
     # the exact robots through the engine: the first seat's wins within a 99.9% Wilson interval
-    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
     variant = find_variant("pig", goal=20, endgame="equal-turns", ties="shared")
     exact = exact_policy(variant, 2).win_probability_by_seat()[0]
     robots = [Optimal(variant), Optimal(variant)]

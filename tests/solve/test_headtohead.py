@@ -15,11 +15,6 @@ from pigdice.solve import solve
 from pigdice.solve.two.headtohead import head_to_head
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
-
-
 @pytest.mark.parametrize("name", ["pig", "two-dice-pig", "pig-dice", "hog", "piggy-six-3dice", "big-pig-knizia"])
 def test_optimal_against_itself_is_the_solver_value(name):
     variant = find_variant(name, goal=40 if name != "big-pig-knizia" else 60)

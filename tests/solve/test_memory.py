@@ -12,7 +12,6 @@ from pigdice.players.specs import parse_strategy
 from pigdice.players.tables import action_table
 from pigdice.rules import find_variant
 from pigdice.solve import memory, solve, solve_uncached
-from pigdice.solve import solver as solver_module
 from pigdice.solve.actions import HOLD, hold_thresholds
 from pigdice.solve.memory import (
     GiB,
@@ -28,11 +27,7 @@ from pigdice.solve.memory import (
 )
 from pigdice.solve.two.headtohead import head_to_head
 
-
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(solver_module, "_MEMORY", solver_module.PolicyCache())
+pytestmark = pytest.mark.usefixtures("fresh_policies")  # a refusal is only seen by a solve not yet cached
 
 
 def machine_with(monkeypatch, available: int) -> None:

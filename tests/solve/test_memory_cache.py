@@ -15,11 +15,7 @@ from pigdice.solve import solver as solver_module
 from pigdice.solve import storage as storage_module
 from pigdice.solve.solver import PolicyCache
 
-
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(solver_module, "_MEMORY", PolicyCache())
+pytestmark = pytest.mark.usefixtures("fresh_policies")
 
 
 def pig(goal: int):

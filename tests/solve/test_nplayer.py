@@ -221,7 +221,10 @@ SMALL_GAMES = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(SMALL_GAMES))
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, marks=pytest.mark.slow) if c in ("coin-4", "coin-pair-4") else c for c in sorted(SMALL_GAMES)],
+)
 def test_values_choices_and_action_values_match_plain_value_iteration(case):
     variant, players = SMALL_GAMES[case]
     policy = solve_players(variant, players)
@@ -243,12 +246,12 @@ def test_values_choices_and_action_values_match_plain_value_iteration(case):
 
 
 REFERENCE_CASES = [
-    ("pig", 8, {}, 3),
-    ("pig", 8, {}, 4),
+    pytest.param("pig", 8, {}, 3, marks=pytest.mark.slow),
+    pytest.param("pig", 8, {}, 4, marks=pytest.mark.slow),
     ("two-dice-pig", 6, {}, 3),
-    ("two-dice-pig", 6, {}, 4),
+    pytest.param("two-dice-pig", 6, {}, 4, marks=pytest.mark.slow),
     ("hog", 6, {"max_dice": 3}, 3),
-    ("hog", 6, {"max_dice": 3}, 4),
+    pytest.param("hog", 6, {"max_dice": 3}, 4, marks=pytest.mark.slow),
 ]
 
 
@@ -313,6 +316,7 @@ def pig3() -> PlayersPolicy:
     return solve_players(find_variant("pig"), 3)
 
 
+@pytest.mark.slow
 def test_three_player_pig_goal_100_seats_and_opening(pig3):
     # Our own values (no published source for 3 players). Cross-checked: 200,000 games of this
     # policy through the engine (bench/nplayer.py --players 3 --goal 100 --games 200000 --seed 2024)
@@ -329,6 +333,7 @@ def test_three_player_pig_goal_100_seats_and_opening(pig3):
     assert policy.best(Position((0, 0, 0), 23)) == "hold"
 
 
+@pytest.mark.slow
 def test_where_no_choices_are_consistent_the_equilibrium_mixes_and_nobody_gains_by_another_choice(pig3):
     # 37 cycles of 3-player Pig to 100 have no consistent deterministic choices (every profile leaves
     # someone a better reply): there the players at a breakpoint mix (pigdice.solve.n.mixing)
@@ -360,6 +365,7 @@ def test_where_no_choices_are_consistent_the_equilibrium_mixes_and_nobody_gains_
             assert abs(values["hold"] - values["roll"]) <= INDIFFERENCE + EXACT
 
 
+@pytest.mark.slow
 def test_a_mixed_equilibrium_matches_the_reference_playing_the_stated_chances():
     # the smallest game found with a mixed cycle: a die that busts, adds 1 or adds 2 (a third each),
     # 3 players to 12. The reference (plain-Python value iteration) plays the solver's stated chances
@@ -391,7 +397,10 @@ def test_where_several_choices_are_consistent_one_is_kept_and_every_choice_is_a_
             assert values[policy.best(Position(scores, k))] >= max(values.values()) - INDIFFERENCE
 
 
-@pytest.mark.parametrize(("goal", "players", "games"), [(30, 3, 2000), (20, 4, 2000), (25, 3, 1500), (12, 3, 3000)])
+@pytest.mark.parametrize(
+    ("goal", "players", "games"),
+    [(30, 3, 2000), (20, 4, 2000), (25, 3, 1500), pytest.param(12, 3, 3000, marks=pytest.mark.slow)],
+)
 def test_policy_plays_its_values_through_the_engine(goal, players, games):
     # goal 12: the game with a mixed cycle of test_a_mixed_equilibrium_matches_the_reference...
     if goal == 12:

@@ -35,6 +35,7 @@ REFERENCE_CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "goal", "endgame", "ties", "final_turn", "cap"), REFERENCE_CASES)
 def test_three_players_endings_equal_the_reference_everywhere(name, goal, endgame, ties, final_turn, cap):
     params = {"max_dice": 3} if name == "hog" else {}
@@ -98,6 +99,7 @@ def test_seat_probabilities_sum_to_one_and_values_are_vectors(endgame):
     assert policy.residual < EXACT and policy.truncation <= 1e-12
 
 
+@pytest.mark.slow
 def test_the_ending_changes_the_odds():
     first = solve_players(find_variant("pig", goal=40).first_to_goal(), 3).win_probability_by_seat()
     final = solve_players(find_variant("pig", goal=40, endgame="final-round"), 3).win_probability_by_seat()
@@ -108,6 +110,7 @@ def test_the_ending_changes_the_odds():
     assert len({round(v, 6) for v in (*first, *final, *equal)}) == 9
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "goal", "endgame", "games"),
     [("pig", 25, "final-round", 2500), ("pig", 25, "equal-turns", 2500), ("two-dice-pig", 25, "final-round", 2000)],
@@ -180,7 +183,7 @@ def test_positions_the_policy_does_not_answer_are_refused_clearly():
 @pytest.mark.parametrize(
     ("name", "goal", "endgame", "ties"),
     [
-        ("pig-dice", 12, "final-round", "first-to-reach"),
+        pytest.param("pig-dice", 12, "final-round", "first-to-reach", marks=pytest.mark.slow),
         ("pig", 10, "equal-turns", "shared"),
         ("hog", 9, "final-round", "shared"),
     ],

@@ -12,7 +12,15 @@ from pigdice.rules.variant import Decision
 from .reference_solver import reference_values
 
 
-@pytest.mark.parametrize("name", ["pig", "pig-dice", "hog-reroll", "hog"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "pig",
+        "pig-dice",
+        pytest.param("hog-reroll", marks=pytest.mark.slow),
+        pytest.param("hog", marks=pytest.mark.slow),
+    ],
+)
 def test_optimal_table_is_the_argmax_of_the_reference_values(name: str) -> None:
     # the table the analyses read, against the dict-based reference solver's option values
     # (Effect.resolve, no kernel code); states where two options are within 1e-9 are ties

@@ -15,19 +15,11 @@ from pigdice.solve import Policy, cache_path, solve, solve_uncached
 from pigdice.study.simulate import simulate
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
-    from pigdice.solve import solver
-
-    solver._MEMORY.clear()
-
-
-def test_solve_caches_to_disk_and_reloads(tmp_path):
+def test_solve_caches_to_disk_and_reloads(fresh_policies):
     variant = find_variant("pig", goal=30)
     first = solve(variant)
     path = cache_path(variant)
-    assert path.exists() and path.parent == tmp_path
+    assert path.exists() and path.parent == fresh_policies
     from pigdice.solve import solver
 
     solver._MEMORY.clear()
@@ -43,7 +35,7 @@ def test_cache_name_changes_with_parameters():
     assert cache_path(plain) != cache_path(find_variant("pass-the-pigs", oinker="1/100"))
 
 
-def test_damaged_cache_file_is_rebuilt():
+def test_damaged_cache_file_is_rebuilt(fresh_policies):
     variant = find_variant("pig", goal=20)
     path = cache_path(variant)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -113,6 +105,7 @@ def test_optimal_robot_holds_at_the_threshold_and_when_it_can_win():
     assert robot.choose(near, rng) == Hold()
 
 
+@pytest.mark.slow
 def test_optimal_beats_hold_at_20_over_many_games():
     variant = find_variant("pig", goal=50)
     result = simulate(variant, [parse_strategy("optimal", variant), HoldAt(20)], 4000, seed=11)
@@ -121,6 +114,7 @@ def test_optimal_beats_hold_at_20_over_many_games():
     assert optimal_share > 0.5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["swine-herd", "piggy-six", "pig-dice", "hog-reroll", "piggy-six-3dice"])
 def test_optimal_robot_finishes_games_in_every_kind_of_variant(name):
     variant = find_variant(name, goal=30)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 import zipfile
 
 import numpy as np
@@ -12,16 +13,13 @@ import pytest
 from pigdice.errors import BadParameterError
 from pigdice.rules import find_variant
 from pigdice.solve import Policy, cache_path, solve, solve_uncached
-from pigdice.solve import solver as solver_module
 
 VARIANT = find_variant("pig", goal=15)
 
 
 @pytest.fixture
-def cache(tmp_path, monkeypatch):
-    """A fresh cache folder and an empty in-memory cache for each test."""
-    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(solver_module, "_MEMORY", solver_module.PolicyCache())
+def cache(fresh_policies):
+    """Return where the test's own (empty) policy cache keeps ``VARIANT``."""
     return cache_path(VARIANT)
 
 
@@ -72,6 +70,7 @@ def test_values_that_are_not_win_probabilities_are_not_trusted(cache, bad):
 
 
 def test_a_fifo_at_the_cache_path_is_not_read_and_is_replaced(cache):
+    solve_uncached(VARIANT)  # the kernels load (or compile, in a fresh checkout) before the clock starts
     cache.parent.mkdir(parents=True, exist_ok=True)
     os.mkfifo(cache)
     done = threading.Event()
@@ -93,6 +92,50 @@ def test_saves_use_their_own_temporary_files(cache):
         thread.join()
     assert Policy.load(cache, VARIANT).values == pytest.approx(policy.values)
     assert sorted(p.name for p in cache.parent.iterdir()) == [cache.name]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="needs one lock around every policy file read in pigdice/solve (policyfile.read_values, "
+    "EndgamePolicy.load, PlayersPolicy.load): CPython 3.11 gh-106905",
+)
+def test_threads_read_policy_files_one_at_a_time(cache, monkeypatch):
+    # numpy reads every .npy header with ast.literal_eval, and CPython 3.11 keeps the AST constructor's
+    # recursion depth per interpreter, not per thread (gh-106905): two threads building ASTs at once,
+    # switched by a garbage collection inside one of them, fail with "SystemError: AST constructor
+    # recursion depth mismatch" (test_threads_share_the_cache_safely failed so, now and then). The web
+    # solves and loads from several threads, so policy files must be read one thread at a time. Here each
+    # header takes 20 ms, long enough for the threads to overlap wherever the reads are not serialized.
+    import ast
+
+    solve(VARIANT)  # on disk now
+    parse, busy, most = ast.literal_eval, [0], [0]
+    count = threading.Lock()
+
+    def slow_parse(text):
+        with count:
+            busy[0] += 1
+            most[0] = max(most[0], busy[0])
+        time.sleep(0.02)
+        try:
+            return parse(text)
+        finally:
+            with count:
+                busy[0] -= 1
+
+    monkeypatch.setattr(ast, "literal_eval", slow_parse)
+    start = threading.Barrier(4)
+
+    def load() -> None:
+        start.wait()
+        Policy.load(cache, VARIANT)
+
+    threads = [threading.Thread(target=load) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert most[0] == 1, f"{most[0]} threads parsed .npy headers at once"
 
 
 def test_a_file_declaring_a_huge_array_is_refused_from_its_header(cache):

@@ -22,10 +22,16 @@ from .reference_solver import reference_values
 EXACT = 1e-12
 
 
+_GAMES: dict[tuple[object, ...], ReferenceGame] = {}  # every reference is built once and read by every test
+
+
 def _game(name: str, goal: int, endgame: str, players: int, cap: int | None = None, **rules: object) -> ReferenceGame:
-    params: dict[str, Any] = {"max_dice": 3} if name in ("hog", "hog-reroll") else {}
-    params.update(rules)  # endgame rules and variant parameters alike
-    return reference_game(find_variant(name, goal=goal, endgame=endgame, **params), players, cap)
+    key = (name, goal, endgame, players, cap, tuple(sorted(rules.items())))
+    if key not in _GAMES:
+        params: dict[str, Any] = {"max_dice": 3} if name in ("hog", "hog-reroll") else {}
+        params.update(rules)  # endgame rules and variant parameters alike
+        _GAMES[key] = reference_game(find_variant(name, goal=goal, endgame=endgame, **params), players, cap)
+    return _GAMES[key]
 
 
 # -- the 2-player references ------------------------------------------------------------------

@@ -9,11 +9,6 @@ from pigdice.solve import solve
 from pigdice.solve.two.headtohead import head_to_head
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
-
-
 def test_pig_first_player_wins_0_5306_over_505000_states():
     # Neller & Presser 2004 ("Optimal play of the dice game Pig", UMAP 25(1)): the first player
     # wins with probability 0.5306 under optimal play; states (i, j, k) with i + k < 100.

@@ -300,6 +300,7 @@ def reference_of(variant: Variant) -> dict[tuple[int, ...], Vec]:
     return reference_values(faces, p_bust, variant.goal)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("goal", "roll"), [(3, SMALL), (3, None)])
 def test_solver_matches_the_reference(goal: int, roll: RollSpec | None) -> None:
     variant = herd(goal, roll)

@@ -165,7 +165,17 @@ def test_everyone_exact_reproduces_the_solver(name: str, solved: dict) -> None:
     assert evaluation.still_playing < 1e-12 and evaluation.never_ends < 1e-12
 
 
-@pytest.mark.parametrize("name", ["coin-3", "coin-4", "coin-reset-3", "coin-mixed-3", "coin-pair-3", "hog-3"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "coin-3",
+        pytest.param("coin-4", marks=pytest.mark.slow),
+        "coin-reset-3",
+        "coin-mixed-3",
+        "coin-pair-3",
+        pytest.param("hog-3", marks=pytest.mark.slow),
+    ],
+)
 def test_approximation_matches_a_plain_markov_chain(name: str, solved: dict) -> None:
     variant, policy = solved[name]
     n = policy.players

@@ -205,6 +205,7 @@ def test_tournament_errors() -> None:
         tournament(pig, robots(pig, "hold:20", "hold:25"), players=11)
 
 
+@pytest.mark.slow
 def test_swine_herd_is_compared_exactly_and_agrees_with_simulation() -> None:
     herd = find_variant("swine-herd", goal=30)
     result = compare(herd, *robots(herd, "optimal", "hold:8"), games=4000, seed=5)

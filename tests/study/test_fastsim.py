@@ -46,6 +46,7 @@ def test_same_seed_same_games_and_another_seed_differs() -> None:
     assert generator.wins == simulate_tables(pig, [ta, tb], 1000, seed=7).wins
 
 
+@pytest.mark.slow
 def test_parallel_run_gives_the_serial_result() -> None:
     pig = find_variant("pig", goal=40)
     ta, tb = tables(pig, "hold:20", "keep-pace")

@@ -22,9 +22,7 @@ PIG = find_variant("pig", goal=30)
 HOLD = action_table(HoldAt(10), PIG)
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
+pytestmark = pytest.mark.usefixtures("fresh_policies")  # a refusal is only seen by a solve not yet cached
 
 
 def machine_with(monkeypatch, available: int) -> None:

@@ -110,6 +110,7 @@ def test_turn_score_of_pig_and_hog_is_similar_at_the_start() -> None:
     assert np.median(np.abs(pig - hog)) < 1.0
 
 
+@pytest.mark.slow
 def test_report_figures(tmp_path: Path) -> None:
     from pigdice.study.report import write_report
 

@@ -64,6 +64,7 @@ def test_pig_to_100_first_to_goal_reference() -> None:
     assert found.own and found.reason is None
 
 
+@pytest.mark.slow
 def test_first_player_chances_are_the_solvers(pig30: Questions) -> None:
     pig = find_variant("pig", goal=30)
     assert [f.ending for f in pig30.endings] == list(ENDINGS)
@@ -201,6 +202,7 @@ def test_cli_questions_json() -> None:
     assert with_maps["players"] == []
 
 
+@pytest.mark.slow
 def test_cli_questions_tables_and_report(tmp_path: Path) -> None:
     shown = run("analyze", "pig", "--goal", "15", "--questions", "--players", "2").stdout
     assert "first player's chance" in shown and "By how much" in shown

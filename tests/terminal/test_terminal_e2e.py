@@ -135,6 +135,7 @@ def test_hot_seat_swine_herd_asks_every_standing_person() -> None:
     assert finish(child) == 0
 
 
+@pytest.mark.slow
 def test_a_saved_game_is_reviewed_verified_and_replayed(tmp_path: Path) -> None:
     saved = tmp_path / "my game.json"
     child = spawn("play", "pig", "--players", "you,hold:10", "--goal", "12", "--seed", "8", "--save", str(saved))
