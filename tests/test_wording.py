@@ -261,7 +261,7 @@ def test_a_robot_seat_says_what_it_does(web: Any) -> None:
     assert reply.status_code == 201, reply.text
     seats = web.get(f"/api/games/{reply.json()['code']}").json()["state"]["seats"]
     assert [(s["name"], s["about"]) for s in seats] == [
-        ("You", ""),
+        ("Player 1", ""),  # a person's seat: their chosen name, else its number
         ("Wilbur", "holds at 20"),
         ("Babe", "the perfect player"),
     ]
