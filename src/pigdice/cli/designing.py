@@ -15,6 +15,7 @@ from pigdice.cli.options import JsonOpt
 from pigdice.cli.output import emit_json, stdout_console
 from pigdice.cli.progress import progress_bar
 from pigdice.errors import BadParameterError, require_modules
+from pigdice.files import write_text
 
 MAX_BUDGET = 2_000_000
 MAX_WORKERS = 256
@@ -80,7 +81,7 @@ def design_command(
     if example_space is not None:
         chosen = example()
         with writing(example_space):
-            example_space.write_text(json.dumps(chosen.to_json(), indent=2) + "\n", encoding="utf-8")
+            write_text(example_space, json.dumps(chosen.to_json(), indent=2) + "\n")
         size = len(chosen.points())
         if json_out:
             emit_json({"space": str(example_space), "rule_sets": size})

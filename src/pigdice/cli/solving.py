@@ -24,6 +24,7 @@ from pigdice.cli.options import (
 from pigdice.cli.output import emit_json, stderr_console, stdout_console
 from pigdice.cli.progress import progress_bar
 from pigdice.errors import BadParameterError
+from pigdice.files import replacing
 from pigdice.rules.variant import MAX_GOAL, Decision, Endgame, Variant
 from pigdice.solve.positions import Position
 
@@ -194,7 +195,7 @@ def csv_header(variant: Variant) -> list[str]:
 def export_csv(policy: Policy, path: Path, show_progress: bool = False) -> int:
     """Write every state of ``policy`` to ``path`` as CSV; return the number of rows."""
     blocks = policy.goal * policy.goal
-    with path.open("w", newline="") as handle, progress_bar(show_progress) as bar:
+    with replacing(path, newline="") as handle, progress_bar(show_progress) as bar:
         handle.write(",".join(csv_header(policy.variant)) + "\n")
         for index, block in enumerate(_csv_lines(policy)):
             handle.write(block)

@@ -27,6 +27,7 @@ from pigdice.cli.options import (
 from pigdice.cli.output import emit_json, percent, stderr_console, stdout_console
 from pigdice.cli.progress import progress_bar
 from pigdice.errors import BadParameterError, BadStrategyError
+from pigdice.files import replacing
 from pigdice.players.defaults import default_robot
 from pigdice.rules.variant import Endgame, Variant
 from pigdice.solve.background import Progress, run_in_worker
@@ -318,7 +319,7 @@ def write_csv(result: TournamentResult, path: Path) -> int:
     from pigdice.study.evaluate import CSV_FIELDS
 
     rows = result.csv_rows()
-    with writing(path), path.open("w", newline="") as handle:
+    with writing(path), replacing(path, newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(CSV_FIELDS))
         writer.writeheader()
         for row in rows:

@@ -87,6 +87,13 @@ class TimedOut:
 
 
 @dataclass(frozen=True)
+class GameStopped:
+    """The game reached the move limit (``pigdice.engine.game.MOVE_LIMIT``) and stops: the highest score wins."""
+
+    moves: int
+
+
+@dataclass(frozen=True)
 class GameOver:
     """The game ended; ``winners`` share the victory."""
 
@@ -104,6 +111,7 @@ Event = (
     | FinalRoundStarted
     | Resigned
     | TimedOut
+    | GameStopped
     | GameOver
 )
 
@@ -146,6 +154,8 @@ def describe_event(event: Event, names: list[str]) -> str:
     if isinstance(event, TimedOut):
         lost = f", losing the turn total of {event.lost}" if event.lost else ""
         return f"{who(event.player)} ran out of time: the turn passes{lost}"
+    if isinstance(event, GameStopped):
+        return f"The game has gone on for {event.moves:,} moves and stops here: the highest score wins"
     if isinstance(event, FinalRoundStarted):
         others = ", ".join(names[p] for p in event.players) or "nobody"
         return f"{who(event.by)} reached the goal; last chance for {others}"
