@@ -16,14 +16,25 @@ def has_surrogates(text: str) -> bool:
     return any(ord(ch) in SURROGATES for ch in text)
 
 
+def json_has_surrogates(value: object, depth: int = 0) -> bool:
+    """Return True if any text in parsed JSON ``value`` (keys and values, however nested) holds a surrogate."""
+    if isinstance(value, str):
+        return has_surrogates(value)
+    if depth > 100:  # deeper than any file pigdice reads: the reader refuses it on other grounds
+        return False
+    if isinstance(value, dict):
+        return any(json_has_surrogates(k, depth + 1) or json_has_surrogates(v, depth + 1) for k, v in value.items())
+    if isinstance(value, list):
+        return any(json_has_surrogates(item, depth + 1) for item in value)
+    return False
+
+
 def clean_text(text: str, limit: int | None = None) -> str:
     """Return ``text`` as one printable line: control and format characters (escape, newline, direction
     overrides, ...) become spaces, surrogates the replacement character, spaces are collapsed; cut to ``limit``."""
     if text.isprintable():  # the common case: nothing to clean (str.isprintable counts no control character)
         cleaned = text
     else:
-        cleaned = "".join(
-            "\ufffd" if ord(ch) in SURROGATES else ch if ch.isprintable() else " " for ch in text
-        )
+        cleaned = "".join("\ufffd" if ord(ch) in SURROGATES else ch if ch.isprintable() else " " for ch in text)
     line = " ".join(cleaned.split())
     return line if limit is None else line[:limit]

@@ -138,9 +138,9 @@ def open_regular(path: str | os.PathLike[str], limit: int, what: str = "the file
         found = os.fstat(handle)
         if not stat.S_ISREG(found.st_mode):
             kind = kind_of(found.st_mode)
-            raise UnsafeFileError(f"{_name(path)} is {kind}, not a plain file: {what} is read from one")
+            raise UnsafeFileError(f"{_name(path)} is {kind}, not a plain file: {what} must be one")
         if found.st_size > limit:
-            raise UnsafeFileError(f"{_name(path)} is {found.st_size:,} bytes; {what} is at most {limit:,}")
+            raise UnsafeFileError(f"{_name(path)} is {found.st_size:,} bytes; at most {limit:,} are read for {what}")
         if O_NONBLOCK:
             os.set_blocking(handle, True)
         return os.fdopen(handle, "rb")
@@ -154,7 +154,7 @@ def read_bytes(path: str | os.PathLike[str], limit: int, what: str = "the file")
     with open_regular(path, limit, what) as stream:
         data = stream.read(limit + 1)
     if len(data) > limit:  # it grew while it was read
-        raise UnsafeFileError(f"{_name(path)} is larger than {limit:,} bytes; {what} is at most {limit:,}")
+        raise UnsafeFileError(f"{_name(path)} is larger than {limit:,} bytes; at most {limit:,} are read for {what}")
     return data
 
 

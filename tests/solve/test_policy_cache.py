@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import threading
 import zipfile
 
@@ -71,7 +72,7 @@ def test_values_that_are_not_win_probabilities_are_not_trusted(cache, bad):
     assert 0.0 <= policy.win_probability(3, 4) <= 1.0
 
 
-def test_a_fifo_at_the_cache_path_is_not_read_and_is_replaced(cache):
+def test_a_fifo_at_the_cache_path_is_neither_read_nor_replaced(cache):
     cache.parent.mkdir(parents=True, exist_ok=True)
     os.mkfifo(cache)
     done = threading.Event()
@@ -80,7 +81,7 @@ def test_a_fifo_at_the_cache_path_is_not_read_and_is_replaced(cache):
     thread.start()
     assert done.wait(60), "solve blocked on a FIFO at the cache path"
     assert not result[0].from_cache
-    assert cache.is_file() and Policy.load(cache, VARIANT).from_cache
+    assert stat.S_ISFIFO(os.lstat(cache).st_mode)  # pigdice writes only plain files: the pipe is left alone
 
 
 def test_saves_use_their_own_temporary_files(cache):

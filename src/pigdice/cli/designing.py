@@ -106,6 +106,7 @@ def design_command(
     from pigdice.study.design.space import read_space
 
     chosen_space = read_space(space)
+    chosen_space.check_not_empty()  # before any worker starts
     folder = _out_dir(out)
     with progress_bar(not json_out) as bar:
         result = design(
