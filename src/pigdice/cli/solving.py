@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -42,6 +42,32 @@ def solved(variant: Variant, no_cache: bool = False) -> tuple[Policy, float]:
     return policy.policy, seconds  # type: ignore[attr-defined]  # 2 players first to the goal: a Policy inside
 
 
+def check_solve_fits(variant: Variant, players: int) -> None:
+    """Raise ResourceLimitError at once if the exact solve's arrays cannot fit in this machine's memory.
+
+    The solvers check again, exactly, before they allocate; this is their floor (``pigdice.solve.memory``'s
+    sizes of the values every solver keeps), asked before a worker starts or any table is built, so a goal
+    far too large is refused in a moment rather than after minutes of work.
+    """
+    from pigdice.solve.exact import exactness
+    from pigdice.solve.memory import check_memory, players_values_bytes, solver_bytes, values_bytes
+
+    if exactness(variant, players) is not None:
+        return  # no exact solver: the solver's own refusal names why
+    need: Callable[[int], int]
+    if players > 2:
+        need = lambda goal: players_values_bytes(goal, players)  # noqa: E731
+    elif variant.is_simultaneous:  # stage values, sit chances and the lone roller's values: goal x goal x goal
+        need = lambda goal: 5 * 8 * goal * goal * (goal + 1)  # noqa: E731
+    elif variant.endgame is Endgame.FIRST_TO_GOAL:
+        need = solver_bytes
+    else:  # a table of values per seat that has a last turn
+        seats = 2 if variant.endgame is Endgame.EQUAL_TURNS else 1
+        need = lambda goal: seats * values_bytes(goal)  # noqa: E731
+    ending = "" if variant.endgame is Endgame.FIRST_TO_GOAL else f" ({variant.endgame})"
+    check_memory(f"solving {variant.name}{ending} for {players} players", variant.goal, need)
+
+
 def solved_exactly(
     variant: Variant, players: int, no_cache: bool = False, shipped: bool = True
 ) -> tuple[ExactPolicy, float, float]:
@@ -58,6 +84,7 @@ def solved_exactly(
     quick = shipped_policy(variant, players) if shipped and not no_cache else None
     if quick is not None:
         return quick, time.perf_counter() - started, 0.0
+    check_solve_fits(variant, players)
     if not no_cache and is_cached(variant, players):
         return exact_policy(variant, players), time.perf_counter() - started, 0.0
     with progress_bar() as bar:
