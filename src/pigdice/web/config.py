@@ -82,6 +82,7 @@ class Settings:
     away_seconds: float = 60.0  # online rooms: a person disconnected this long may be left behind (claimed)
     idle_room_seconds: float = 7 * 86400.0  # an unfinished room without a move for this long is closed (expired)
     expiry_check_seconds: float = 600.0
+    database_seconds: float = 10.0  # a server database (PostgreSQL) call that takes longer fails (503), never hangs
     checkpoint_seconds: float = 2.0  # SQLite: a passive checkpoint this often ...
     wal_truncate_bytes: int = 32 * 2**20  # ... and a truncating one once the write-ahead log is larger
     extra: dict[str, str] = field(default_factory=dict)
