@@ -72,7 +72,8 @@ def array_checksum(array: np.ndarray) -> str:
     """Return the SHA-256 (hex) of an array's dtype, shape and values: what a policy file's metadata keeps."""
     contiguous = np.ascontiguousarray(array)
     digest = hashlib.sha256(f"{contiguous.dtype.str}{contiguous.shape}".encode())
-    digest.update(contiguous.reshape(-1).view(np.uint8) if contiguous.size else b"")
+    if contiguous.size:
+        digest.update(contiguous.reshape(-1).view(np.uint8).data)
     return digest.hexdigest()
 
 
