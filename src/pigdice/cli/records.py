@@ -107,13 +107,12 @@ def review_command(record_file: RecordArg, as_json: JsonOpt = False) -> None:
 
 def verify_command(record_file: RecordArg, as_json: JsonOpt = False) -> None:
     """Check that a saved game's dice are fair: the commitment, every throw from the seed, and the faces seen."""
-    from pigdice.engine.fairness import record_dice_statistics, verify_record
+    from pigdice.engine.fairness import verify_and_count
     from pigdice.engine.record import load_record
 
     record = load_record(record_file)
     record.build_variant()  # a game that cannot be rebuilt is a bad record (one error line), not a failed check
-    verification = verify_record(record)
-    statistics = record_dice_statistics([record]) if verification.ok else None
+    verification, statistics = verify_and_count(record)  # one replay, however long the game
     if as_json:
         emit_json({**verification.to_json(), "dice": None if statistics is None else statistics.to_json()})
     else:

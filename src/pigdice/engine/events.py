@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -116,16 +117,22 @@ Event = (
 )
 
 
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    """Return the field names of an event class (asked once per class: a replay of 100,000 moves asks a lot)."""
+    return tuple(field.name for field in dataclasses.fields(kind))
+
+
 def event_to_json(event: Event) -> dict[str, Any]:
     """Return a JSON-ready dict of an event, with its type in ``"type"``."""
     data: dict[str, Any] = {"type": type(event).__name__}
-    for field in dataclasses.fields(event):
-        value = getattr(event, field.name)
+    for name in _field_names(type(event)):
+        value = getattr(event, name)
         if isinstance(value, Effect):
             value = value.to_json()
         elif isinstance(value, tuple):
             value = list(value)
-        data[field.name] = value
+        data[name] = value
     return data
 
 

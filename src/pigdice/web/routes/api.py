@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi import APIRouter, Response
 
-from pigdice.engine.fairness import record_dice_statistics, verify_record
+from pigdice.engine.fairness import record_dice_statistics, verify_and_count
 from pigdice.engine.record import GameRecord
 from pigdice.rules.registry import all_variants, find_variant
 from pigdice.web import leaving
@@ -142,8 +142,9 @@ async def api_verify(code: str, manager: Manager) -> dict[str, Any]:
 
 def verification(record: GameRecord) -> dict[str, Any]:
     """Return a record's verification and its dice statistics as JSON-ready data."""
-    checked = verify_record(record)
-    statistics = record_dice_statistics([record])
+    checked, statistics = verify_and_count(record)
+    if statistics is None:  # the seed is secret (a running game) or the record does not hold: its recorded throws
+        statistics = record_dice_statistics([record])
     return {**checked.to_json(), "dice": statistics.to_json(), "commitment_digest": _digest(record)}
 
 
