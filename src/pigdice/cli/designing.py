@@ -98,15 +98,15 @@ def design_command(
         raise BadParameterError("--workers sizes the local cluster: leave it out with --in-process")
     if scheduler is not None and (not scheduler.strip() or len(scheduler) > MAX_ADDRESS or not scheduler.isprintable()):
         raise BadParameterError(f"--scheduler takes an address like tcp://host:8786 (at most {MAX_ADDRESS} characters)")
+    from pigdice.study.design.space import read_space
+
+    chosen_space = read_space(space)  # the file first: a device, a pipe or a bad space is refused at once
+    chosen_space.check_not_empty()  # before any worker starts
     require_modules(
         ("pyarrow",) if in_process else ("dask", "distributed", "pyarrow"), "design", "the game designer needs"
     )
     from pigdice.study.design.designer import design
     from pigdice.study.design.search import REFERENCE_VARIANTS
-    from pigdice.study.design.space import read_space
-
-    chosen_space = read_space(space)
-    chosen_space.check_not_empty()  # before any worker starts
     folder = _out_dir(out)
     with progress_bar(not json_out) as bar:
         result = design(
