@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from pigdice import files as files_module
 from pigdice.cli.checks import NAME_MAX, OutputError, number_option, output_option, shown, writing
 from pigdice.cli.options import GoalOpt, JsonOpt, ParamOpt, VariantArg, variant_from_options
 from pigdice.cli.output import emit_json, stdout_console
@@ -251,7 +252,7 @@ def _swine_herd(
             with writing(out):
                 picture = out.with_name(f"{out.stem}-sit.png")
                 plot_swine_herd(variant, picture, policy=analysis.policy)
-                out.write_text(report_text(analysis, report_format, picture.name), encoding="utf-8")
+                files_module.write_text(out, report_text(analysis, report_format, picture.name))
             files = [out, picture]
         bar(1.0, "done")
     if _emitted(analysis.to_json, lambda: report_text(analysis, report_format), files, json_out, arrays, out, fmt):
@@ -377,7 +378,7 @@ def _compare(
             analyses.append(analysis)
     if out is not None:
         with writing(out):
-            out.write_text(comparison_text(analyses, report_format), encoding="utf-8")
+            files_module.write_text(out, comparison_text(analyses, report_format))
     if json_out:
         emit_json([a.to_json(arrays=arrays) for a in analyses])
         return

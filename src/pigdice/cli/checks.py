@@ -6,9 +6,10 @@ decimal points or other scripts' digits, which ``int`` would quietly accept) wit
 app prints as one ``error:`` line (exit 2) naming the option, the range and the value.
 
 Files: ``output_path`` checks a file to write before any work (a name, not blank, not a folder,
-in a folder that exists and can be written, a name the file system can hold), and ``writing``
-turns an ``OSError`` at write time (disk full, read-only file system, ...) into one ``error:``
-line naming the file and what went wrong.
+absent or a plain file (never a link, a device or a pipe), in a folder that exists and takes a
+new file, a name the file system can hold), and ``writing`` turns an ``OSError`` at write time
+(disk full, read-only file system, ...) into one ``error:`` line naming the file and what went
+wrong. The files themselves are written through ``pigdice.files``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from typing import Any
 
 import typer
 
+from pigdice import files
+from pigdice.cleantext import clean_text
 from pigdice.errors import BadParameterError, PigdiceError
 
 MAX_SHOWN = 40  # characters of a bad value repeated in an error message
@@ -59,6 +62,8 @@ def shown(text: object) -> str:
 def shown_path(path: object) -> str:
     """Return a path quoted for an error message; a very long one keeps its start and its file name."""
     value = os.fsdecode(path) if isinstance(path, bytes | os.PathLike) else str(path)
+    if not value.isprintable():
+        value = clean_text(value)  # escape sequences and newlines never reach the terminal
     if len(value) <= MAX_SHOWN_PATH:
         return repr(value)
     return f"{value[:40]!r}...{value[-120:]!r} ({len(value)} characters)"
@@ -274,6 +279,13 @@ def output_path(value: object, what: str = "--out") -> Path:
     found = _stat(path)
     if found is not None and stat.S_ISDIR(found.st_mode):
         raise OutputError(f"{what} {shown_path(text)} is a folder; give a file name, e.g. {shown_path(path / 'out')}")
+    try:
+        files.check_target(path)  # a link, a device, a pipe: never written to or replaced
+    except files.UnsafeFileError:
+        kind = files.kind_of(os.lstat(path).st_mode)
+        raise OutputError(
+            f"{what} {shown_path(text)} is {kind}, not a plain file: pigdice writes only plain files"
+        ) from None
     where = _stat(folder)
     if where is None or not stat.S_ISDIR(where.st_mode):
         raise OutputError(f"{what} {shown_path(text)}: {_missing_folder(folder)}")
@@ -285,7 +297,23 @@ def output_path(value: object, what: str = "--out") -> Path:
         )
     if found is not None and stat.S_ISREG(found.st_mode) and not os.access(path, os.W_OK):
         raise OutputError(f"{what} {shown_path(text)}: the file cannot be written (permission denied)")
+    _probe(folder, f"{what} {shown_path(text)}")
     return path
+
+
+def _probe(folder: Path, naming: str) -> None:
+    """Create and remove a file in ``folder``: a folder that looks writable but takes no new file (/sys, /proc,
+    a read-only mount) is refused now, before any work, not after it."""
+    probe = folder / f".pigdice-probe-{os.getpid()}-{os.urandom(4).hex()}"
+    try:
+        handle = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | files.O_NOFOLLOW, 0o600)
+    except OSError as exc:
+        raise OutputError(f"{naming}: the folder {shown_path(folder)} takes no new file ({reason(exc)})") from None
+    os.close(handle)
+    try:
+        os.unlink(probe)
+    except OSError:
+        pass
 
 
 class OutputPath:
@@ -320,6 +348,8 @@ def writing(path: Path | str) -> Iterator[None]:
     """Turn an OSError while writing ``path`` (or files next to it) into an OutputError naming the file."""
     try:
         yield
+    except files.UnsafeFileError as exc:  # something other than a plain file appeared there meanwhile
+        raise OutputError(str(exc)) from None
     except OSError as exc:
         target = exc.filename if isinstance(exc.filename, str | bytes | os.PathLike) else path
         raise OutputError(f"cannot write {shown_path(os.fsdecode(target))}: {reason(exc)}") from None

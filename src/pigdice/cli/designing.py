@@ -15,6 +15,7 @@ from pigdice.cli.options import JsonOpt
 from pigdice.cli.output import emit_json, stdout_console
 from pigdice.cli.progress import progress_bar
 from pigdice.errors import BadParameterError, require_modules
+from pigdice.files import write_text
 
 MAX_BUDGET = 2_000_000
 MAX_WORKERS = 256
@@ -80,7 +81,7 @@ def design_command(
     if example_space is not None:
         chosen = example()
         with writing(example_space):
-            example_space.write_text(json.dumps(chosen.to_json(), indent=2) + "\n", encoding="utf-8")
+            write_text(example_space, json.dumps(chosen.to_json(), indent=2) + "\n")
         size = len(chosen.points())
         if json_out:
             emit_json({"space": str(example_space), "rule_sets": size})
@@ -97,14 +98,15 @@ def design_command(
         raise BadParameterError("--workers sizes the local cluster: leave it out with --in-process")
     if scheduler is not None and (not scheduler.strip() or len(scheduler) > MAX_ADDRESS or not scheduler.isprintable()):
         raise BadParameterError(f"--scheduler takes an address like tcp://host:8786 (at most {MAX_ADDRESS} characters)")
+    from pigdice.study.design.space import read_space
+
+    chosen_space = read_space(space)  # the file first: a device, a pipe or a bad space is refused at once
+    chosen_space.check_not_empty()  # before any worker starts
     require_modules(
         ("pyarrow",) if in_process else ("dask", "distributed", "pyarrow"), "design", "the game designer needs"
     )
     from pigdice.study.design.designer import design
     from pigdice.study.design.search import REFERENCE_VARIANTS
-    from pigdice.study.design.space import read_space
-
-    chosen_space = read_space(space)
     folder = _out_dir(out)
     with progress_bar(not json_out) as bar:
         result = design(

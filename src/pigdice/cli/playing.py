@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from pigdice.cli.checks import output_option
 from pigdice.cli.options import (
     NO_OPTIONS,
     SeedOpt,
@@ -32,12 +33,7 @@ def play_command(
     seed: SeedOpt = None,
     save: Annotated[
         Path | None,
-        typer.Option(
-            "--save",
-            metavar="FILE",
-            dir_okay=False,
-            help="Save the game record here (default: a new file in the pigdice games folder).",
-        ),
+        output_option("--save", help="Save the game record here (default: a new file in the pigdice games folder)."),
     ] = None,
     options: VariantOptions = NO_OPTIONS,
 ) -> None:

@@ -10,6 +10,8 @@ from rich.table import Table
 from rich.text import Text
 
 from pigdice.cli.output import emit_json, stdout_console
+from pigdice.errors import BadParameterError
+from pigdice.rules.variant import Variant
 
 RecordArg = Annotated[
     Path,
@@ -20,6 +22,23 @@ RecordArg = Annotated[
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+
+
+def check_reviewable(variant: Variant, players: int) -> None:
+    """Raise BadParameterError if reviewing a game of ``variant`` with ``players`` would need a solve past the cost
+    model's bounds (the web server's: seconds to a minute), before any solving: a record may name any goal."""
+    from pigdice.solve.cost import SolveBounds, exact_refusal
+    from pigdice.solve.exact import exactness
+
+    if exactness(variant, players) is None:
+        solved = (variant, players)
+    else:  # the perfect player's approximation reads the 2-player solve
+        solved = (variant, 2) if variant.is_simultaneous else (variant.roll_hold_form(), 2)
+    if exactness(*solved) is not None:
+        return
+    reason = exact_refusal(*solved, SolveBounds(), where="a review")
+    if reason is not None:
+        raise BadParameterError(f"this game is too large to review: {reason}")
 
 
 def replay_command(
@@ -46,6 +65,7 @@ def review_command(record_file: RecordArg, as_json: JsonOpt = False) -> None:
     from pigdice.study.review import MARKS, describe_decision, review_record, summary_line
 
     record = load_record(record_file)
+    check_reviewable(record.build_variant(), record.players)  # the goal and players, before any solve
     with progress_bar(enabled=not as_json) as bar:
         perfect = Optimal(record.build_variant(), progress=bar, in_worker=True)  # Ctrl-C stops a solve at once
         review = review_record(record, perfect, progress=lambda fraction: bar(fraction, "reviewing the decisions"))
@@ -87,12 +107,12 @@ def review_command(record_file: RecordArg, as_json: JsonOpt = False) -> None:
 
 def verify_command(record_file: RecordArg, as_json: JsonOpt = False) -> None:
     """Check that a saved game's dice are fair: the commitment, every throw from the seed, and the faces seen."""
-    from pigdice.engine.fairness import record_dice_statistics, verify_record
+    from pigdice.engine.fairness import verify_and_count
     from pigdice.engine.record import load_record
 
     record = load_record(record_file)
-    verification = verify_record(record)
-    statistics = record_dice_statistics([record]) if verification.ok else None
+    record.build_variant()  # a game that cannot be rebuilt is a bad record (one error line), not a failed check
+    verification, statistics = verify_and_count(record)  # one replay, however long the game
     if as_json:
         emit_json({**verification.to_json(), "dice": None if statistics is None else statistics.to_json()})
     else:

@@ -109,6 +109,7 @@ def serve_command(
 
     from pigdice.web.app import create_app
     from pigdice.web.config import Settings
+    from pigdice.web.limits import bounded_http_protocol
 
     settings = Settings.from_env(database_url, robot_delay)
     where = check_database(settings.database_url)
@@ -124,6 +125,13 @@ def serve_command(
             host=host,
             port=port,
             log_level=level,
+            http=bounded_http_protocol(settings.max_header_bytes, settings.header_seconds),
+            h11_max_incomplete_event_size=settings.max_header_bytes,
+            timeout_keep_alive=5,
+            # X-Forwarded-For is believed only from the proxies named in PIGDICE_FORWARDED_ALLOW_IPS: from
+            # anyone else (loopback included) it could reset the per-address room limit
+            proxy_headers=bool(settings.forwarded_allow_ips),
+            forwarded_allow_ips=settings.forwarded_allow_ips or None,
             ws_max_size=65536,
             ws_per_message_deflate=False,  # messages are small; compressing them costs more CPU than it saves
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -24,6 +24,7 @@ from pigdice.cli.options import (
 from pigdice.cli.output import emit_json, stderr_console, stdout_console
 from pigdice.cli.progress import progress_bar
 from pigdice.errors import BadParameterError
+from pigdice.files import replacing
 from pigdice.rules.variant import MAX_GOAL, Decision, Endgame, Variant
 from pigdice.solve.positions import Position
 
@@ -39,6 +40,32 @@ def solved(variant: Variant, no_cache: bool = False) -> tuple[Policy, float]:
     it took; a solve runs in a worker process, with a progress bar, and Ctrl-C stops it at once."""
     policy, seconds, _ = solved_exactly(variant.first_to_goal(), 2, no_cache, shipped=False)
     return policy.policy, seconds  # type: ignore[attr-defined]  # 2 players first to the goal: a Policy inside
+
+
+def check_solve_fits(variant: Variant, players: int) -> None:
+    """Raise ResourceLimitError at once if the exact solve's arrays cannot fit in this machine's memory.
+
+    The solvers check again, exactly, before they allocate; this is their floor (``pigdice.solve.memory``'s
+    sizes of the values every solver keeps), asked before a worker starts or any table is built, so a goal
+    far too large is refused in a moment rather than after minutes of work.
+    """
+    from pigdice.solve.exact import exactness
+    from pigdice.solve.memory import check_memory, players_values_bytes, solver_bytes, values_bytes
+
+    if exactness(variant, players) is not None:
+        return  # no exact solver: the solver's own refusal names why
+    need: Callable[[int], int]
+    if players > 2:
+        need = lambda goal: players_values_bytes(goal, players)  # noqa: E731
+    elif variant.is_simultaneous:  # stage values, sit chances and the lone roller's values: goal x goal x goal
+        need = lambda goal: 5 * 8 * goal * goal * (goal + 1)  # noqa: E731
+    elif variant.endgame is Endgame.FIRST_TO_GOAL:
+        need = solver_bytes
+    else:  # a table of values per seat that has a last turn
+        seats = 2 if variant.endgame is Endgame.EQUAL_TURNS else 1
+        need = lambda goal: seats * values_bytes(goal)  # noqa: E731
+    ending = "" if variant.endgame is Endgame.FIRST_TO_GOAL else f" ({variant.endgame})"
+    check_memory(f"solving {variant.name}{ending} for {players} players", variant.goal, need)
 
 
 def solved_exactly(
@@ -57,6 +84,7 @@ def solved_exactly(
     quick = shipped_policy(variant, players) if shipped and not no_cache else None
     if quick is not None:
         return quick, time.perf_counter() - started, 0.0
+    check_solve_fits(variant, players)
     if not no_cache and is_cached(variant, players):
         return exact_policy(variant, players), time.perf_counter() - started, 0.0
     with progress_bar() as bar:
@@ -194,7 +222,7 @@ def csv_header(variant: Variant) -> list[str]:
 def export_csv(policy: Policy, path: Path, show_progress: bool = False) -> int:
     """Write every state of ``policy`` to ``path`` as CSV; return the number of rows."""
     blocks = policy.goal * policy.goal
-    with path.open("w", newline="") as handle, progress_bar(show_progress) as bar:
+    with replacing(path, newline="") as handle, progress_bar(show_progress) as bar:
         handle.write(",".join(csv_header(policy.variant)) + "\n")
         for index, block in enumerate(_csv_lines(policy)):
             handle.write(block)

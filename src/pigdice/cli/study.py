@@ -27,6 +27,7 @@ from pigdice.cli.options import (
 from pigdice.cli.output import emit_json, percent, stderr_console, stdout_console
 from pigdice.cli.progress import progress_bar
 from pigdice.errors import BadParameterError, BadStrategyError
+from pigdice.files import replacing
 from pigdice.players.defaults import default_robot
 from pigdice.rules.variant import Endgame, Variant
 from pigdice.solve.background import Progress, run_in_worker
@@ -88,6 +89,8 @@ def simulate_command(
     strategies = players_from_option(specs, variant)
     if engine not in ("auto", "fast", "loop"):
         raise BadParameterError(f"unknown --engine {engine!r}; allowed: auto, fast, loop")
+    if engine != "loop":
+        check_tables_fit(variant, strategies)
     used_seed = resolve_seed(seed)
     with progress_bar() as bar:  # in a worker process: Ctrl-C stops it at once, even inside the numba simulator
         result, fast = run_in_worker(simulation_work, (variant, specs, games, used_seed, engine), bar, None, tidy)
@@ -95,6 +98,18 @@ def simulate_command(
         emit_json(simulation_json(strategies, result, used_seed))
         return
     print_simulation(variant, strategies, result, used_seed, fast)
+
+
+def check_tables_fit(variant: Variant, strategies: list[Strategy]) -> None:
+    """Raise ResourceLimitError at once if the fast simulator's action tables cannot fit in memory: one
+    (goal, goal, goal) table per robot that has one, and their stack (``pigdice.solve.memory``)."""
+    from pigdice.players.tables import has_table
+    from pigdice.solve.memory import action_table_bytes, check_memory
+
+    tables = sum(1 for strategy in strategies if has_table(strategy))
+    if variant.is_simultaneous or not tables:
+        return
+    check_memory("simulating with action tables", variant.goal, lambda goal: action_table_bytes(goal, 2 * tables))
 
 
 def simulation_work(
@@ -318,7 +333,7 @@ def write_csv(result: TournamentResult, path: Path) -> int:
     from pigdice.study.evaluate import CSV_FIELDS
 
     rows = result.csv_rows()
-    with writing(path), path.open("w", newline="") as handle:
+    with writing(path), replacing(path, newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(CSV_FIELDS))
         writer.writeheader()
         for row in rows:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,6 +88,13 @@ class TimedOut:
 
 
 @dataclass(frozen=True)
+class GameStopped:
+    """The game reached the move limit (``pigdice.engine.game.MOVE_LIMIT``) and stops: the highest score wins."""
+
+    moves: int
+
+
+@dataclass(frozen=True)
 class GameOver:
     """The game ended; ``winners`` share the victory."""
 
@@ -104,20 +112,27 @@ Event = (
     | FinalRoundStarted
     | Resigned
     | TimedOut
+    | GameStopped
     | GameOver
 )
+
+
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    """Return the field names of an event class (asked once per class: a replay of 100,000 moves asks a lot)."""
+    return tuple(field.name for field in dataclasses.fields(kind))
 
 
 def event_to_json(event: Event) -> dict[str, Any]:
     """Return a JSON-ready dict of an event, with its type in ``"type"``."""
     data: dict[str, Any] = {"type": type(event).__name__}
-    for field in dataclasses.fields(event):
-        value = getattr(event, field.name)
+    for name in _field_names(type(event)):
+        value = getattr(event, name)
         if isinstance(value, Effect):
             value = value.to_json()
         elif isinstance(value, tuple):
             value = list(value)
-        data[field.name] = value
+        data[name] = value
     return data
 
 
@@ -146,6 +161,8 @@ def describe_event(event: Event, names: list[str]) -> str:
     if isinstance(event, TimedOut):
         lost = f", losing the turn total of {event.lost}" if event.lost else ""
         return f"{who(event.player)} ran out of time: the turn passes{lost}"
+    if isinstance(event, GameStopped):
+        return f"The game has gone on for {event.moves:,} moves and stops here: the highest score wins"
     if isinstance(event, FinalRoundStarted):
         others = ", ".join(names[p] for p in event.players) or "nobody"
         return f"{who(event.by)} reached the goal; last chance for {others}"

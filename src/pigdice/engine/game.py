@@ -18,6 +18,7 @@ from pigdice.engine.events import (
     Event,
     FinalRoundStarted,
     GameOver,
+    GameStopped,
     Resigned,
     Rolled,
     ScoreReset,
@@ -226,8 +227,23 @@ def _normalize(state: GameState, action: Action) -> Action:
     return action
 
 
+# A game stops after this many moves (a stated rule of every variant, on the rules pages): players who never bank
+# (holding at 0, or rolling until they bust) could otherwise play for ever. The highest score then wins (ties as
+# the variant breaks them); the turn in progress is not banked. A game record holds at most this many moves.
+MOVE_LIMIT = 100_000
+
+
 def apply(state: GameState, action: Move, rng: np.random.Generator | ScriptedDice) -> tuple[GameState, list[Event]]:
     """Apply ``action`` for the current player (a resignation: for its seat); return the new state and events."""
+    state, events = _apply(state, action, rng)
+    if state.step >= MOVE_LIMIT and state.winners is None:
+        events.append(GameStopped(state.step))
+        return _game_over(state, _best(state), events)
+    return state, events
+
+
+def _apply(state: GameState, action: Move, rng: np.random.Generator | ScriptedDice) -> tuple[GameState, list[Event]]:
+    """Apply ``action`` by the rules (``apply`` adds the move limit)."""
     if state.is_terminal():
         raise IllegalActionError("the game is over; no more actions")
     if isinstance(action, Resign):

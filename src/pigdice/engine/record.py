@@ -23,24 +23,24 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import secrets
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from pigdice import files
+from pigdice.cleantext import clean_text, has_surrogates
 from pigdice.engine.events import Event, event_to_json
-from pigdice.engine.game import MAX_SEED, GameState, Move, Resign, apply, dice_rng, new_game, parse_move
+from pigdice.engine.game import MAX_SEED, MOVE_LIMIT, GameState, Move, Resign, apply, dice_rng, new_game, parse_move
 from pigdice.errors import PigdiceError
 from pigdice.rules.parameters import shown
-from pigdice.rules.variant import Variant
+from pigdice.rules.variant import MAX_GOAL, Variant
 
 RECORD_FORMAT = "pigdice-game"
 RECORD_VERSION = 1
-MAX_RECORD_BYTES = 32 * 2**20  # a file larger than this is refused before it is read
-MAX_MOVES = 100_000  # a game longer than this is refused (the web bounds its games far below)
+MAX_RECORD_BYTES = 64 * 2**20  # a file larger than this is refused before it is read
+MAX_MOVES = MOVE_LIMIT  # the engine stops every game at this many moves, so every game's record is read
 MAX_SEATS = 10
 MAX_TEXT = 200  # names, specs and variant names
 COMMITMENT_METHOD = "sha256(salt:seed)"
@@ -150,8 +150,8 @@ class GameRecord:
                         **stored_params(self.variant, self.params),
                     )
                 variant.check_players(self.players)
-            except PigdiceError as exc:
-                raise RecordError(f"the record's game cannot be rebuilt: {exc}") from None
+            except (PigdiceError, TypeError, ValueError, KeyError, OverflowError) as exc:
+                raise RecordError(f"the record's game cannot be rebuilt: {clean_text(str(exc), 300)}") from None
             self._variant.append(variant)
         return self._variant[0]
 
@@ -261,33 +261,41 @@ def replay_record(record: GameRecord) -> tuple[GameState, list[list[Event]]]:
     return state, per_move
 
 
+def record_text(record: GameRecord) -> str:
+    """Return ``record`` as the text of a record file: JSON with its fields indented and one move per line."""
+    data = record.to_json()
+    moves = data["moves"]
+    data["moves"] = []
+    head, tail = json.dumps(data, indent=1).split('"moves": []', 1)
+    if not moves:
+        return f'{head}"moves": []{tail}\n'
+    lines = ",\n  ".join(json.dumps(move, separators=(",", ":")) for move in moves)
+    return f'{head}"moves": [\n  {lines}\n ]{tail}\n'
+
+
 def save_record(record: GameRecord, path: Path) -> None:
-    """Write ``record`` to ``path`` as indented JSON, atomically (a crash never leaves half a file)."""
+    """Write ``record`` to ``path`` atomically (a crash never leaves half a file), and only as a plain file.
+
+    Raises ``files.UnsafeFileError`` for a link, a device or a pipe at ``path`` (nothing is written) and OSError
+    when the file cannot be written.
+    """
     path = Path(path)
+    files.check_target(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(record.to_json(), indent=1)
-    handle, temporary = tempfile.mkstemp(prefix=".pigdice-", suffix=".json", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text + "\n")
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    files.write_text(path, record_text(record))
 
 
 def load_record(path: Path) -> GameRecord:
-    """Read a record from ``path`` (raise RecordError if it is missing, too large or not a game record)."""
+    """Read a record from ``path`` (raise RecordError if it is missing, not a plain file, too large or not a
+    game record)."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_RECORD_BYTES:
-            raise RecordError(f"{path.name} is {size:,} bytes; a game record is at most {MAX_RECORD_BYTES:,}")
-        with path.open("rb") as stream:
-            raw = stream.read(MAX_RECORD_BYTES + 1)
+        raw = files.read_bytes(path, MAX_RECORD_BYTES, "a game record")
+    except files.UnsafeFileError as exc:
+        raise RecordError(str(exc)) from None
     except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
-    return parse_record(raw, path.name)
+        raise RecordError(f"cannot read {clean_text(str(path))}: {exc.strerror or exc}") from None
+    return parse_record(raw, clean_text(path.name))
 
 
 def parse_record(raw: bytes | str, where: str = "the record") -> GameRecord:
@@ -296,8 +304,12 @@ def parse_record(raw: bytes | str, where: str = "the record") -> GameRecord:
         raise RecordError(f"{where} is larger than {MAX_RECORD_BYTES:,} bytes; a game record is smaller")
     try:
         data = json.loads(raw)
-    except (ValueError, RecursionError) as exc:
-        raise RecordError(f"{where} is not JSON ({exc})") from None
+    except RecursionError:
+        raise RecordError(f"{where} is not a game record: its JSON is nested too deeply") from None
+    except ValueError as exc:
+        if "integer string conversion" in str(exc):  # sys.get_int_max_str_digits: 4,300 by default
+            raise RecordError(f"{where} holds a number with thousands of digits; a game record has none") from None
+        raise RecordError(f"{where} is not JSON ({clean_text(str(exc), 200)})") from None
     return GameRecord.from_json(data)
 
 
@@ -321,11 +333,14 @@ def _text(data: Mapping[str, Any], name: str, where: str = "") -> str:
     value: str = _field(data, name, str, where)
     if len(value) > MAX_TEXT:
         raise RecordError(f"{where}{name} is {len(value)} characters long; at most {MAX_TEXT}")
+    if has_surrogates(value):
+        raise RecordError(f"{where}{name} holds a character that is not text (an unpaired surrogate)")
     return value
 
 
-def _optional_text(data: Mapping[str, Any], name: str) -> str | None:
-    return None if data.get(name) is None else _text(data, name)
+def _shown_text(data: Mapping[str, Any], name: str, where: str = "") -> str:
+    """Return a text field that is shown to people (a name): checked, with control characters cleaned."""
+    return clean_text(_text(data, name, where))
 
 
 def _seed(value: Any, name: str) -> int | None:
@@ -363,6 +378,13 @@ def _decode(data: Any) -> GameRecord:
         raise RecordError("params must be at most 20 named settings")
     if not all(isinstance(v, str | int | float | bool) for v in params.values()):
         raise RecordError("params values must be text, numbers or true/false")
+    if any(has_surrogates(text) for item in params.items() for text in item if isinstance(text, str)):
+        raise RecordError("params hold a character that is not text (an unpaired surrogate)")
+    if any(isinstance(v, str) and len(v) > MAX_TEXT for v in params.values()):
+        raise RecordError(f"params values are at most {MAX_TEXT} characters long")
+    goal = _field(data, "goal", int)
+    if not 1 <= goal <= MAX_GOAL:
+        raise RecordError(f"goal {shown(goal)} is outside 1..{MAX_GOAL}")
     seat_rows = _field(data, "seats", list)
     if not 1 <= len(seat_rows) <= MAX_SEATS:
         raise RecordError(f"the record has {len(seat_rows)} seats; a game has 1 to {MAX_SEATS}")
@@ -374,7 +396,8 @@ def _decode(data: Any) -> GameRecord:
         kind = _text(row, "kind", where)
         if kind not in ("human", "robot"):
             raise RecordError(f"{where}kind {shown(kind)} is neither human nor robot")
-        seats.append(SeatEntry(_text(row, "name", where), _text(row, "spec", where), kind))  # type: ignore[arg-type]
+        name, spec = _shown_text(row, "name", where), _shown_text(row, "spec", where)
+        seats.append(SeatEntry(name, spec, kind))  # type: ignore[arg-type]
     commitment = None
     if data.get("commitment") is not None:
         promise = _field(data, "commitment", dict)
@@ -397,7 +420,7 @@ def _decode(data: Any) -> GameRecord:
         events = _field(row, "events", list, where)
         if len(events) > 1000 or not all(isinstance(e, dict) for e in events):
             raise RecordError(f"{where}events must be a list of at most 1000 objects")
-        moves.append(MoveEntry(seat, _text(row, "action", where), tuple(events)))
+        moves.append(MoveEntry(seat, _shown_text(row, "action", where), tuple(events)))
     winners: tuple[int, ...] | None = None
     scores: tuple[int, ...] = ()
     if data.get("result") is not None:
@@ -414,7 +437,7 @@ def _decode(data: Any) -> GameRecord:
         raise RecordError(f"origin {shown(origin)} is neither terminal nor web")
     return GameRecord(
         variant=_text(data, "variant"),
-        goal=_field(data, "goal", int),
+        goal=goal,
         endgame=_text(data, "endgame"),
         ties=_text(data, "ties"),
         final_turn=_text(data, "final_turn"),
@@ -426,6 +449,6 @@ def _decode(data: Any) -> GameRecord:
         winners=winners,
         scores=scores,
         origin=origin,
-        room=_optional_text(data, "room"),
-        played_at=_optional_text(data, "played_at"),
+        room=None if data.get("room") is None else _shown_text(data, "room"),
+        played_at=None if data.get("played_at") is None else _shown_text(data, "played_at"),
     )

@@ -173,20 +173,21 @@ class KeepPace:
     def action_table(self, variant: Variant, progress: Progress | None = None) -> np.ndarray:
         """Return the (goal, goal, goal) action table, computed in one vectorised pass."""
         goal = variant.goal
-        i = np.arange(goal)[:, None, None]
-        j = np.arange(goal)[None, :, None]
-        k = np.arange(goal)[None, None, :]
-        threshold = np.maximum(1, (168 * goal + 100 * (j - i) + 400) // 800)
-        race = 100 * np.maximum(i, j) >= 71 * goal
-        hold = ~race & (k >= threshold)
+        j = np.arange(goal)[:, None]
+        k = np.arange(goal)[None, :]
         if variant.chooses_dice:
             gains, resets = _gain_parts(variant, goal)
             values = gains[:, None, :] - resets[:, None, None] * np.arange(goal)[None, :, None]
             best = values.max(axis=0)
-            roll = (np.argmax(values >= best - TIE, axis=0) + 1)[:, None, :]  # (i, 1, k)
+            roll = (np.argmax(values >= best - TIE, axis=0) + 1).astype(np.int8)  # (i, k)
         else:
-            roll = np.ones((1, 1, 1), dtype=np.int64)
-        return np.ascontiguousarray(np.where(hold, 0, roll), dtype=np.int8)
+            roll = np.ones((goal, goal), dtype=np.int8)
+        table = np.empty((goal, goal, goal), dtype=np.int8)
+        for i in range(goal):  # one score at a time: the table's own bytes, not eight times them in temporaries
+            threshold = np.maximum(1, (168 * goal + 100 * (j - i) + 400) // 800)
+            race = 100 * np.maximum(i, j) >= 71 * goal
+            table[i] = np.where(~race & (k >= threshold), 0, roll[i][None, :])
+        return table
 
 
 def parse_keep_pace(spec: str, variant: Variant) -> KeepPace:

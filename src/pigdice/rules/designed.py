@@ -29,7 +29,9 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from pigdice.cleantext import clean_text, json_has_surrogates
 from pigdice.errors import BadParameterError
+from pigdice.files import UnsafeFileError, read_text, write_text
 from pigdice.rules.dice import Die, standard_die
 from pigdice.rules.effects import Effect, EffectKind, add, bank, bust, reset_score, set_total
 from pigdice.rules.outcomes import ByFaces, RollSpec
@@ -395,8 +397,8 @@ class RuleFile:
         return data
 
     def write(self, path: Path) -> None:
-        """Write the rule file to ``path``."""
-        path.write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
+        """Write the rule file to ``path`` (a plain file, replaced atomically)."""
+        write_text(path, json.dumps(self.to_json(), indent=2) + "\n")
 
 
 TOP_KEYS = ("format", "version", "title", "rules", "in_words", "figures")
@@ -439,26 +441,31 @@ def parse_rule_file(data: Any) -> RuleFile:
 
 def _where(path: Path) -> str:
     """Return a path for an error message: whole when short, else its end (the file's name kept)."""
-    text = str(path)
+    text = clean_text(str(path))
     return repr(text) if len(text) <= 60 else repr("..." + text[-57:])
 
 
 def read_rule_file(path: str | os.PathLike[str]) -> RuleFile:
-    """Read and check a rule file; a missing, huge or malformed file is a BadParameterError naming it."""
+    """Read and check a rule file; a missing, huge, non-plain (a device, a pipe) or malformed file is a
+    BadParameterError naming it, raised before more than ``MAX_RULE_FILE_BYTES`` are read."""
     where = Path(path)
     try:
-        size = where.stat().st_size
-        if size > MAX_RULE_FILE_BYTES:
-            raise BadParameterError(f"rule file {_where(where)} is {size} bytes; at most {MAX_RULE_FILE_BYTES}")
-        text = where.read_text(encoding="utf-8")
+        text = read_text(where, MAX_RULE_FILE_BYTES, "a rule file")
+    except UnsafeFileError as exc:
+        raise BadParameterError(str(exc)) from None
     except OSError as exc:
         raise BadParameterError(f"cannot read rule file {_where(where)}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise BadParameterError(f"rule file {_where(where)} is not UTF-8 text") from None
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise BadParameterError(f"rule file {_where(where)} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise BadParameterError(f"rule file {_where(where)} is not valid JSON: it is nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, or a number past sys.get_int_max_str_digits (4,300 digits)
+        why = "holds a number with thousands of digits" if "integer string" in str(exc) else f"is not valid JSON: {exc}"
+        raise BadParameterError(f"rule file {_where(where)} {why}") from None
+    if json_has_surrogates(data):
+        raise BadParameterError(f"rule file {_where(where)} holds a character that is not text (a lone surrogate)")
     try:
         return parse_rule_file(data)
     except BadParameterError as exc:

@@ -25,6 +25,7 @@ from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Endgame, Variant
 from pigdice.solve.policyfile import cache_dir, remove_partial_files
 from pigdice.solve.positions import Position
+from pigdice.solve.storage import check_npz
 
 if TYPE_CHECKING:  # the solver loads numba: imported where a solve or a solved policy is needed
     from pigdice.solve.policy import Policy
@@ -322,6 +323,7 @@ def exact_policy(
     policy: ExactPolicy | None = None
     if use_cache and path.exists():
         try:
+            check_npz(path)  # a plain file whose values are those saved (in range is not enough)
             if kind == "endgame":
                 policy = endgame.EndgamePolicy.load(path, variant)
             else:

@@ -11,12 +11,15 @@ import os
 import zipfile
 import zlib
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
+from pigdice import files
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Variant
 from pigdice.solve.memory import MiB, check_memory, values_bytes
+from pigdice.solve.storage import MAX_POLICY_FILE_BYTES, READ_LOCK, check_checksums
 
 FORMAT_VERSION = 1
 VALUE_SLACK = 1e-9  # rounding a solved win probability may leave it this far outside [0, 1]
@@ -64,7 +67,7 @@ def cache_path(variant: Variant) -> Path:
 
 def entry_header(archive: zipfile.ZipFile, name: str) -> tuple[tuple[int, ...], np.dtype]:
     """Return the shape and dtype an .npz entry declares, read from its header alone."""
-    with archive.open(name) as member:
+    with READ_LOCK, archive.open(name) as member:
         major, _ = np.lib.format.read_magic(member)
         read = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
         shape, _, dtype = read(member)
@@ -74,14 +77,24 @@ def entry_header(archive: zipfile.ZipFile, name: str) -> tuple[tuple[int, ...], 
 def read_values(path: Path, variant: Variant) -> tuple[np.ndarray, int, float, float]:
     """Return (V, passes, residual, seconds) of the policy file at ``path`` saved for ``variant``.
 
-    Raises BadParameterError if it is not a sound one: not a regular file (a FIFO would block), a
-    damaged archive, a missing entry, values that are not finite win probabilities in [0, 1], or
-    metadata of another variant or format.
+    Raises BadParameterError if it is not a sound one: not a plain file (a FIFO would block), a
+    damaged archive, a missing entry, values that are not finite win probabilities in [0, 1] or that
+    differ from the checksum saved with them, or metadata of another variant or format.
     """
-    if not path.is_file():
-        raise BadParameterError(f"{path}: not a regular file")
+    try:
+        stream = files.open_regular(path, MAX_POLICY_FILE_BYTES, "a policy file")
+    except files.UnsafeFileError as exc:
+        raise BadParameterError(str(exc)) from None
+    except OSError as exc:
+        raise BadParameterError(f"{path}: cannot read the policy file ({exc.strerror or exc})") from None
+    with stream:
+        return _read_values(stream, path, variant)
+
+
+def _read_values(stream: BinaryIO, path: Path, variant: Variant) -> tuple[np.ndarray, int, float, float]:
+    """Return what ``read_values`` returns, from the open policy file ``stream``."""
     try:  # the headers first: a small compressed file may declare a huge array
-        with zipfile.ZipFile(path) as archive:
+        with zipfile.ZipFile(stream) as archive:
             shape, dtype = entry_header(archive, "values.npy")
             meta_shape, meta_dtype = entry_header(archive, "meta.npy")
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
@@ -92,7 +105,8 @@ def read_values(path: Path, variant: Variant) -> tuple[np.ndarray, int, float, f
         raise BadParameterError(f"{path}: damaged policy metadata")
     check_memory(f"loading the policy of {variant.name}", variant.goal, lambda g: 2 * values_bytes(g))
     try:
-        with np.load(path, allow_pickle=False) as data:
+        stream.seek(0)
+        with READ_LOCK, np.load(stream, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
             values = np.array(data["values"], dtype=np.float64)
         iterations, residual, seconds = int(meta["iterations"]), float(meta["residual"]), float(meta["seconds"])
@@ -108,4 +122,5 @@ def read_values(path: Path, variant: Variant) -> tuple[np.ndarray, int, float, f
         raise BadParameterError(f"{path}: values have shape {values.shape}, expected goal x goal")
     if not (np.isfinite(values).all() and values.min() >= -VALUE_SLACK and values.max() <= 1 + VALUE_SLACK):
         raise BadParameterError(f"{path}: values are not win probabilities in [0, 1]")
+    check_checksums(path, meta, {"values": values})  # in range is not enough: they must be the values saved
     return values, iterations, residual, seconds

@@ -7,14 +7,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pigdice.engine.game import GameState, apply, new_game
+from pigdice.engine.game import MOVE_LIMIT, GameState, apply, new_game
 from pigdice.engine.simultaneous import apply_choices, choosing_seats, seat_view
 from pigdice.errors import BadParameterError, BadStrategyError
 from pigdice.players.base import Strategy, is_human
 from pigdice.rules.variant import Variant
 from pigdice.study.limits import check_games
 
-MAX_STEPS = 200_000
+MAX_STEPS = MOVE_LIMIT - 1_000  # before the engine stops a game at its move limit: reported, not counted
 
 
 @dataclass
@@ -60,7 +60,7 @@ def play_game(
         choice_rng = rng.spawn(1)[0]
     state = new_game(variant, len(strategies))
     while not state.is_terminal():
-        if state.step > MAX_STEPS:
+        if state.step >= MAX_STEPS:
             why = "do these strategies ever hold or score?"
             if variant.is_simultaneous and not variant.sits_at_goal:
                 why = (

@@ -25,6 +25,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from pigdice.cleantext import clean_text
 from pigdice.engine import events as ev
 from pigdice.engine.game import (
     Action,
@@ -92,7 +93,7 @@ def seat_names(strategies: Sequence[Strategy]) -> list[str]:
     robots = 0
     for strategy in strategies:
         if isinstance(strategy, Human):
-            base = "You" if strategy.label.lower() in ("you", "human", "me") else strategy.label
+            base = "You" if strategy.label.lower() in ("you", "human", "me") else clean_text(strategy.label) or "Player"
         else:
             base = robot_name(robots)
             robots += 1
@@ -505,6 +506,8 @@ class TerminalGame:
             )
         elif isinstance(event, ev.TurnStarted):
             self.turn_banner()
+        elif isinstance(event, ev.GameStopped):
+            self.say(f"  {ev.describe_event(event, self.names)}.", style="bold yellow")
 
     def show_result(self, over: ev.GameOver) -> None:
         """Print the final scores and who won."""
@@ -709,7 +712,7 @@ class TerminalGame:
                 self.say("  Game abandoned.", style="bold yellow")
                 self.say(f"  seed {self.seed}", style="dim")
                 return 0
-            robot_moves = 0 if human else robot_moves + 1
+            robot_moves = 0 if human or self.script is not None else robot_moves + 1  # a replay plays to its end
             if robot_moves > ROBOT_MOVES_LIMIT:
                 return self.stop_endless()
             player = self.state.current

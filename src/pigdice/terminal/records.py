@@ -19,9 +19,11 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
+from pigdice.cleantext import clean_text
 from pigdice.engine.game import MAX_SEED, Action, GameState
 from pigdice.engine.record import Commitment, GameRecord, RecordError, SeatEntry, record_game, save_record
 from pigdice.errors import PigdiceError
+from pigdice.files import UnsafeFileError
 from pigdice.players.base import Human, Strategy, is_human
 from pigdice.rules.variant import Variant
 from pigdice.terminal.game import TerminalGame, robot_pause, seat_names
@@ -61,13 +63,17 @@ def save_game(game: TerminalGame, path: Path | None = None) -> Path | None:
     now = datetime.now(UTC)
     if path is None:
         path = games_folder() / f"{now:%Y-%m-%d-%H%M%S}-{game.variant.name}-{game.seed}.json"
+    where = clean_text(str(path))
     try:
         save_record(game_record(game, now), path)
-    except OSError as exc:
-        game.say(f"  The game could not be saved to {path}: {exc.strerror or exc}", style="red")
+    except UnsafeFileError as exc:
+        game.say(f"  The game was not saved: {exc}", style="red")
         return None
-    shown = shlex.quote(str(path))
-    game.say(Text(f"  Game saved: {path}", style="dim"))
+    except OSError as exc:
+        game.say(f"  The game could not be saved to {where}: {exc.strerror or exc}", style="red")
+        return None
+    shown = shlex.quote(where)
+    game.say(Text(f"  Game saved: {where}", style="dim"))
     game.say(
         Text(f"  Review your decisions: pigdice review {shown} · watch it again: pigdice replay {shown}", style="dim")
     )

@@ -28,7 +28,7 @@ from pigdice.web.limits import BodyLimit, json_error
 from pigdice.web.manager import RoomManager, SeedSource, secret_seed
 from pigdice.web.routes import api, pages, ws
 from pigdice.web.solving import load_hint_kernels
-from pigdice.web.store import Store, StoreError
+from pigdice.web.store import Store, StoreError, faults
 
 log = logging.getLogger("pigdice.web")
 
@@ -53,7 +53,7 @@ async def pigdice_error(request: Request, exc: PigdiceError) -> JSONResponse:
 
 async def store_error(request: Request, exc: StoreError) -> JSONResponse:
     """Answer a database that refused a read or write with 503: nothing was changed, the client may retry."""
-    log.error("storage failed on %s %s: %s", request.method, request.url.path, exc)
+    faults("request", "storage failed on %s %s: %s", request.method, request.url.path, exc)  # once per interval
     return error_response(WebError("storage_failed", "the game server could not reach its storage; try again", 503))
 
 

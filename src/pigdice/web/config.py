@@ -66,6 +66,11 @@ class Settings:
     max_rooms_in_memory: int = 10_000
     resume_on_start: bool = True
     max_body_bytes: int = 64 * 1024  # request bodies (the largest valid one is a few KB)
+    max_header_bytes: int = 32 * 1024  # a request's line and headers (browsers send a few KB); 431 beyond
+    header_seconds: float = 10.0  # a request's line and headers must arrive within this; the connection closes
+    # Proxies whose X-Forwarded-For is believed (uvicorn's forwarded_allow_ips: addresses, or "*"); empty: none,
+    # every client is the address it connects from (a header could otherwise reset the per-address room limit)
+    forwarded_allow_ips: str = ""
     solve_workers: int = 1  # processes that solve perfect players (each solve is one core)
     warm_solver: bool = True  # start the solver's worker process at start-up, not at the first solve
     max_solve_jobs: int = 8  # different solves running or waiting; more are refused (busy)
@@ -82,6 +87,7 @@ class Settings:
     away_seconds: float = 60.0  # online rooms: a person disconnected this long may be left behind (claimed)
     idle_room_seconds: float = 7 * 86400.0  # an unfinished room without a move for this long is closed (expired)
     expiry_check_seconds: float = 600.0
+    database_seconds: float = 10.0  # a server database (PostgreSQL) call that takes longer fails (503), never hangs
     checkpoint_seconds: float = 2.0  # SQLite: a passive checkpoint this often ...
     wal_truncate_bytes: int = 32 * 2**20  # ... and a truncating one once the write-ahead log is larger
     extra: dict[str, str] = field(default_factory=dict)
@@ -106,7 +112,11 @@ def limits_from_env() -> dict[str, Any]:
         if not text:
             continue
         kind = type(getattr(Settings, item.name))
-        if kind is bool:
+        if kind is str:
+            if len(text) > 1000 or not text.isprintable():
+                raise BadParameterError(f"{name} must be a line of at most 1000 characters")
+            values[item.name] = text
+        elif kind is bool:
             if text.lower() not in ("1", "0", "true", "false", "yes", "no"):
                 raise BadParameterError(f"{name} must be true or false, got {text[:20]!r}")
             values[item.name] = text.lower() in ("1", "true", "yes")

@@ -1,7 +1,9 @@
-"""Bounds on what one stranger can take: request body size (an ASGI middleware) and new rooms per client."""
+"""Bounds on what one stranger can take: request body size (an ASGI middleware), the size and time of a request's
+headers (the HTTP protocol the server runs), and new rooms per client."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections import OrderedDict, deque
@@ -114,3 +116,70 @@ class ClientRooms:
     def usage(self) -> dict[str, Any]:
         """Return how many clients are tracked (for /healthz)."""
         return {"clients": len(self._seen)}
+
+
+def bounded_http_protocol(max_head_bytes: int, head_seconds: float) -> type[asyncio.Protocol]:
+    """Return uvicorn's HTTP protocol (httptools) with bounds on a request's line and headers: past
+    ``max_head_bytes`` the answer is 431 and the connection closes; headers not complete within
+    ``head_seconds`` of the request's first byte (or of the connection) close it (408). Without either a
+    stranger could send one header of 32 MiB, or a byte a minute, and hold the server."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    class BoundedHttpToolsProtocol(HttpToolsProtocol):
+        """HttpToolsProtocol that bounds the bytes and the time of every request's head."""
+
+        _head_bytes = 0
+        _in_head = True
+        _head_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: Any) -> None:
+            """Start the clock of the first request's head."""
+            super().connection_made(transport)
+            self._head_timer = self.loop.call_later(head_seconds, self._head_late)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            """Stop the clock."""
+            self._stop_clock()
+            super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            """Count the bytes of a head still arriving; refuse it once it is too large."""
+            if self._in_head:
+                if self._head_timer is None:  # the first bytes of a new request on a kept-alive connection
+                    self._head_timer = self.loop.call_later(head_seconds, self._head_late)
+                if self._head_bytes > max_head_bytes:
+                    self._refuse(431, "Request Header Fields Too Large")
+                    return
+                self._head_bytes += len(data)  # bytes of the head, and perhaps of the body after it
+            super().data_received(data)
+
+        def on_headers_complete(self) -> None:
+            """The head is in: stop its clock and count."""
+            self._in_head = False
+            self._stop_clock()
+            super().on_headers_complete()
+
+        def on_message_complete(self) -> None:
+            """The request is in: the next bytes begin another head."""
+            super().on_message_complete()
+            self._in_head = True
+            self._head_bytes = 0
+
+        def _stop_clock(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+
+        def _head_late(self) -> None:
+            self._head_timer = None
+            if self._in_head and not self.transport.is_closing():
+                self._refuse(408, "Request Timeout")
+
+        def _refuse(self, status: int, reason: str) -> None:
+            self._stop_clock()
+            body = f"{reason}\n".encode()
+            head = f"HTTP/1.1 {status} {reason}\r\ncontent-type: text/plain\r\ncontent-length: {len(body)}\r\n"
+            self.transport.write(head.encode() + b"connection: close\r\n\r\n" + body)
+            self.transport.close()
+
+    return BoundedHttpToolsProtocol

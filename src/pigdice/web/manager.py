@@ -342,7 +342,7 @@ class RoomManager:
     async def _load(self, code: str) -> Room:
         """Read and replay a stored room; a damaged one is set aside (quarantined) and refused with 410."""
         try:
-            record = await self.persistence.db(self.store.load_game, code)
+            record = await self.persistence.read(self.store.load_game, code)  # a long game's rows: off the loop
         except DamagedGameError as exc:
             await self._quarantine(code, str(exc))
             raise WebError("room_damaged", "this game's record is damaged and was set aside", 410) from None
@@ -351,7 +351,7 @@ class RoomManager:
         if record.status == "quarantined":
             raise WebError("room_damaged", "this game's record is damaged and was set aside", 410)
         try:
-            room = self._restore(record)
+            room = await asyncio.to_thread(self._restore, record)  # 100,000 moves replay in seconds: off the loop
         except Exception as exc:  # any failure to rebuild it: keep the row, mark it, carry on
             await self._quarantine(code, f"replay failed: {type(exc).__name__}: {exc}")
             raise WebError("room_damaged", "this game's record is damaged and was set aside", 410) from None

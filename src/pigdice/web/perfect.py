@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any
 
 from pigdice.engine.game import parse_move
@@ -32,6 +33,7 @@ log = logging.getLogger("pigdice.web")
 
 BUSY_RETRY_SECONDS = 30.0  # a room whose perfect player was refused (pool busy) asks again after this
 MAX_FAILED_SOLVES = 1000  # exact solves that failed here, remembered so rooms play the approximation at once
+FAILED_SOLVE_SECONDS = 600.0  # ... for this long: then the exact solve is tried again
 
 
 def optimal_seats(room: Room) -> list[Optimal]:
@@ -58,7 +60,7 @@ class PerfectPlayer:
         self.bounds = bounds_of(settings)
         self.pool = SolvePool(settings.solve_workers, settings.max_solve_jobs)
         self._ready: dict[str, asyncio.Task[Policy | ExactPolicy]] = {}  # room code -> its perfect player's solve
-        self._exact_failed: dict[str, str] = {}  # exact job key -> why its solve failed here (oldest first)
+        self._exact_failed: dict[str, tuple[str, float]] = {}  # exact job key -> why its solve failed here, when
 
     # -- what is played -------------------------------------------------------------------------
     def unsolvable(self, variant: Variant) -> str | None:
@@ -75,7 +77,14 @@ class PerfectPlayer:
         """Return why the perfect player of ``variant`` with ``players`` players is not exact on this server (no
         exact solver, a solve past the server's bounds, or one that failed here), or None if it is exact."""
         reason = exact_refusal(variant, players, self.bounds)
-        return reason or self._exact_failed.get(exact_job_key(variant, players))
+        if reason:
+            return reason
+        key = exact_job_key(variant, players)
+        failed = self._exact_failed.get(key)
+        if failed is not None and time.monotonic() - failed[1] > FAILED_SOLVE_SECONDS:
+            del self._exact_failed[key]  # long enough ago: the exact solve is tried again
+            return None
+        return None if failed is None else failed[0]
 
     def solve_for(self, variant: Variant, players: int) -> tuple[Variant, int]:
         """Return the game the perfect player's policy solves: this one where it is exact here (``exact_refusal``),
@@ -92,7 +101,7 @@ class PerfectPlayer:
         while len(self._exact_failed) >= MAX_FAILED_SOLVES:
             self._exact_failed.pop(next(iter(self._exact_failed)))
         key = exact_job_key(room.variant, room.state.players)
-        self._exact_failed[key] = f"the exact solve failed on this server ({reason})"
+        self._exact_failed[key] = (f"the exact solve failed on this server ({reason})", time.monotonic())
 
     # -- getting the policy ------------------------------------------------------------------------
     def _in_memory(self, room: Room) -> Policy | ExactPolicy | None:

@@ -140,7 +140,15 @@ class WsPing(Strict):
     id: MessageId | None = None
 
 
-WsMessage = Annotated[WsAction | WsJoin | WsHello | WsHint | WsPing, Field(discriminator="type")]
+class WsHistory(Strict):
+    """Ask for the events before event number ``before`` (the welcome carries only the latest)."""
+
+    type: Literal["history"]
+    before: Annotated[int, Field(ge=0, le=10_000_000)]
+    id: MessageId | None = None
+
+
+WsMessage = Annotated[WsAction | WsJoin | WsHello | WsHint | WsPing | WsHistory, Field(discriminator="type")]
 ws_adapter: TypeAdapter[Any] = TypeAdapter(cast(Any, WsMessage))  # a discriminated union: no single type[T]
 
 

@@ -31,7 +31,18 @@ from typing import Any, Protocol
 import numpy as np
 
 from pigdice.engine.events import Event, event_to_json
-from pigdice.engine.game import GameState, Hold, Move, Pass, Resign, Roll, apply, legal_actions, parse_action
+from pigdice.engine.game import (
+    GameState,
+    Hold,
+    Move,
+    Pass,
+    Resign,
+    Roll,
+    apply,
+    legal_actions,
+    parse_action,
+    parse_move,
+)
 from pigdice.engine.record import Commitment, GameRecord, SeatEntry, commitment_digest, record_game
 from pigdice.engine.simultaneous import choosing_seats, seat_view
 from pigdice.errors import IllegalActionError
@@ -42,9 +53,11 @@ from pigdice.web.lines import events_for_clients
 from pigdice.web.live import Connection, dumps
 from pigdice.web.rematch import Rematch
 from pigdice.web.seats import Seat, clean_name, hash_token
-from pigdice.web.store import GameClosedError, MoveWrite
+from pigdice.web.store import GameAheadError, GameClosedError, MoveRecord, MoveWrite, faults
 
 log = logging.getLogger("pigdice.web")
+
+RECENT_EVENTS = 120  # events a welcome carries (the latest); older ones are sent a page at a time on request
 
 
 def played_at(created_at: float | None) -> str | None:
@@ -313,12 +326,20 @@ class Room:
         )
 
     def welcome(self) -> dict[str, Any]:
-        """Return the first message of a connection: full state and the full event history."""
-        return {
-            "type": "welcome",
-            "state": self.snapshot(),
-            "events": self.events_json(self.history),
-        }
+        """Return the first message of a connection: the full state and the latest ``RECENT_EVENTS`` events;
+        ``earlier`` counts the events before them (``history_page`` sends them on request)."""
+        return {"type": "welcome", "state": self.snapshot(), **self.history_page(len(self.history))}
+
+    def history_page(self, before: int, size: int = RECENT_EVENTS) -> dict[str, Any]:
+        """Return the ``size`` events before event number ``before`` (0 is the first) and how many are earlier:
+        a game of 100,000 moves is sent a page at a time, never whole."""
+        end = max(0, min(before, len(self.history)))
+        start = max(0, end - size)
+        following = end
+        while following < len(self.history) and self.history[following][0] == self.history[end - 1][0]:
+            following += 1  # an event's line may read the rest of its move (the house rule, a claim that ends it)
+        events = self.events_json(self.history[start:following])[: end - start] if end else []
+        return {"events": events, "earlier": start}
 
     def broadcast(self, message: dict[str, Any]) -> None:
         """Queue ``message`` for every connection of the room."""
@@ -484,11 +505,41 @@ class Room:
             self.rng.bit_generator.state = saved
             self.closed = exc.reason or f"the game is {exc.status}"
             raise WebError("room_closed", f"this game is closed: {self.closed}; start a new one", 410) from None
+        except GameAheadError as exc:  # an earlier move reported failed was stored after all: read it back
+            self.rng.bit_generator.state = saved
+            self.catch_up(exc.moves)
+            raise WebError("stale_step", f"the game moved on to step {self.state.step}; look again", 409) from None
         except Exception as exc:
             self.rng.bit_generator.state = saved  # nothing happened: the dice are rolled again next time
-            log.exception("room %s: could not store step %s", self.code, moves[0].step)
             message = f"the move could not be saved ({type(exc).__name__}); try again"
             raise WebError("storage_failed", message, 503) from None
+
+    def catch_up(self, moves: list[MoveRecord]) -> None:
+        """Play the stored ``moves`` that follow the room's step (the database's word is final) and tell everyone."""
+        played: list[tuple[int, Event]] = []
+        before = self.moment()
+        for move in moves:
+            if move.step != self.state.step + 1:
+                break
+            self.state, events = apply(self.state, parse_move(move.action), self.rng)
+            self.actions.append(move.action)
+            played.extend((self.state.step, ev) for ev in events)
+        if not played:
+            return
+        log.warning("room %s: read back %d stored moves (to step %d)", self.code, len(moves), self.state.step)
+        self.history.extend(played)
+        self._keep_choices(before)
+        self.arm_timer()
+        self.broadcast(
+            {
+                "type": "update",
+                "step": self.state.step,
+                "seat": None,
+                "action": None,
+                "events": self.events_json(played),
+                "state": self.snapshot(),
+            }
+        )
 
     # -- Swine Herd: simultaneous choices --------------------------------------------------
     def _keep_choices(self, before: tuple[int, ...]) -> None:
@@ -766,7 +817,9 @@ class Room:
                         await self._server_choose()
                         continue
                     except WebError as exc:
-                        log.error("room %s: the robots' choices failed: %s", self.code, exc)
+                        if exc.code == "stale_step":
+                            continue  # the room read back moves stored after all: choose again
+                        faults(f"robots {exc.code}", "room %s: the robots' choices failed: %s", self.code, exc)
                         if exc.code != "storage_failed":
                             return
                     except Exception:
@@ -784,7 +837,9 @@ class Room:
                     action = seat.strategy.choose(self.state, self.robot_rng)
                     await self.play_locked(seat.index, action)
                 except WebError as exc:
-                    log.error("room %s: robot %s failed: %s", self.code, seat.name, exc)
+                    if exc.code == "stale_step":
+                        continue  # the room read back moves stored after all: the next robot move
+                    faults(f"robot {exc.code}", "room %s: robot %s failed: %s", self.code, seat.name, exc)
                     if exc.code == "storage_failed":
                         await asyncio.sleep(1.0)
                         continue

@@ -9,6 +9,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from pigdice.cleantext import clean_text
 from pigdice.errors import PigdiceError
 from pigdice.players.base import Human, Strategy
 from pigdice.players.defaults import describe_robot, robot_name
@@ -56,8 +57,7 @@ def clean_name(name: str | None, fallback: str) -> str:
     """Return a display name: printable, trimmed to 24 characters, or ``fallback``."""
     if not name:
         return fallback
-    text = " ".join("".join(ch for ch in name if ch.isprintable()).split())[:MAX_NAME]
-    return text or fallback
+    return clean_text(name, MAX_NAME) or fallback
 
 
 @dataclass

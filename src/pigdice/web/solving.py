@@ -4,24 +4,43 @@ Solving is seconds of CPU (numba, and pure Python around it), so it never runs o
 or its threads: jobs go to a bounded process pool. Requests for the same solve share one job (an
 exact solve is keyed by ``exact_key``: its solver, number of players, ending, tie rule and final
 turn); when more than ``max_jobs`` different solves wait, new ones are refused (503 ``busy``) instead
-of queueing without end. A finished policy is kept in the solvers' in-memory caches (bounded by
-bytes) and on disk, so the next request for it is instant. How large a solve may be is the perfect
+of queueing without end. A policy already solved never waits for that limit: in memory it is at hand,
+in the solvers' disk cache it is read in a thread here. How large a solve may be is the perfect
 player's decision (``pigdice.solve.cost``, within the server's bounds): the pool solves what it is asked.
+
+A result larger than ``spill_bytes`` (Swine Herd to 199 is a 302 MB policy) does not travel through the
+pipe, where unpickling it would hold the server for a second: the worker writes it to a spill file
+(pickle protocol 5, its arrays out of band) and the server maps the file back (``load_spill``: no copy,
+the arrays read from the page cache). The spill files are this server's disk cache of big policies,
+kept until it stops, so a big policy is never solved twice. A worker that dies (killed, out of memory)
+has its job tried once more in a fresh worker; workers die with the server (``quiet_worker``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import json
 import logging
+import mmap
 import multiprocessing
+import os
+import pickle
+import shutil
 import signal
+import sys
+import tempfile
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from pigdice import files
 from pigdice.errors import PigdiceError
 from pigdice.rules.variant import Variant
 from pigdice.web.errors import WebError
@@ -34,18 +53,90 @@ log = logging.getLogger("pigdice.web")
 
 T = TypeVar("T")
 
+SPILL_BYTES = 16 * 2**20  # a result with more array bytes than this comes back through a spill file
+MAPPED_POLICIES = 8  # spilled policies kept mapped (their pages are the page cache's, not the server's)
+SPILL_MAGIC = b"pigdice-spill-1\n"
+ALIGN = 64  # each array of a spill file starts at a multiple of this (numpy reads aligned data fastest)
+PR_SET_PDEATHSIG = 1  # Linux prctl: the signal a process gets when its parent dies
 
-def exact_in_worker(variant: Variant, players: int) -> ExactPolicy:
-    """Solve (or load from the disk cache) the exact policy of ``variant`` played by ``players``, in a worker."""
+
+@dataclass(frozen=True)
+class Spilled:
+    """A worker's result written to a spill file (too large for the pipe): its path and its array bytes."""
+
+    path: str
+    nbytes: int
+
+
+def spill(result: Any, folder: str, threshold: int = SPILL_BYTES) -> Any:
+    """Return ``result`` itself if its arrays are small, else write it to a new spill file in ``folder`` and
+    return its ``Spilled`` handle: an index, then the pickle (protocol 5) and its arrays out of band, aligned."""
+    buffers: list[pickle.PickleBuffer] = []
+    head = pickle.dumps(result, protocol=5, buffer_callback=buffers.append)
+    parts = [memoryview(head), *(buffer.raw() for buffer in buffers)]
+    total = sum(part.nbytes for part in parts[1:])
+    if total < threshold:
+        return result
+    room = 48 * len(parts) + 16  # the index's bytes, fixed first: the offsets it lists depend on it
+    offset = len(SPILL_MAGIC) + 16 + room
+    spans = []
+    for part in parts:
+        offset = -(-offset // ALIGN) * ALIGN
+        spans.append((offset, part.nbytes))
+        offset += part.nbytes
+    index = json.dumps(spans).encode().ljust(room)  # JSON allows the spaces that pad it
+    path = Path(folder) / f"{os.getpid()}-{os.urandom(6).hex()}.spill"
+    with files.replacing(path, binary=True) as stream:
+        stream.write(SPILL_MAGIC + room.to_bytes(16, "little") + index)
+        position = len(SPILL_MAGIC) + 16 + room
+        for (at, size), part in zip(spans, parts, strict=True):
+            stream.write(bytes(at - position))
+            stream.write(part)
+            position = at + size
+    return Spilled(str(path), total)
+
+
+def load_spill(path: str) -> Any:
+    """Return the result in the spill file at ``path``, its arrays mapped from the file (copy-on-write: no copy
+    is made, and nothing written to them reaches the file)."""
+    with open(path, "rb") as stream:
+        mapped = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_COPY)
+    start = len(SPILL_MAGIC) + 16
+    if mapped[: len(SPILL_MAGIC)] != SPILL_MAGIC:
+        raise WebError("solve_failed", "a spilled policy file is damaged; try again", 503)
+    size = int.from_bytes(mapped[len(SPILL_MAGIC) : start], "little")
+    spans = json.loads(mapped[start : start + size])
+    view = memoryview(mapped)
+    (at, length), *rest = spans
+    return pickle.loads(view[at : at + length], buffers=[view[o : o + n] for o, n in rest])
+
+
+def exact_in_worker(variant: Variant, players: int, folder: str = "", threshold: int = SPILL_BYTES) -> Any:
+    """Solve (or load from the disk cache) the exact policy of ``variant`` played by ``players``, in a worker;
+    a large one comes back as a spill file in ``folder`` (``spill``)."""
     from pigdice.solve.exact import exact_policy
 
-    return exact_policy(variant, players)
+    policy = exact_policy(variant, players)
+    return spill(policy, folder, threshold) if folder else policy
 
 
-def quiet_worker() -> None:
-    """Leave Ctrl-C to the server: a terminal sends SIGINT to every process of the group, and a worker that took
-    it would die printing a traceback while the server shuts down (the server stops its workers itself)."""
+def quiet_worker(server: int = 0) -> None:
+    """Set a worker up: it dies with the server, and leaves Ctrl-C to it.
+
+    On Linux the kernel kills the worker when the server dies, however it dies (``kill -9`` included), and a
+    server already gone kills it at once; so no worker, nor the resource tracker they keep open, outlives it.
+    A terminal sends Ctrl-C (SIGINT) to every process of the group, and a worker that took it would die printing
+    a traceback while the server shuts down (the server stops its workers itself): it is ignored here.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # no prctl: the worker still stops when the server closes the pool
+    if server and os.getppid() != server:  # the server died before the line above took effect
+        os._exit(1)
 
 
 @contextlib.contextmanager
@@ -99,11 +190,16 @@ def exact_job_key(variant: Variant, players: int) -> str:
 class SolvePool:
     """A bounded process pool for solves, with one shared job per solve and a limit on waiting jobs."""
 
-    def __init__(self, workers: int = 1, max_jobs: int = 8) -> None:
+    def __init__(self, workers: int = 1, max_jobs: int = 8, spill_bytes: int = SPILL_BYTES) -> None:
         self.workers = workers
         self.max_jobs = max_jobs
+        self.spill_bytes = spill_bytes
         self._executor: ProcessPoolExecutor | None = None
         self._jobs: dict[str, asyncio.Future[Any]] = {}
+        self._spill_dir: str | None = None
+        self._spilled: dict[str, str] = {}  # exact job key -> its spill file
+        self._mapped: OrderedDict[str, ExactPolicy] = OrderedDict()  # spilled policies mapped, most recent last
+        self.retried = 0  # jobs tried again after their worker died
 
     @property
     def busy(self) -> int:
@@ -124,9 +220,18 @@ class SolvePool:
         if self._executor is None:
             # spawn: a fresh interpreter, never a fork of the server with its threads and sockets
             self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=quiet_worker
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=quiet_worker,
+                initargs=(os.getpid(),),
             )
         return self._executor
+
+    def spill_dir(self) -> str:
+        """Return this server's folder of spill files (made on first use, removed when the pool closes)."""
+        if self._spill_dir is None:
+            self._spill_dir = tempfile.mkdtemp(prefix="pigdice-web-spill-")
+        return self._spill_dir
 
     def is_running(self, kind: str, variant: Variant) -> bool:
         """Return True while a job for ``variant`` runs or waits."""
@@ -174,37 +279,72 @@ class SolvePool:
 
     # -- exact policies --------------------------------------------------------------------
     async def exact(self, variant: Variant, players: int) -> ExactPolicy:
-        """Return the exact policy of ``variant`` played by ``players``: from memory, or from a (shared) job.
+        """Return the exact policy of ``variant`` played by ``players``: from memory, a spill file or the disk
+        cache (read in a thread: never refused as busy), or from a (shared) job.
 
         The caller checks that a solver exists (``exactness``) and that the solve is within its bounds.
         """
-        from pigdice.solve.exact import cached_exact, remember_exact
+        from pigdice.solve.exact import exact_policy, is_cached, remember_exact
 
-        policy = cached_exact(variant, players)
+        key = exact_job_key(variant, players)
+        policy = self._at_hand(key, variant, players)
         if policy is not None:
             return policy
-        policy = await self._wait(exact_job_key(variant, players), exact_in_worker, variant, players)
-        remember_exact(policy)
+        if key in self._spilled:
+            return await self._map(key, self._spilled[key])
+        if is_cached(variant, players):  # solved before, on disk: read it here, off the loop
+            policy = await asyncio.to_thread(exact_policy, variant, players)
+            remember_exact(policy)
+            return policy
+        result = await self._wait(key, exact_in_worker, variant, players, self.spill_dir(), self.spill_bytes)
+        if isinstance(result, Spilled):
+            self._spilled[key] = result.path
+            return await self._map(key, result.path)
+        remember_exact(result)
+        return result
+
+    def _at_hand(self, key: str, variant: Variant, players: int) -> ExactPolicy | None:
+        """Return the policy if it is in memory or mapped from a spill file, else None (never waits)."""
+        from pigdice.solve.exact import cached_exact
+
+        policy = cached_exact(variant, players)
+        if policy is None and key in self._mapped:
+            self._mapped.move_to_end(key)
+            policy = self._mapped[key]
+        return policy
+
+    async def _map(self, key: str, path: str) -> ExactPolicy:
+        """Map the spilled policy at ``path`` in a thread and keep it among the mapped ones."""
+        policy: ExactPolicy = await asyncio.to_thread(load_spill, path)
+        self._mapped[key] = policy
+        self._mapped.move_to_end(key)
+        while len(self._mapped) > MAPPED_POLICIES:
+            self._mapped.popitem(last=False)
         return policy
 
     def exact_ready(self, variant: Variant, players: int) -> bool:
-        """Return True if the exact policy of ``variant`` with ``players`` players is in memory (no job needed)."""
-        from pigdice.solve.exact import cached_exact
+        """Return True if the exact policy of ``variant`` with ``players`` players is at hand (no wait at all)."""
+        return self._at_hand(exact_job_key(variant, players), variant, players) is not None
 
-        return cached_exact(variant, players) is not None
+    def exact_known(self, variant: Variant, players: int) -> bool:
+        """Return True if the exact policy needs no solve: at hand, spilled here, or in the solvers' disk cache."""
+        from pigdice.solve.exact import is_cached
+
+        key = exact_job_key(variant, players)
+        return self.exact_ready(variant, players) or key in self._spilled or is_cached(variant, players)
 
     def cached_exact(self, variant: Variant, players: int) -> ExactPolicy:
-        """Return the in-memory exact policy (call after ``exact_ready`` said yes)."""
-        from pigdice.solve.exact import cached_exact
-
-        policy = cached_exact(variant, players)
+        """Return the exact policy at hand (call after ``exact_ready`` said yes)."""
+        policy = self._at_hand(exact_job_key(variant, players), variant, players)
         if policy is None:
             raise WebError("solve_failed", "the perfect player's policy is not in memory; try again", 503)
         return policy
 
     def check_exact_room(self, variant: Variant, players: int) -> None:
-        """Raise 503 ``busy`` if the exact solve of ``variant`` with ``players`` players would be refused."""
-        self._check_key(exact_job_key(variant, players))
+        """Raise 503 ``busy`` if the exact solve of ``variant`` with ``players`` players would be refused (a policy
+        solved before never is)."""
+        if not self.exact_known(variant, players):
+            self._check_key(exact_job_key(variant, players))
 
     # -- the 2-player first-to-goal policy (approximations, action tables) -------------------
     async def policy(self, variant: Variant) -> Policy:
@@ -229,16 +369,26 @@ class SolvePool:
         return await self._wait(job_key(kind, variant), work, variant)
 
     async def _wait(self, key: str, work: Callable[..., T], *args: Any) -> T:
-        """Return the result of the job ``key`` (``work(*args)``), its failures turned into web errors."""
-        try:
-            return await asyncio.shield(self._submit(key, work, *args))
-        except PigdiceError:
-            raise
-        except BrokenProcessPool:
-            self._executor = None
-            raise WebError("solve_failed", "the perfect player could not be prepared; try again", 503) from None
-        except MemoryError:
-            raise WebError("solve_failed", "the perfect player needs more memory than this server has", 503) from None
+        """Return the result of the job ``key`` (``work(*args)``), its failures turned into web errors; a job
+        whose worker died (killed, out of memory) is tried once more in a fresh worker."""
+        retried = False
+        while True:
+            try:
+                return await asyncio.shield(self._submit(key, work, *args))
+            except PigdiceError:
+                raise
+            except BrokenProcessPool:
+                if self._executor is not None and getattr(self._executor, "_broken", False):
+                    self._executor = None  # a fresh pool for the next job
+                if retried:
+                    raise WebError("solve_failed", "the perfect player could not be prepared; try again", 503) from None
+                retried = True
+                self.retried += 1
+                log.warning("a solve worker died; its job %s is tried once more", key)
+            except MemoryError:
+                raise WebError(
+                    "solve_failed", "the perfect player needs more memory than this server has", 503
+                ) from None
 
     def close(self) -> None:
         """Stop the worker processes (running jobs are abandoned)."""
@@ -251,6 +401,11 @@ class SolvePool:
                 process.join(timeout=5)
             self._executor.shutdown(wait=True, cancel_futures=True)  # quick now: its workers are gone
             self._executor = None
+        self._mapped.clear()
+        self._spilled.clear()
+        if self._spill_dir is not None:
+            shutil.rmtree(self._spill_dir, ignore_errors=True)
+            self._spill_dir = None
 
 
 def _plain(policy: ExactPolicy) -> Policy:

@@ -5,13 +5,19 @@ killed at any moment loses nothing that a player saw. The tables and their upgra
 records and the checks of a stored row in ``records``; ``Store.migrate`` creates or upgrades the tables. Every
 storage fault comes out as a ``StoreError`` naming the operation and the database; a stored game that cannot be
 decoded is a ``DamagedGameError`` and can be quarantined (kept, but never loaded at start again).
+
+A server database is given bounds: a connection is refused after ``CONNECT_SECONDS`` and a statement cancelled
+after ``STATEMENT_MS`` (the database enforces it), and a connection from the pool is waited for at most
+``POOL_SECONDS``. Faults are logged once per ``FaultLog`` interval, with a count of the others, not per request.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -64,6 +70,8 @@ __all__ = [
     "SCHEMA_VERSION",
     "DamagedGameError",
     "DriverStatement",
+    "FaultLog",
+    "GameAheadError",
     "GameClosedError",
     "GameRecord",
     "MoveRecord",
@@ -71,6 +79,7 @@ __all__ = [
     "SeatRecord",
     "Store",
     "StoreError",
+    "faults",
     "games_table",
     "metadata",
     "moves_table",
@@ -83,6 +92,10 @@ CHECKPOINT_MODES = ("PASSIVE", "FULL", "RESTART", "TRUNCATE")
 # a blocking checkpoint holds the write lock while it waits for readers: wait briefly, and try again next time
 CHECKPOINT_WAIT_MS = 100
 BUSY_TIMEOUT_MS = 5000
+CONNECT_SECONDS = 5  # a server database that does not accept a connection within this is down
+STATEMENT_MS = 10_000  # a statement running longer is cancelled by the database (a lock held, a frozen writer)
+POOL_SECONDS = 5  # waiting for a free connection of the pool (all of them stuck: the database is frozen)
+FAULT_LOG_SECONDS = 30.0  # the same storage fault is logged once per this many seconds
 
 # built once: the statements of the hot path (a move is written on every roll and hold)
 INSERT_MOVES = insert(moves_table)
@@ -142,6 +155,46 @@ class DamagedGameError(StoreError):
         self.reason = reason
 
 
+class GameAheadError(StoreError):
+    """Moves of a game that the database holds past the step a room knows: a commit reported failed went through
+    after all, and the room must read them (``moves`` are the stored ones from the room's next step on)."""
+
+    def __init__(self, code: str, moves: list[MoveRecord]) -> None:
+        super().__init__(f"game {code} holds {len(moves)} more stored moves than the room knew")
+        self.code = code
+        self.moves = moves
+
+
+class FaultLog:
+    """Log a fault once per ``interval`` seconds for each kind of fault, then say how many more came meanwhile:
+    20 s of a database outage is a few lines, not thousands of tracebacks."""
+
+    def __init__(self, logger: logging.Logger, interval: float = FAULT_LOG_SECONDS) -> None:
+        self.logger = logger
+        self.interval = interval
+        self._last: dict[str, tuple[float, int]] = {}  # kind -> (when last logged, how many were not since)
+        self._lock = threading.Lock()
+
+    def __call__(self, kind: str, message: str, *args: Any, exc_info: bool = False) -> bool:
+        """Log ``message % args`` as an error unless a fault of this ``kind`` was logged within the interval;
+        return True if it was logged."""
+        now = time.monotonic()
+        with self._lock:
+            last, quiet = self._last.get(kind, (-self.interval, 0))
+            if now - last < self.interval:
+                self._last[kind] = (last, quiet + 1)
+                return False
+            self._last[kind] = (now, 0)
+            while len(self._last) > 1000:  # kinds are few; a bound all the same
+                self._last.pop(next(iter(self._last)))
+        more = f" (and {quiet} more like it in the last {now - last:.0f} s)" if quiet else ""
+        self.logger.error(message + more, *args, exc_info=exc_info)
+        return True
+
+
+faults = FaultLog(logging.getLogger("pigdice.web"))  # the web server's storage faults, once per interval
+
+
 class GameClosedError(StoreError):
     """A move for a game that is finished, expired or quarantined."""
 
@@ -192,13 +245,26 @@ def open_engine(url: str) -> Engine:
             engine = create_engine(url, **kwargs)
             event.listen(engine, "connect", _sqlite_pragmas)
             return engine
-        return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+        kwargs = {"connect_args": _server_timeouts(parsed)} if parsed.get_backend_name() == "postgresql" else {}
+        return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5, pool_timeout=POOL_SECONDS, **kwargs)
     except ImportError as exc:
         raise StoreError(
             f"no database driver for {parsed.drivername}: {exc}; for PostgreSQL install pip install 'pigdice[postgres]'"
         ) from None
     except ArgumentError as exc:
         raise StoreError(f"cannot use database URL {url!r}: {exc}") from None
+
+
+def _server_timeouts(parsed: Any) -> dict[str, Any]:
+    """Return the connection arguments that bound a PostgreSQL server: the connect timeout and, through the
+    libpq options, the statement timeout (any the URL sets itself win)."""
+    query = dict(parsed.query)
+    args: dict[str, Any] = {}
+    if "connect_timeout" not in query:
+        args["connect_timeout"] = CONNECT_SECONDS
+    if "options" not in query:
+        args["options"] = f"-c statement_timeout={STATEMENT_MS}"
+    return args
 
 
 def _is_memory(database: str | None) -> bool:
@@ -541,6 +607,27 @@ class Store:
             if row.step != m.step - 1:
                 return StoreError(f"move {m.step} of game {row.code} does not follow its stored step {row.step}")
         return StoreError("a move does not follow its game's stored step")
+
+    def moves_after(self, game_id: int, step: int, limit: int = 100) -> list[MoveRecord]:
+        """Return the stored moves of a game after ``step`` (at most ``limit``), in order: what a room reads back
+        when a write it was told had failed may have gone through."""
+        m = moves_table.c
+        query = (
+            select(m.step, m.seat, m.action, m.events)
+            .where(m.game_id == game_id, m.step > step)
+            .order_by(m.step)
+            .limit(limit)
+        )
+        with self._faults("read moves from"), self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        moves = []
+        for row in rows:
+            try:
+                events = json.loads(row.events)
+            except (TypeError, ValueError):
+                raise StoreError(f"move {row.step} of game id {game_id} has damaged events") from None
+            moves.append(MoveRecord(int(row.step), int(row.seat), str(row.action), events))
+        return moves
 
     def close_game(self, code: str, status: str, reason: str) -> bool:
         """Close an active game as 'expired', 'quarantined' or 'aborted' with a reason; return False if it was not

@@ -47,7 +47,7 @@ from pigdice.solve.n import nkernels
 from pigdice.solve.policyfile import MAX_META_BYTES, VALUE_SLACK, entry_header
 from pigdice.solve.positions import TRUNCATION_ERROR, Position
 from pigdice.solve.solver import TOLERANCE, Progress, fixed_point
-from pigdice.solve.storage import RowCache, save_npz
+from pigdice.solve.storage import READ_LOCK, RowCache, save_npz
 from pigdice.solve.tables import KIND_DOUBLE, EffectTable, effect_table
 
 ENDING_PLAYERS = 3  # the final round and equal turns are solved for this many players (2: pigdice.solve.two.endgame)
@@ -750,7 +750,7 @@ class PlayersPolicy:
         need = lambda g: 2 * seats * players_values_bytes(g, players) + 2 * extra  # noqa: E731 - the file's arrays and copies
         check_memory(f"loading the {players}-player policy of {variant.name}", goal, need)
         try:
-            with np.load(path, allow_pickle=False) as data:
+            with READ_LOCK, np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
                 values = np.asarray(data["values"], dtype=np.float64)  # a fresh array already: no copy
                 states = np.array(data["decision_states"], dtype=np.int64)

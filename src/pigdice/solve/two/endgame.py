@@ -30,7 +30,7 @@ from pigdice.rules.variant import Decision, Endgame, FinalTurn, TieRule, Variant
 from pigdice.solve.memory import check_memory, values_bytes
 from pigdice.solve.positions import TRUNCATION_ERROR, Position
 from pigdice.solve.solver import TOLERANCE, Progress, solve_values
-from pigdice.solve.storage import RowCache, save_npz
+from pigdice.solve.storage import READ_LOCK, RowCache, save_npz
 from pigdice.solve.tables import KIND_BUST, KIND_DOUBLE, EffectTable, effect_table
 from pigdice.solve.two import dicechoice, lastturn, rollhold
 
@@ -289,7 +289,7 @@ class EndgamePolicy:
             with zipfile.ZipFile(path) as archive:
                 if archive.getinfo("values.npy").file_size > 16 * seats * values_bytes(variant.goal) + 4096:
                     raise BadParameterError(f"{path}: values larger than goal {variant.goal} needs")
-            with np.load(path, allow_pickle=False) as data:
+            with READ_LOCK, np.load(path, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
                 values = np.array(data["values"], dtype=np.float64)
                 last = np.array(data["last"], dtype=np.float64)

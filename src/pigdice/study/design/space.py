@@ -29,7 +29,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from pigdice.cleantext import clean_text, json_has_surrogates
 from pigdice.errors import BadParameterError
+from pigdice.files import UnsafeFileError, read_text
 from pigdice.rules.designed import FIELD_NAMES, FIELDS, RuleSet
 from pigdice.rules.parameters import parse_probability, shown
 
@@ -87,7 +89,23 @@ class Space:
         return data
 
     def points(self) -> list[RuleSet]:
-        """Return the distinct rule sets of the space, in the order shuffled by ``seed`` (sampled: the first N)."""
+        """Return the distinct rule sets of the space, in the order shuffled by ``seed`` (sampled: the first N);
+        worked out once (a space of two million combinations takes a while)."""
+        found: list[RuleSet] | None = self.__dict__.get("_points")
+        if found is None:
+            found = self._points()
+            object.__setattr__(self, "_points", found)
+        return list(found)
+
+    def check_not_empty(self) -> None:
+        """Raise BadParameterError if no rule set is left once the rules and the risk bounds have had their say."""
+        if not self.points():
+            raise BadParameterError(
+                f"no rule set of the space is left: the rules refuse every combination or its chance of losing the "
+                f"turn total lies outside {self.min_risk}..{self.max_risk} (min_risk..max_risk)"
+            )
+
+    def _points(self) -> list[RuleSet]:
         names = [name for name in FIELD_NAMES if name in self.fields]
         seen: dict[str, RuleSet] = {}
         for combo in itertools.product(*(self.fields[name] for name in names)):
@@ -168,15 +186,20 @@ def parse_space(data: Any) -> Space:
 
 def read_space(path: Path) -> Space:
     """Read and check a space file; a missing, huge or malformed file is a BadParameterError naming it."""
+    where = shown(clean_text(str(path)))
     try:
-        size = path.stat().st_size
-        if size > MAX_SPACE_FILE_BYTES:
-            raise BadParameterError(f"space file {shown(str(path))} is {size} bytes; at most {MAX_SPACE_FILE_BYTES}")
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_text(path, MAX_SPACE_FILE_BYTES, "a space file"))
+    except UnsafeFileError as exc:
+        raise BadParameterError(str(exc)) from None
     except OSError as exc:
-        raise BadParameterError(f"cannot read space file {shown(str(path))}: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise BadParameterError(f"space file {shown(str(path))} is not valid JSON: {exc}") from None
+        raise BadParameterError(f"cannot read space file {where}: {exc.strerror or exc}") from None
+    except RecursionError:
+        raise BadParameterError(f"space file {where} is not valid JSON: it is nested too deeply") from None
+    except ValueError as exc:  # not UTF-8, not JSON, or a number past sys.get_int_max_str_digits (4,300 digits)
+        why = "holds a number with thousands of digits" if "integer string" in str(exc) else f"is not valid JSON: {exc}"
+        raise BadParameterError(f"space file {where} {why}") from None
+    if json_has_surrogates(data):
+        raise BadParameterError(f"space file {where} holds a character that is not text (a lone surrogate)")
     try:
         return parse_space(data)
     except BadParameterError as exc:

@@ -4,12 +4,12 @@ record, verify, review) and explorer data."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from fastapi import APIRouter, Response
-from fastapi.responses import JSONResponse
 
-from pigdice.engine.fairness import record_dice_statistics, verify_record
+from pigdice.engine.fairness import record_dice_statistics, verify_and_count
 from pigdice.engine.record import GameRecord
 from pigdice.rules.registry import all_variants, find_variant
 from pigdice.web import leaving
@@ -29,6 +29,8 @@ from pigdice.web.routes import AppSettings, Client, ExplorerData, Manager
 from pigdice.web.variants import variant_info, web_specs
 
 router = APIRouter(prefix="/api")
+
+API_PAGE = 1000  # events in one answer of GET /api/games/{code} (a long game's older ones: ?before=N)
 
 
 def room_link(code: str, tokens: dict[int, str]) -> dict[str, Any]:
@@ -57,11 +59,14 @@ async def api_create(body: CreateGame, manager: Manager, client: Client) -> dict
 
 
 @router.get("/games/{code}")
-async def api_game(code: str, manager: Manager) -> dict[str, Any]:
-    """The full state and event history of a room."""
+async def api_game(code: str, manager: Manager, before: int | None = None) -> dict[str, Any]:
+    """The full state of a room and its latest events (``earlier`` counts those before them); ``before=N``
+    asks for the page of events before event number N instead."""
     room = await manager.get(code)
-    welcome = room.welcome()
-    return {"state": welcome["state"], "events": welcome["events"]}
+    if before is not None and not 0 <= before <= 10_000_000:
+        raise WebError("bad_parameter", "before must be an event number from 0")
+    page = room.history_page(len(room.history) if before is None else before, API_PAGE)
+    return {"state": room.snapshot(), **page}
 
 
 @router.post("/games/{code}/join")
@@ -120,25 +125,26 @@ async def api_rematch(code: str, body: RematchRequest, manager: Manager, client:
 
 
 @router.get("/games/{code}/record")
-async def api_record(code: str, manager: Manager, download: bool = False) -> JSONResponse:
+async def api_record(code: str, manager: Manager, download: bool = False) -> Response:
     """The room's game as a record (format pigdice-game 1): the seed and salt only once the game is over."""
     room = await manager.get(code)
-    record = await asyncio.to_thread(room.game_record)
+    body = await asyncio.to_thread(lambda: json.dumps(room.game_record().to_json()).encode())  # 100,000 moves: MBs
     headers = {"Content-Disposition": f'attachment; filename="pigdice-{room.code}.json"'} if download else None
-    return JSONResponse(record.to_json(), headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
 
 
 @router.get("/games/{code}/verify")
 async def api_verify(code: str, manager: Manager) -> dict[str, Any]:
     """Check the room's dice: the commitment against the revealed seed, every throw, and the faces seen."""
     room = await manager.get(code)
-    return await asyncio.to_thread(verification, room.game_record())
+    return await asyncio.to_thread(lambda: verification(room.game_record()))  # the replay, off the event loop
 
 
 def verification(record: GameRecord) -> dict[str, Any]:
     """Return a record's verification and its dice statistics as JSON-ready data."""
-    checked = verify_record(record)
-    statistics = record_dice_statistics([record])
+    checked, statistics = verify_and_count(record)
+    if statistics is None:  # the seed is secret (a running game) or the record does not hold: its recorded throws
+        statistics = record_dice_statistics([record])
     return {**checked.to_json(), "dice": statistics.to_json(), "commitment_digest": _digest(record)}
 
 

@@ -1,4 +1,5 @@
-"""The live websocket of a room: the full state on connect, every move pushed; actions, joins and hints in."""
+"""The live websocket of a room: the state and the latest events on connect (older ones a page at a time on
+request), every move pushed; actions, joins and hints in."""
 
 from __future__ import annotations
 
@@ -13,7 +14,16 @@ from pigdice.web.errors import WebError
 from pigdice.web.leaving import seats_back, seats_left
 from pigdice.web.live import Connection, TokenBucket, dumps
 from pigdice.web.manager import RoomManager
-from pigdice.web.protocol import WsAction, WsHello, WsHint, WsJoin, WsPing, validation_message, ws_adapter
+from pigdice.web.protocol import (
+    WsAction,
+    WsHello,
+    WsHint,
+    WsHistory,
+    WsJoin,
+    WsPing,
+    validation_message,
+    ws_adapter,
+)
 from pigdice.web.rooms import Room
 from pigdice.web.routes import AppSettings, Manager
 from pigdice.web.store import StoreError
@@ -118,6 +128,8 @@ async def handle(manager: RoomManager, room: Room, conn: Connection, message: An
             hello(room, conn, message)
         elif isinstance(message, WsPing):
             conn.send(dumps({"type": "pong", "id": msg_id}))
+        elif isinstance(message, WsHistory):
+            conn.send(dumps({"type": "history", **room.history_page(message.before), "id": msg_id}))
     except WebError as exc:
         conn.send(dumps({"type": "error", **exc.to_json(), "id": msg_id}))
     except StoreError:

@@ -10,6 +10,7 @@
   let tokens = loadTokens();
   let state = null;
   let events = [];
+  let earlier = 0;  // events before those received (a long game's welcome carries only the latest)
   let ws = null;
   let pending = false;
   let pendingSeat = null;  // Swine Herd: the seat whose choice was sent and not yet acknowledged
@@ -120,9 +121,10 @@
   function handle(msg) {
     switch (msg.type) {
       case "welcome":
-        state = msg.state; events = msg.events; pending = false;
+        state = msg.state; events = msg.events; earlier = msg.earlier || 0; pending = false;
         renderLog(true); render(true);
         break;
+      case "history": showEarlier(msg); break;
       case "update":
         state = msg.state; pending = false; pendingSeat = null; handedTo = null; myChoices = {};
         for (const ev of msg.events) events.push(ev);
@@ -554,8 +556,30 @@
   }
   function renderLog(full) {
     const log = $("log");
-    if (full) { log.textContent = ""; firstRoll = true; }
+    if (full) { log.textContent = ""; firstRoll = true; if (earlier > 0) log.append(earlierItem()); }
     appendLog(events);
+  }
+  function earlierItem() {  // a long game: older moves come a page at a time, when asked for
+    const li = document.createElement("li");
+    li.className = "earlier";
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Show earlier moves";
+    button.onclick = () => { button.disabled = send({ type: "history", before: earlier }); };
+    li.append(button);
+    return li;
+  }
+  function showEarlier(msg) {
+    const log = $("log");
+    const height = log.scrollHeight;
+    const top = log.querySelector("li.earlier");
+    if (top) top.remove();
+    const items = [];
+    for (const ev of msg.events) items.push(...logItems(ev));
+    earlier = msg.earlier;
+    log.prepend(...items);
+    if (earlier > 0) log.prepend(earlierItem());
+    log.scrollTop += log.scrollHeight - height;  // the lines read stay in view
   }
   function appendLog(newEvents) {
     const log = $("log");

@@ -1,0 +1,243 @@
+"""The web server against the held-out probes of issue 32: long games, the solve pool, storage faults.
+
+One game must not slow everyone: a room of thousands of moves sends a small welcome (older events on
+request) and its record verifies. Solves never block answers already solved; big results come back
+through a file; a dead worker's job is tried again. A write reported failed that was stored after all
+is read back, never refused for good; a storage outage is logged a few times, not per request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from webhelpers import create_game, error_of, receive_until
+
+from pigdice.engine.events import event_to_json
+from pigdice.engine.fairness import verify_record
+from pigdice.engine.game import Hold, Roll, apply, dice_rng, new_game
+from pigdice.engine.record import parse_record
+from pigdice.rules.registry import find_variant
+from pigdice.web.rooms import RECENT_EVENTS
+from pigdice.web.solving import SolvePool
+from pigdice.web.store import FaultLog, MoveWrite, Store, StoreError
+
+
+def stored_game(client: TestClient, moves: int, finish: bool = True) -> str:
+    """Create a Pig room for two people and store ``moves`` moves of theirs directly (mostly holding at 0, a
+    roll now and then; then, if ``finish``, one of them rolls and holds to the goal); return its code, the
+    room dropped from memory so that the next request reads and replays it from the database."""
+    game = create_game(client, goal=100, players=["you", "you"])
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    room = manager.rooms.pop(game["code"])
+    state = new_game(room.variant, 2)
+    rng = dice_rng(room.seed)
+    writes: list[MoveWrite] = []
+    while not state.is_terminal() and (len(writes) < moves or finish):
+        if len(writes) < moves:
+            if state.turn_total:
+                action = Hold() if state.scores[state.current] + state.turn_total < 90 else Roll()
+            else:
+                action = Hold() if state.step % 4 else Roll()
+        else:
+            action = Hold() if state.scores[state.current] + state.turn_total >= 100 else Roll()
+        mover = state.current
+        state, events = apply(state, action, rng)
+        winners = None if state.winners is None else list(state.winners)
+        to_move = None if state.is_terminal() else state.current
+        events_json = [event_to_json(e) for e in events]
+        writes.append(
+            MoveWrite(room.game_id, state.step, mover, str(action), events_json, state.is_terminal(), winners, to_move)
+        )
+    store = manager.store
+    for start in range(0, len(writes), 1000):
+        store.record_moves(writes[start : start + 1000])
+    return str(game["code"])
+
+
+@pytest.mark.slow
+def test_a_20000_move_games_welcome_is_small_and_its_record_verifies(client: TestClient) -> None:
+    code = stored_game(client, 20_000)
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        text = ws.receive_text()
+        welcome = json.loads(text)
+        assert welcome["type"] == "welcome" and welcome["state"]["finished"]
+        assert len(text.encode()) < 64 * 1024, len(text)
+        assert len(welcome["events"]) == RECENT_EVENTS and welcome["earlier"] > 20_000
+        ws.send_json({"type": "history", "before": welcome["earlier"], "id": 7})
+        page = receive_until(ws, "history")
+        assert page["id"] == 7 and page["earlier"] == welcome["earlier"] - RECENT_EVENTS
+        assert page["events"][-1]["step"] <= welcome["events"][0]["step"]
+    checked = client.get(f"/api/games/{code}/verify").json()
+    assert checked["ok"] and checked["moves_checked"] > 20_000, checked["problems"]
+    record = parse_record(client.get(f"/api/games/{code}/record").content)
+    assert record.finished and verify_record(record).ok
+
+
+def test_history_pages_walk_back_to_the_first_event(client: TestClient) -> None:
+    code = stored_game(client, 300, finish=False)
+    game = client.get(f"/api/games/{code}").json()
+    total = game["earlier"] + len(game["events"])
+    seen = list(game["events"])
+    before = game["earlier"]
+    while before:
+        page = client.get(f"/api/games/{code}", params={"before": before}).json()
+        assert len(page["events"]) == before - page["earlier"] and page["state"]["step"] == 300
+        seen = page["events"] + seen
+        before = page["earlier"]
+    assert len(seen) == total and seen[0]["step"] == 1 and seen[-1]["step"] == 300
+    assert [e["step"] for e in seen] == sorted(e["step"] for e in seen)
+    assert error_of(client.get(f"/api/games/{code}", params={"before": -1}))["code"] == "bad_parameter"
+
+
+def test_a_write_reported_failed_but_stored_is_confirmed(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = create_game(client, players=["you", "you"])
+    store: Store = client.app.state.manager.store  # type: ignore[attr-defined]
+    original = store.record_moves
+
+    def committed_then_failed(moves: list[MoveWrite]) -> None:
+        original(moves)  # the commit went through ...
+        raise StoreError("the connection dropped after the commit")  # ... but the answer was lost
+
+    monkeypatch.setattr(store, "record_moves", committed_then_failed)
+    body = {"seat": 0, "token": game["tokens"]["0"], "action": "roll", "expected_step": 0}
+    reply = client.post(f"/api/games/{game['code']}/actions", json=body)
+    assert reply.status_code == 200, reply.text
+    assert reply.json()["state"]["step"] == 1 and store.load_game(game["code"]).step == 1  # type: ignore[union-attr]
+
+
+def test_a_room_reads_back_moves_stored_behind_its_back(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = create_game(client, players=["you", "you"])
+    code, token = game["code"], game["tokens"]["0"]
+    store: Store = client.app.state.manager.store  # type: ignore[attr-defined]
+    original_write, original_read = store.record_moves, store.moves_after
+    outage = {"on": True}
+
+    def write(moves: list[MoveWrite]) -> None:
+        original_write(moves)
+        if outage["on"]:
+            raise StoreError("the server went away after the commit")
+
+    def read(*args: Any) -> Any:
+        if outage["on"]:
+            raise StoreError("the server is still away")
+        return original_read(*args)
+
+    monkeypatch.setattr(store, "record_moves", write)
+    monkeypatch.setattr(store, "moves_after", read)
+    roll = {"seat": 0, "token": token, "action": "roll", "expected_step": 0}
+    first = client.post(f"/api/games/{code}/actions", json=roll)
+    assert first.status_code == 503 and error_of(first)["code"] == "storage_failed"  # as far as anyone could tell
+    outage["on"] = False
+    hold = {**roll, "action": "hold"}  # the player tries something else: the database holds the roll
+    second = client.post(f"/api/games/{code}/actions", json=hold)
+    assert second.status_code == 409 and error_of(second)["code"] == "stale_step"
+    state = client.get(f"/api/games/{code}").json()["state"]
+    assert state["step"] == 1  # the room read the stored roll back
+    if state["current"] == 0:
+        again = client.post(f"/api/games/{code}/actions", json={**hold, "expected_step": 1})
+        assert again.status_code == 200, again.text
+    assert store.load_game(code).step == client.get(f"/api/games/{code}").json()["state"]["step"]  # type: ignore[union-attr]
+
+
+def test_a_fault_is_logged_once_per_interval_with_a_count(caplog: pytest.LogCaptureFixture) -> None:
+    log = FaultLog(logging.getLogger("pigdice.test"), interval=0.5)
+    with caplog.at_level(logging.ERROR, logger="pigdice.test"):
+        logged = [log("store", "cannot reach %s", "the database") for _ in range(1000)]
+        time.sleep(0.6)
+        log("store", "cannot reach %s", "the database")
+        log("other", "something else")
+    assert sum(logged) == 1
+    lines = [record.getMessage() for record in caplog.records]
+    assert lines == [
+        "cannot reach the database",
+        "cannot reach the database (and 999 more like it in the last 1 s)",
+        "something else",
+    ]
+
+
+# -- the solve pool ---------------------------------------------------------------------------------------------
+def sleeping_job(variant: Any) -> int:
+    """A job that holds its worker (the pool at its limit)."""
+    time.sleep(60)
+    return 0
+
+
+def dies_once(variant: Any) -> int:
+    """A job whose worker dies the first time (as a killed or out-of-memory worker does), then answers."""
+    marker = Path(os.environ["PIGDICE_TEST_MARKER"])
+    if not marker.exists():
+        marker.write_text("died once")
+        os._exit(9)
+    return 42
+
+
+@pytest.mark.usefixtures("fresh_policies")
+def test_a_policy_solved_before_is_never_refused_as_busy() -> None:
+    from pigdice.solve.exact import exact_policy
+
+    solved = find_variant("pig", goal=30)
+    exact_policy(solved, 2)  # on disk now
+    from pigdice.solve import solver
+
+    solver._MEMORY = solver.PolicyCache()  # ... and no longer in memory
+    pool = SolvePool(workers=1, max_jobs=1)
+
+    async def asks() -> None:
+        holding = asyncio.ensure_future(pool.run("sleep", find_variant("pig", goal=10), sleeping_job))
+        await asyncio.sleep(0)
+        assert pool.busy == 1
+        pool.check_exact_room(solved, 2)  # no refusal: nothing to solve
+        policy = await pool.exact(solved, 2)
+        assert 0.5 < policy.win_probability_by_seat()[0] < 0.6
+        with pytest.raises(Exception) as refused:
+            pool.check_exact_room(find_variant("pig", goal=31), 2)
+        assert getattr(refused.value, "code", None) == "busy"
+        holding.cancel()
+
+    try:
+        asyncio.run(asks())
+    finally:
+        pool.close()
+
+
+@pytest.mark.slow
+def test_a_dead_workers_job_is_tried_once_more(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PIGDICE_TEST_MARKER", str(tmp_path / "marker"))
+    pool = SolvePool(workers=1)
+    try:
+        assert asyncio.run(pool.run("die", find_variant("pig", goal=10), dies_once)) == 42
+        assert pool.retried == 1
+    finally:
+        pool.close()
+
+
+@pytest.mark.usefixtures("fresh_policies")
+def test_big_results_come_back_through_a_spill_file() -> None:
+    from pigdice.solve.exact import exact_policy
+
+    variant = find_variant("pig", goal=12, endgame="final-round")
+    pool = SolvePool(workers=1, spill_bytes=1)  # every result is "big"
+
+    async def asks() -> Any:
+        first = await pool.exact(variant, 2)
+        assert pool.exact_ready(variant, 2)
+        return first, await pool.exact(variant, 2)
+
+    try:
+        first, again = asyncio.run(asks())
+        folder = Path(pool.spill_dir())
+        assert len(list(folder.glob("*.spill"))) == 1  # solved once, kept on disk for this server
+        assert again is first
+        truth = exact_policy(variant, 2)
+        assert first.win_probability_by_seat() == pytest.approx(truth.win_probability_by_seat(), abs=1e-12)
+    finally:
+        pool.close()
+    assert not folder.exists()
