@@ -31,15 +31,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pigdice.engine.events import Rolled
 from pigdice.engine.game import GameState, Hold, Move, Pass, Resign, Roll, apply, dice_rng, legal_actions, new_game
 from pigdice.engine.game import returns as game_returns
 from pigdice.engine.simultaneous import choosing_seats, seat_view
-from pigdice.players.optimal import Optimal, in_play, position_of, seat_chances
+from pigdice.players.optimal import Optimal, position_of, seat_chances
 from pigdice.rules.outcomes import RollSpec, ScriptedDice, Throw
 from pigdice.rules.variant import Variant
+from pigdice.solve.positions import Position
+
+if TYPE_CHECKING:
+    from pigdice.solve.exact import ExactPolicy
 
 TWO_PLAYER_VALUES = "the perfect player's exact chances to win"
 PLAYERS_VALUES = (
@@ -186,22 +190,31 @@ class _Walk:
         self.rolls: list[RollLuck] = []
         self.choices: list[ChoiceEffect] = []
         self.timeline: list[tuple[float, ...]] = []
+        self._seen: tuple[GameState, Position] | None = None
 
     def chances(self, state: GameState) -> tuple[float, ...]:
         """Return every seat's exact chance to win at ``state`` (its result once it is over)."""
-        if state.is_terminal():
+        if state.winners is not None:
             return game_returns(state)
-        exact = self.optimal.exact(len(in_play(state)))
+        position = self.position(state)
+        return seat_chances(state, self._exact(state).win_vector(position))
+
+    def position(self, state: GameState) -> Position:
+        """Return the solvers' view of ``state`` (kept for the state last asked about)."""
+        if self._seen is None or self._seen[0] is not state:
+            self._seen = (state, position_of(state))
+        return self._seen[1]
+
+    def _exact(self, state: GameState) -> ExactPolicy:
+        """Return the exact policy for the players still in the game, or raise NotExact."""
+        exact = self.optimal.exact(state.players - len(state.resigned))
         if exact is None:
             raise NotExact
-        return seat_chances(state, exact.win_vector(position_of(state)))
+        return exact
 
     def option_values(self, seen: GameState) -> dict[str, float]:
         """Return the mover's chance after each option at ``seen`` (the exact policy's own values)."""
-        exact = self.optimal.exact(len(in_play(seen)))
-        if exact is None:
-            raise NotExact
-        return exact.action_values(position_of(seen))
+        return self._exact(seen).action_values(self.position(seen))
 
     def expected(self, state: GameState, action: Roll | Hold | Pass) -> tuple[float, ...]:
         """Return every seat's chance after ``action`` at ``state``, averaged over the roll's exact outcomes."""
@@ -284,7 +297,7 @@ def _turns(walk: _Walk, seed: int, actions: Sequence[Move]) -> tuple[tuple[float
         else:
             mover = state.current
             values = walk.option_values(state) if len(legal_actions(state)) > 1 else None
-            if values is not None and len(in_play(state)) == 2:
+            if values is not None and state.players - len(state.resigned) == 2:
                 # two players: the chosen option's value is the mover's expected chance, the other's is the rest
                 value = values[_option(state, action)]
                 expected = seat_chances(state, (value, 1.0 - value))

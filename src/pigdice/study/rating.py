@@ -45,6 +45,20 @@ def band_of(rating: float) -> str:
     return BANDS[-1][0]
 
 
+def level_of(rating: float) -> int:
+    """Return the robot level (1 to 8) whose band a rating falls in: the level it played like."""
+    names = [name for name, _ in BANDS]
+    return len(BANDS) - names.index(band_of(rating))
+
+
+def level_title(rating: float) -> str:
+    """Return the robot a rating played like, in words, e.g. 'a master (level 6 of 8)'."""
+    from pigdice.players.defaults import LEVEL_COUNT, LEVEL_TITLES
+
+    level = level_of(rating)
+    return f"{LEVEL_TITLES[level - 1]} (level {level} of {LEVEL_COUNT})"
+
+
 def matters(values: Mapping[str, float]) -> bool:
     """Return True if a decision's options differ by at least ``MATTERS`` (a choice that can give chance away)."""
     return len(values) > 1 and max(values.values()) - min(values.values()) >= MATTERS
