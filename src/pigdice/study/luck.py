@@ -76,6 +76,10 @@ class ChoiceEffect:
     error: float  # the best option's value minus the chosen one's, for the chooser
     others: tuple[float, ...]  # the change to each other seat's chance (0 for the chooser)
 
+    def to_json(self) -> dict[str, Any]:
+        """Return the choice as JSON-ready data."""
+        return {"move": self.move, "seat": self.seat, "error": self.error, "others": list(self.others)}
+
 
 @dataclass(frozen=True)
 class SeatLedger:
@@ -152,6 +156,7 @@ class LuckAndSkill:
                 for ledger in self.seats
             ],
             "rolls": [roll.to_json() for roll in self.rolls],
+            "choices": [choice.to_json() for choice in self.choices],
             "timeline": [list(chances) for chances in self.timeline],
         }
 

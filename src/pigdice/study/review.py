@@ -131,7 +131,8 @@ class Review:
             ledger.update(luckiest=None, unluckiest=None)
             if luck is not None:
                 ledger.update(luck["seats"][summary.seat])
-            seats.append({**summary.to_json(), **ledger})
+            words = {"luck_line": luck_line(self, summary.seat), "rating_line": rating_line(summary)}
+            seats.append({**summary.to_json(), **ledger, **words})
         if luck is not None:
             del luck["seats"]
         return {
