@@ -132,8 +132,9 @@ def print_history(console: Console, history: History, folder: Path, plot: Path |
         console.print(Text(f"No game of yours in {folder} yet: play one with `pigdice play`."))
         return
     table = Table(box=None, padding=(0, 1), header_style="bold")
-    for column in ("#", "played", "game", "against", "result", "luck", "your play", "rating"):
-        table.add_column(column, justify="right" if column in ("#", "luck", "your play", "rating") else "left")
+    numbers = ("#", "dice", "others' play", "your play", "rating")
+    for column in ("#", "played", "game", "against", "result", "dice", "others' play", "your play", "rating"):
+        table.add_column(column, justify="right" if column in numbers else "left")
     for number, game in enumerate(history.games, start=1):
         rating = game.rating.value
         table.add_row(
@@ -142,12 +143,14 @@ def print_history(console: Console, history: History, folder: Path, plot: Path |
             game.game,
             ", ".join(game.opponents),
             _result(game.result, game.finished),
-            _points(game.luck),
+            _points(game.dice),
+            _points(game.others),
             _points(None if game.error is None else -game.error),
             "-" if rating is None else f"{rating:.1f}",
         )
     console.print(table)
-    console.print(Text("luck and your play in points of winning chance; rating: lower is better", style="dim"))
+    legend = "what the dice, the others' play and yours did to your chance, in points; rating: lower is better"
+    console.print(Text(legend, style="dim"))
     finished = history.finished
     expected = history.expected_wins
     line = f"{len(history.games)} games, {len(finished)} finished, {history.wins:g} won"
@@ -156,7 +159,7 @@ def print_history(console: Console, history: History, folder: Path, plot: Path |
     console.print(Text(line + "."))
     luck = history.average_luck
     if luck is not None:
-        console.print(Text(f"Average luck: {100 * luck:+.1f} points of winning chance a game."))
+        console.print(Text(f"The dice's average luck: {100 * luck:+.1f} points of winning chance a game."))
     rating = history.rating
     if rating.value is not None:
         console.print(

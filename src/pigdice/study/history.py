@@ -3,7 +3,7 @@
 A game's entry comes from its review (``pigdice.study.review``, as JSON, so the terminal's saved
 records and the web's rooms give the same entries): when it was played, the game, who else played,
 the result, where your chance started, what luck and your own play did to it, and your Performance
-Rating. The history adds them up: games, wins (a shared win counts its share), average luck, your
+Rating. The history adds them up: games, wins (a shared win counts its share), the dice's average luck, your
 error rate and rating over all your decisions, and the rating game by game for a plot.
 """
 
@@ -34,9 +34,15 @@ class HistoryGame:
     finished: bool
     result: float | None  # 1 a win, 0 a loss, a share of a shared win; None while the game goes on
     start: float | None  # None where the perfect player's values are approximate
-    luck: float | None
-    error: float | None
+    dice: float | None  # what the dice did to the chance
+    others: float | None  # what the other players' choices did to it
+    error: float | None  # what this seat's own play gave away
     rating: Rating
+
+    @property
+    def luck(self) -> float | None:
+        """Return everything that moved the chance and was not this seat's choice: the dice and the others."""
+        return None if self.dice is None or self.others is None else self.dice + self.others
 
     def to_json(self) -> dict[str, Any]:
         """Return the entry as JSON-ready data."""
@@ -50,6 +56,8 @@ class HistoryGame:
             "result": self.result,
             "start": self.start,
             "luck": self.luck,
+            "dice": self.dice,
+            "others": self.others,
             "error": self.error,
             "rating": self.rating.to_json(),
         }
@@ -74,7 +82,8 @@ def game_entry(
         finished=finished,
         result=result,
         start=mine.get("start"),
-        luck=mine.get("luck"),
+        dice=mine.get("dice"),
+        others=mine.get("others"),
         error=mine.get("error"),
         rating=Rating(int(rating["decisions"]), float(rating["given_away"])),
     )
@@ -104,8 +113,8 @@ class History:
 
     @property
     def average_luck(self) -> float | None:
-        """Return the average luck per finished game with exact values (None if there is none)."""
-        lucks = [g.luck for g in self.finished if g.luck is not None]
+        """Return the dice's average luck per finished game with exact values (None if there is none)."""
+        lucks = [g.dice for g in self.finished if g.dice is not None]
         return sum(lucks) / len(lucks) if lucks else None
 
     @property

@@ -10,6 +10,8 @@ be a hint. Nothing is stored on the server for the key.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -21,6 +23,7 @@ from pigdice.web.manager import RoomManager
 from pigdice.web.protocol import SeatIndex, Strict, Token
 from pigdice.web.rooms import Room
 
+PREPARE_SECONDS = 60.0  # how long a history waits for a game's perfect player to be solved
 MAX_OWN_GAMES = 60  # games one history or practice request reviews (the browser sends its newest)
 RoomCode = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
 PlayerKey = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{8,64}$")]
@@ -48,6 +51,7 @@ async def _reviewed(manager: RoomManager, body: OwnGames) -> tuple[list[Reviewed
     """Return each held seat of a finished game with its room and review, and why any other was left out."""
     found: list[Reviewed] = []
     skipped: list[str] = []
+    reviews: dict[str, dict[str, Any]] = {}  # one review per game, whichever of its seats the browser holds
     for own in body.games:
         try:
             room = await manager.get(own.code)
@@ -59,12 +63,27 @@ async def _reviewed(manager: RoomManager, body: OwnGames) -> tuple[list[Reviewed
             skipped.append(f"{own.code}: the game is not over yet")
             continue
         try:
-            review = await manager.perfect.review(room)
+            review = reviews.get(room.code) or await _review(manager, room)
         except WebError as exc:
             skipped.append(f"{own.code}: {exc}")
             continue
+        reviews[room.code] = review
         found.append((own, room, review))
     return found, skipped
+
+
+async def _review(manager: RoomManager, room: Room) -> dict[str, Any]:
+    """Return the room's review, waiting up to ``PREPARE_SECONDS`` for a perfect player still being solved."""
+    try:
+        return await manager.perfect.review(room)
+    except WebError as exc:
+        if exc.code != "preparing":
+            raise
+    task = manager.perfect.prepare(room, for_hint=True)
+    if task is not None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(task), PREPARE_SECONDS)
+    return await manager.perfect.review(room)
 
 
 def _title(room: Room) -> str:

@@ -1,7 +1,7 @@
 """Your history as a picture: the Performance Rating game by game (and its moving average), and each game's luck.
 
 A PNG (matplotlib, the ``plot`` extra): on top every game's rating with the rating over the last ten
-games as a line and the bands as shaded steps; below, each game's luck in points of winning chance,
+games as a line and the bands as shaded steps; below, what the dice did in each game, in points of winning chance,
 green for a win and red for a loss.
 """
 
@@ -46,11 +46,11 @@ def plot_history(history: History, path: Path) -> None:
         top.set_ylim(0, highest)
         top.set_ylabel("Performance Rating (lower is better)")
         top.legend(loc="lower left", fontsize=8)
-        lucks = [100 * (g.luck or 0.0) for g in history.games]
+        lucks = [100 * (g.dice or 0.0) for g in history.games]
         colours = [_colour(g.result, g.finished) for g in history.games]
         bottom.bar(games, lucks, color=colours)
         bottom.axhline(0, color="#495057", lw=0.8)
-        bottom.set_ylabel("luck (points)")
+        bottom.set_ylabel("the dice's luck (points)")
         bottom.set_xlabel("game")
         bottom.xaxis.set_major_locator(MaxNLocator(integer=True))
         fig.suptitle(f"Your games: {len(history.games)}, won {history.wins:g}")
