@@ -136,7 +136,7 @@ def print_history(console: Console, history: History, folder: Path, plot: Path |
     for column in ("#", "played", "game", "against", "result", "dice", "others' play", "your play", "rating"):
         table.add_column(column, justify="right" if column in numbers else "left")
     for number, game in enumerate(history.games, start=1):
-        rating = game.rating.value
+        value = game.rating.value
         table.add_row(
             str(number),
             (game.played_at or "")[:16].replace("T", " "),
@@ -146,7 +146,7 @@ def print_history(console: Console, history: History, folder: Path, plot: Path |
             _points(game.dice),
             _points(game.others),
             _points(None if game.error is None else -game.error),
-            "-" if rating is None else f"{rating:.1f}",
+            "-" if value is None else f"{value:.1f}",
         )
     console.print(table)
     legend = "what the dice, the others' play and yours did to your chance, in points; rating: lower is better"
@@ -160,12 +160,12 @@ def print_history(console: Console, history: History, folder: Path, plot: Path |
     luck = history.average_luck
     if luck is not None:
         console.print(Text(f"The dice's average luck: {100 * luck:+.1f} points of winning chance a game."))
-    rating = history.rating
-    if rating.value is not None:
+    overall = history.rating
+    if overall.value is not None:
         console.print(
             Text(
-                f"Performance Rating {rating.value:.1f} over {rating.decisions} decisions: "
-                f"you play like {level_title(rating.value)}."
+                f"Performance Rating {overall.value:.1f} over {overall.decisions} decisions: "
+                f"you play like {level_title(overall.value)}."
             )
         )
     for problem in history.skipped:

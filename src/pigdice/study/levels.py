@@ -126,12 +126,17 @@ def _race_ladder(race: Variant, allowances: Sequence[float], report: Progress) -
         if allowance == 0.0:
             table = best
         else:
-            table = level_table(policy, allowance, lambda f, n=index: report((n + f / 2) * share, f"level {n + 1}"))
+            table = level_table(policy, allowance, _part(report, index * share, share / 2, f"level {level.number}"))
         report((index + 0.5) * share, f"level {level.number} against the perfect player")
         match = head_to_head(race, table, best)
         rows.append(LevelChance(level.number, level.title, allowance, match.a_first, match.b_first))
     report(1.0, "done")
     return tuple(rows)
+
+
+def _part(report: Progress, start: float, width: float, what: str) -> Callable[[float], None]:
+    """Return a progress callback for one part of the work: ``start`` to ``start + width`` of the whole."""
+    return lambda fraction: report(start + fraction * width, what)
 
 
 def _herd_ladder(variant: Variant, allowances: Sequence[float], report: Progress) -> tuple[LevelChance, ...]:

@@ -228,7 +228,8 @@ class _Walk:
             return self.chances(apply(state, action, ScriptedDice([]))[0])
         total = [0.0] * self.players
         for throw, p in _outcomes(spec):
-            after = self.chances(apply(state, action, ScriptedDice([throw]))[0])
+            script: list[tuple[int, ...] | Throw | None] = [throw]
+            after = self.chances(apply(state, action, ScriptedDice(script))[0])
             for seat in range(self.players):
                 total[seat] += p * after[seat]
         return tuple(total)

@@ -45,7 +45,8 @@ def plot_history(history: History, path: Path) -> None:
         top.set_yscale("symlog", linthresh=1.0)
         top.set_ylim(0, highest)
         top.set_ylabel("Performance Rating (lower is better)")
-        top.legend(loc="lower left", fontsize=8)
+        if shown:
+            top.legend(loc="lower left", fontsize=8)
         lucks = [100 * (g.dice or 0.0) for g in history.games]
         colours = [_colour(g.result, g.finished) for g in history.games]
         bottom.bar(games, lucks, color=colours)
