@@ -26,8 +26,7 @@ def levels_command(
     options: VariantOptions = NO_OPTIONS,
     json_out: JsonOpt = False,
 ) -> None:
-    """List the robots level:1 (a beginner) to level:8 (the perfect player), each with its exact chance
-    to beat the perfect player."""
+    """List the robots level:1 (a beginner) to level:8 (perfect), each with its exact chance against perfect play."""
     variant = options.variant(variant_name)
     variant.check_players(2)
     with progress_bar(enabled=not json_out) as bar:  # in a worker process: Ctrl-C stops it at once

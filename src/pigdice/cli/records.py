@@ -43,7 +43,7 @@ def replay_command(
 
 
 def review_command(record_file: RecordArg, as_json: JsonOpt = False) -> None:
-    """Review every decision of a saved game against the perfect player: the chance each one gave away."""
+    """Review a saved game against the perfect player: what each decision gave away, the luck, the rating."""
     from pigdice.cli.progress import progress_bar
     from pigdice.engine.record import load_record
     from pigdice.players.defaults import robot_title
