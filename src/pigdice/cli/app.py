@@ -1,7 +1,7 @@
 """The ``pigdice`` command line (typer + rich): the app, its error handling and its commands.
 
 The commands live in one module per topic (``catalog``, ``study``, ``playing``, ``solving``,
-``serving``, ``analyzing``) as plain functions; this module registers them below, in the
+``serving``, ``analyzing``, ``levels``, ``improving``) as plain functions; this module registers them below, in the
 order ``pigdice --help`` lists them. Command modules never import this one: they take their
 shared options from ``cli.options``, print with ``cli.output`` and show progress with
 ``cli.progress``. Input errors (every ``PigdiceError``) are caught in one place,
@@ -25,7 +25,7 @@ import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from pigdice import __version__
-from pigdice.cli import analyzing, catalog, designing, playing, records, serving, solving, study
+from pigdice.cli import analyzing, catalog, designing, improving, levels, playing, records, serving, solving, study
 from pigdice.cli.checks import OptionValueError
 from pigdice.errors import PigdiceError
 
@@ -177,6 +177,8 @@ COMMANDS: dict[str, Callable[..., None]] = {
     "replay": records.replay_command,
     "review": records.review_command,
     "verify": records.verify_command,
+    "history": improving.history_command,
+    "practice": improving.practice_command,
     "solve": solving.solve_command,
     "policy": solving.policy_command,
     "hint": solving.hint_command,
@@ -185,6 +187,7 @@ COMMANDS: dict[str, Callable[..., None]] = {
     "plot": analyzing.plot_command,
     "compare": study.compare_command,
     "tournament": study.tournament_command,
+    "levels": levels.levels_command,
     "design": designing.design_command,
 }
 for _name, _command in COMMANDS.items():

@@ -27,7 +27,10 @@ def play_command(
         str,
         typer.Option(
             "--players",
-            help="Comma-separated seats: you, human:NAME (hot-seat), or robots like hold:20, rolls:3, dice:5.",
+            help=(
+                "Comma-separated seats: you, human:NAME (hot-seat), or robots like hold:20, rolls:3, dice:5, "
+                "or level:1 (a beginner) to level:8 (the perfect player); see `pigdice levels`."
+            ),
         ),
     ] = "you,hold:20",
     seed: SeedOpt = None,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -12,6 +12,11 @@ from rich.text import Text
 from pigdice.cli.output import emit_json, stdout_console
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Variant
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from pigdice.study.review import Review
 
 RecordArg = Annotated[
     Path,
@@ -57,7 +62,7 @@ def replay_command(
 
 
 def review_command(record_file: RecordArg, as_json: JsonOpt = False) -> None:
-    """Review every decision of a saved game against the perfect player: the chance each one gave away."""
+    """Review a saved game against the perfect player: what each decision gave away, the luck, the rating."""
     from pigdice.cli.progress import progress_bar
     from pigdice.engine.record import load_record
     from pigdice.players.defaults import robot_title
@@ -101,8 +106,33 @@ def review_command(record_file: RecordArg, as_json: JsonOpt = False) -> None:
     worst = [d for d in review.decisions if d.mark == "blunder"][:3]
     for decision in worst:
         console.print(Text(f"  blunder: {describe_decision(decision, review.names)}", style="red"))
+    print_luck_and_skill(console, review)
     if review.approximate:
         console.print(Text(f"approximate: {review.approximate}", style="dim"))
+
+
+def print_luck_and_skill(console: Console, review: Review) -> None:
+    """Print each seat's luck against skill and Performance Rating, and the luckiest and unluckiest rolls."""
+    from pigdice.study.review import luck_line, rating_line
+
+    console.print(Text("Luck and skill", style="bold"))
+    for summary in review.seats:
+        line = luck_line(review, summary.seat)
+        if line is not None:
+            console.print(Text(line))
+        console.print(Text(rating_line(summary)))
+    luck = review.luck
+    if luck is None:
+        console.print(Text("Luck is measured only where the perfect player's values are exact.", style="dim"))
+        return
+    for summary in review.seats:
+        for word, roll in (("luckiest", luck.luckiest(summary.seat)), ("unluckiest", luck.unluckiest(summary.seat))):
+            if roll is not None:
+                thrower = "the shared die showed" if roll.seat < 0 else f"{review.names[roll.seat]} rolled"
+                whose = "Your" if summary.name == "You" else f"{summary.name}'s"
+                points = f"{100 * roll.luck[summary.seat]:+.1f} points"
+                console.print(Text(f"  {whose} {word} roll: move {roll.move}, {thrower} {roll.throw} ({points})"))
+    console.print(Text(f"Measured in {luck.values}; for every seat result = start + luck - error.", style="dim"))
 
 
 def verify_command(record_file: RecordArg, as_json: JsonOpt = False) -> None:

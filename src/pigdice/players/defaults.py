@@ -15,6 +15,20 @@ PLAIN_ROBOTS = {
 }
 
 
+# the robots of every strength (``pigdice.players.levels``) in words, weakest first
+LEVEL_TITLES = (
+    "a beginner",
+    "a casual player",
+    "a club player",
+    "a strong club player",
+    "an expert",
+    "a master",
+    "world class",
+    "the perfect player",
+)
+LEVEL_COUNT = len(LEVEL_TITLES)
+
+
 def default_robot(variant: Variant) -> str:
     """Return a sensible robot spec for ``variant`` (Hog needs a number of dice, not a hold point)."""
     if variant.decision is Decision.DICE_PER_TURN:
@@ -37,6 +51,8 @@ def describe_robot(spec: str) -> str:
     word = text.lower()
     if word in PLAIN_ROBOTS:
         return PLAIN_ROBOTS[word]
+    if word.startswith("level:") and word[6:].isdecimal() and 1 <= int(word[6:]) <= LEVEL_COUNT:
+        return LEVEL_TITLES[int(word[6:]) - 1] + f" (level {word[6:]} of {LEVEL_COUNT})"
     if word.startswith(("python:", "py:")):
         return f"your function {text.rsplit(':', 1)[-1]}"
     terms = dict(term.partition(":")[::2] for term in word.split("+"))

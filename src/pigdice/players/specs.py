@@ -25,9 +25,20 @@ def _optimal(spec: str, variant: Variant) -> Strategy:
     return parse_optimal(spec, variant)
 
 
+def _level(spec: str, variant: Variant) -> Strategy:
+    from pigdice.players.levels import parse_level  # reads the perfect player's values: loaded only when needed
+
+    return parse_level(spec, variant)
+
+
 # the spec words with arguments or a module of their own: word -> (parser, the form, one line of help)
 SPEC_WORDS: dict[str, tuple[SpecParser, str, str]] = {
     "optimal": (_optimal, "optimal", "the perfect player (solves the variant once, then cached)"),
+    "level": (
+        _level,
+        "level:N",
+        "a robot of strength N, from 1 (a beginner) to 8 (the perfect player)",
+    ),
     "keep-pace": (
         zoo.parse_keep_pace,
         "keep-pace",

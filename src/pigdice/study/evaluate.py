@@ -67,8 +67,10 @@ def table_or_none(
 
 def herd_table(strategy: Strategy, variant: Variant, seat: int, cache: dict[Any, Any] | None = None) -> Any:
     """Return the strategy's Swine Herd sit table for ``seat`` (0 or 1): the exact 2-player equilibrium for
-    the perfect player, hold:N's for hold:N; None for any other strategy (simulate those)."""
+    the perfect player, hold:N's for hold:N, a level's (``pigdice.study.herdlevels``) for level:N; None for
+    any other strategy (simulate those)."""
     from pigdice.players.fixed import HoldAt
+    from pigdice.players.levels import TOP, LevelPlayer
     from pigdice.players.optimal import Optimal
     from pigdice.solve.exact import exact_policy, exactness
     from pigdice.study.analysis.swineherd import equilibrium_table, hold_at_table
@@ -79,6 +81,10 @@ def herd_table(strategy: Strategy, variant: Variant, seat: int, cache: dict[Any,
     table = None
     if isinstance(strategy, HoldAt) and strategy.dice is None:
         table = hold_at_table(variant, strategy.threshold)
+    elif isinstance(strategy, LevelPlayer) and strategy.level < TOP and exactness(variant, 2) is None:
+        from pigdice.study.herdlevels import level_sit_table
+
+        table = level_sit_table(exact_policy(variant, 2).solved, seat, strategy.allowance)  # type: ignore[attr-defined]
     elif isinstance(strategy, Optimal) and exactness(variant, 2) is None:
         table = equilibrium_table(exact_policy(variant, 2).solved, seat)  # type: ignore[attr-defined]
     if cache is not None:

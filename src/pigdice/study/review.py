@@ -28,6 +28,8 @@ from pigdice.engine.simultaneous import choosing_seats, seat_view
 from pigdice.players.optimal import Optimal, in_play, position_of, seat_chances
 from pigdice.players.tablechance import table_chances
 from pigdice.rules.variant import Variant
+from pigdice.study.luck import LuckAndSkill, luck_and_skill
+from pigdice.study.rating import Rating, level_title, rate
 
 MARKS = (("blunder", 0.08), ("mistake", 0.03), ("inaccuracy", 0.01))  # (mark, least chance given away)
 MARK_ORDER = tuple(name for name, _ in MARKS)
@@ -88,6 +90,7 @@ class SeatSummary:
     marked_away: float  # of which in the marked decisions
     marks: dict[str, int]
     worst: ReviewedDecision | None
+    rating: Rating  # the Performance Rating of its decisions (``pigdice.study.rating``)
 
     def to_json(self) -> dict[str, Any]:
         """Return the summary as JSON-ready data."""
@@ -100,6 +103,7 @@ class SeatSummary:
             "marked_away": self.marked_away,
             "marks": self.marks,
             "worst_move": None if self.worst is None else self.worst.move,
+            "rating": self.rating.to_json(),
         }
 
 
@@ -111,16 +115,34 @@ class Review:
     decisions: tuple[ReviewedDecision, ...]
     seats: tuple[SeatSummary, ...]
     approximate: str | None  # why the values are approximate, or None when they are exact
+    luck: LuckAndSkill | None = None  # exact luck and skill (None where the values are approximate)
 
     def to_json(self) -> dict[str, Any]:
-        """Return the review as JSON-ready data (thresholds included)."""
+        """Return the review as JSON-ready data (thresholds included).
+
+        Every seat carries ``start``, ``luck`` (``dice`` + ``others``), ``error``, ``result`` (None while
+        the game goes on) with result = start + luck - error, or None for all of them where the values are
+        approximate; ``luck`` holds every roll's luck and every seat's chance after each move.
+        """
+        luck = None if self.luck is None else self.luck.to_json()
+        seats = []
+        for summary in self.seats:
+            ledger = dict.fromkeys(("start", "luck", "dice", "others", "error", "result", "now", "luck_adjusted"))
+            ledger.update(luckiest=None, unluckiest=None)
+            if luck is not None:
+                ledger.update(luck["seats"][summary.seat])
+            words = {"luck_line": luck_line(self, summary.seat), "rating_line": rating_line(summary)}
+            seats.append({**summary.to_json(), **ledger, **words})
+        if luck is not None:
+            del luck["seats"]
         return {
             "exact": self.approximate is None,
             "approximate": self.approximate,
             "marks": {name: threshold for name, threshold in MARKS},
             "names": list(self.names),
-            "seats": [s.to_json() for s in self.seats],
+            "seats": seats,
             "decisions": [d.to_json() for d in self.decisions],
+            "luck": luck,
         }
 
 
@@ -152,6 +174,60 @@ def summary_line(summary: SeatSummary, names: Sequence[str]) -> str:
     decisions = "decision" if marked == 1 else "decisions"
     worst = describe_decision(summary.worst, names)
     return f"{who} gave away {100 * marked_away:.1f}% in {marked} {decisions} ({counts}){slips}; the worst was {worst}."
+
+
+def luck_line(review: Review, seat: int) -> str | None:
+    """Return what the dice and the play did to one seat's chance, in words (None where the values are approximate).
+
+    E.g. "You lost 12.3 points of winning chance to the dice and 3.1 to your play (from 53.1% at the start)."
+    """
+    if review.luck is None:
+        return None
+    ledger = review.luck.seats[seat]
+    you = review.names[seat] == "You"
+    who = "You" if you else review.names[seat]
+    your = "your" if you else "their"
+    dice, error = _points(ledger.dice), _points(ledger.error)
+    if ledger.dice < 0:
+        text = f"{who} lost {dice} points of winning chance to the dice and {error} to {your} play"
+    else:
+        whom, mover = ("you", "your") if you else (who, f"{who}'s")
+        text = f"The dice gave {whom} {dice} points of winning chance and {mover} play gave away {error}"
+    if abs(ledger.others) >= 5e-4:
+        others = [name for p, name in enumerate(review.names) if p != seat]
+        whose = "the other players' choices"
+        if len(others) == 1:
+            whose = "your play" if others[0] == "You" else f"{others[0]}'s play"
+        verb = "gave" if ledger.others > 0 else "cost"
+        text += f"; {whose} {verb} {'you' if you else 'them'} {_points(ledger.others)}"
+    text += f" (from {100 * ledger.start:.1f}% at the start"
+    if ledger.result is None:
+        return text + f" to {100 * ledger.now:.1f}% now)."
+    if ledger.result in (0.0, 1.0):
+        outcome = "a win" if ledger.result == 1.0 else "a loss"
+    else:
+        outcome = f"{100 * ledger.result:.0f}% of a shared win"
+    adjusted = ledger.luck_adjusted
+    tail = "" if adjusted is None else f"; luck-adjusted result {100 * adjusted:.1f}%"
+    return text + f" to {outcome}{tail})."
+
+
+def rating_line(summary: SeatSummary) -> str:
+    """Return one seat's Performance Rating in words, with the robot level it played like."""
+    who = "You" if summary.name == "You" else summary.name
+    rating = summary.rating
+    if rating.value is None:
+        return f"{who} had no decision that mattered, so no Performance Rating."
+    plural = "" if rating.decisions == 1 else "s"
+    like = level_title(rating.value)
+    return (
+        f"{who} played like {like}: Performance Rating {rating.value:.1f} over {rating.decisions} "
+        f"decision{plural} (lower is better)."
+    )
+
+
+def _points(chance: float) -> str:
+    return f"{100 * abs(chance):.1f}"
 
 
 def review_record(
@@ -195,7 +271,8 @@ def review_game(
             taken = _option_name(seen, action)
             chosen = hint.values.get(taken)
             loss = None if chosen is None else max(0.0, hint.values[hint.best] - chosen)
-            exact = perfect.exact(len(in_play(seen)))  # fewer players once someone resigned
+            playing = len(in_play(seen))  # fewer players once someone resigned
+            exact = perfect.exact(playing) if playing > 2 else None  # two: the mover's chance settles it
             wins = _win_by_seat(seen, exact.win_vector(position_of(seen)) if exact else None, hint.win_probability)
             if wins is None:  # 3+ players and no exact solver: the table's estimate, never the 2-player figure
                 wins = table_chances(seen, perfect)
@@ -218,7 +295,8 @@ def review_game(
         if progress is not None:
             progress(number / max(1, len(actions)))
     seats = tuple(_summary(seat, names[seat], humans[seat], reviewed) for seat in range(players))
-    return Review(tuple(names), tuple(reviewed), seats, approximate)
+    luck = None if approximate is not None else luck_and_skill(variant, players, seed, actions, perfect)
+    return Review(tuple(names), tuple(reviewed), seats, approximate, luck)
 
 
 def _summary(seat: int, name: str, human: bool, reviewed: Sequence[ReviewedDecision]) -> SeatSummary:
@@ -237,6 +315,7 @@ def _summary(seat: int, name: str, human: bool, reviewed: Sequence[ReviewedDecis
         marked_away=sum(d.loss or 0.0 for d in mine if d.mark is not None),
         marks={name: marks.get(name, 0) for name in MARK_ORDER},
         worst=worst,
+        rating=rate((d.values, d.loss) for d in mine),
     )
 
 

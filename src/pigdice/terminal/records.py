@@ -145,7 +145,7 @@ def review_people(game: TerminalGame, path: Path | None) -> None:
         where = f" {path}" if path is not None else ""
         game.say(Text(f"  For a review of every decision: pigdice review{where}", style="dim"))
         return
-    from pigdice.study.review import review_game, summary_line
+    from pigdice.study.review import luck_line, rating_line, review_game, summary_line
 
     humans = [is_human(s) for s in game.strategies]
     bar = LazyBar(game.console, game.console.is_terminal)
@@ -166,6 +166,9 @@ def review_people(game: TerminalGame, path: Path | None) -> None:
     for summary in review.seats:
         if summary.human:
             game.say(f"  {summary_line(summary, review.names)}")
+            luck = luck_line(review, summary.seat)
+            for line in ([luck] if luck else []) + [rating_line(summary)]:
+                game.say(f"  {line}")
     if review.approximate:
         game.say(Text(f"  (approximate: {review.approximate})", style="dim"))
 

@@ -22,7 +22,7 @@ OPEN_WORDS = ("friend", "open", "human", "person", "guest")
 YOU_WORDS = ("you", "me")
 MAX_NAME = 24
 # Robots a stranger may put in a room. Anything else (notably python:/py: specs, which load code) is refused.
-WEB_ROBOT_WORDS = ("hold", "rolls", "dice", "random", "optimal", "keep-pace", "max-score")
+WEB_ROBOT_WORDS = ("hold", "rolls", "dice", "random", "optimal", "level", "keep-pace", "max-score")
 
 
 def check_web_spec(spec: str) -> None:

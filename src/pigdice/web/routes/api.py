@@ -1,5 +1,5 @@
 """The JSON API: variants, robot specs, games (create, read, join, act, resign, abort, claim, hint, rematch,
-record, verify, review) and explorer data."""
+record, verify, review), your history and practice, and explorer data."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from pigdice.engine.record import GameRecord
 from pigdice.rules.registry import all_variants, find_variant
 from pigdice.web import leaving
 from pigdice.web.errors import WebError
+from pigdice.web.history import OwnGames, history_answer, practice_answer
 from pigdice.web.protocol import (
     AbortRequest,
     ActionRequest,
@@ -157,6 +158,18 @@ async def api_review(code: str, manager: Manager) -> dict[str, Any]:
     """Every decision of the room's game so far against the perfect player: the chance each one gave away."""
     room = await manager.get(code)
     return await manager.perfect.review(room)
+
+
+@router.post("/history")
+async def api_history(body: OwnGames, manager: Manager) -> dict[str, Any]:
+    """Your history: every finished game of the seats your browser holds, reviewed exactly (no account)."""
+    return await history_answer(manager, body)
+
+
+@router.post("/practice")
+async def api_practice(body: OwnGames, manager: Manager) -> dict[str, Any]:
+    """Positions to practise: your decisions that gave away the most in the finished games your browser holds."""
+    return await practice_answer(manager, body)
 
 
 @router.get("/explore/{name}")

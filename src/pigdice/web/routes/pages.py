@@ -1,5 +1,5 @@
-"""HTML pages: home, join by code, the game page and its review, rules, the strategy explorer; plotly.js and the
-health check."""
+"""HTML pages: home, join by code, the game page and its review, your history and practice, rules, the strategy
+explorer; plotly.js and the health check."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 
 from pigdice import __version__
 from pigdice.errors import PigdiceError
+from pigdice.players.defaults import LEVEL_TITLES
 from pigdice.rules.registry import all_variants, find_variant, variant_settings
 from pigdice.rules.variant import Endgame, FinalTurn, TieRule
+from pigdice.study.rating import bands_table
 from pigdice.study.review import MARKS
 from pigdice.web import content
 from pigdice.web.config import DEFAULT_VARIANT
@@ -57,6 +59,7 @@ async def home(request: Request) -> HTMLResponse:
         final_turns=[(f.value, f.label) for f in FinalTurn],
         settings={v.name: [setting.to_json(value) for setting, value in variant_settings(v)] for v in all_variants()},
         selected=DEFAULT_VARIANT,
+        levels=[(f"level:{number}", title) for number, title in enumerate(LEVEL_TITLES, start=1)],
     )
 
 
@@ -98,6 +101,18 @@ async def review_page(request: Request, code: str, manager: Manager) -> HTMLResp
     """A room's game review (its data comes from /api/games/{code}/review and /verify)."""
     marks = [(mark, round(100 * least)) for mark, least in reversed(MARKS)]
     return await room_page(request, code, manager, "review.html", "Review · ", marks=marks)
+
+
+@router.get("/history", response_class=HTMLResponse)
+async def history_page(request: Request) -> HTMLResponse:
+    """Your games in this browser: results, luck against your play, and your rating over time."""
+    return page(request, "history.html", title="Your history", bands=bands_table())
+
+
+@router.get("/practice", response_class=HTMLResponse)
+async def practice_page(request: Request) -> HTMLResponse:
+    """Practise the positions of your own games where you gave away the most."""
+    return page(request, "practice.html", title="Practice")
 
 
 @router.get("/rules", response_class=HTMLResponse)

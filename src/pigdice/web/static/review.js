@@ -112,6 +112,9 @@
         link.addEventListener("click", (e) => { e.preventDefault(); moveTo(seat.worst_move - 1); });
         item.append(link);
       }
+      for (const line of [seat.luck_line, seat.rating_line]) {
+        if (line) item.append(el("div", "small review-luck", line));
+      }
       list.append(item);
     }
     $("review-note").textContent = review.exact
@@ -141,14 +144,66 @@
       marker: { size: 9, color: BUST, symbol: "circle" },
       text: busts.map((d) => review.names[d.seat] + " busts"), hovertemplate: "%{text}<extra>move %{x}</extra>",
     });
+    traces.push(...luckTraces());
+    $("luck-note").hidden = !review.luck;
     $("chart-card").hidden = false;  // shown before drawing, so the chart takes the card's width
     $("chart-note").textContent = review.chart_note ? "With this many players " + review.chart_note + "." : "";
-    Plotly.newPlot("advantage-chart", traces, {
-      margin: { t: 10, r: 10, b: 40, l: 50 }, yaxis: { range: [0, 1], tickformat: ".0%", title: "chance to win" },
+    const layout = {
+      margin: { t: 10, r: review.luck ? 60 : 10, b: 40, l: 50 }, yaxis: { range: [0, 1], tickformat: ".0%", title: "chance to win" },
       xaxis: { title: "move" }, shapes: [cursorLine()], legend: { orientation: "h" },
-    }, { displaylogo: false, responsive: true });
+    };
+    if (review.luck) layout.yaxis2 = { title: "points of winning chance", overlaying: "y", side: "right", zeroline: true, showgrid: false };
+    Plotly.newPlot("advantage-chart", traces, layout, { displaylogo: false, responsive: true });
     $("advantage-chart").on("plotly_click", (event) => { if (event.points.length) moveTo(event.points[0].x - 1); });
     chartDrawn = true;
+  }
+
+  // luck and skill: every seat's luck so far (the dice and the others' choices) and the chance its own play gave
+  // away so far, in points on the right axis; its luckiest and unluckiest rolls marked on its chance line
+  function luckTraces() {
+    const luck = review.luck;
+    if (!luck) return [];
+    const last = luck.timeline.length - 1;
+    const moves = Array.from({ length: last + 1 }, (_, m) => m);
+    const traces = [];
+    review.names.forEach((name, seat) => {
+      const lucky = new Array(last + 1).fill(0);
+      const lost = new Array(last + 1).fill(0);
+      for (const r of luck.rolls) lucky[r.move] += r.luck[seat];
+      for (const c of luck.choices) {
+        if (c.seat === seat) lost[c.move] += c.error;
+        else lucky[c.move] += c.others[seat];
+      }
+      for (let m = 1; m <= last; m++) { lucky[m] += lucky[m - 1]; lost[m] += lost[m - 1]; }
+      const color = COLORS[seat % COLORS.length];
+      traces.push({
+        x: moves, y: lucky.map((v) => 100 * v), name: name + ": luck", yaxis: "y2", mode: "lines",
+        line: { color, width: 1.5, dash: "dot" }, hovertemplate: name + "'s luck so far %{y:+.1f} points<extra>move %{x}</extra>",
+      });
+      traces.push({
+        x: moves, y: lost.map((v) => -100 * v), name: name + ": play", yaxis: "y2", mode: "lines",
+        line: { color, width: 1.5, dash: "dash" }, hovertemplate: name + "'s play so far %{y:.1f} points<extra>move %{x}</extra>",
+      });
+    });
+    const marks = { x: [], y: [], text: [], symbol: [], color: [] };
+    review.seats.forEach((seat) => {
+      for (const [which, symbol, color] of [["luckiest", "star", "#2b8a3e"], ["unluckiest", "triangle-down", "#c92a2a"]]) {
+        const move = seat[which];
+        if (move === null || move === undefined) continue;
+        const roll = luck.rolls.find((r) => r.move === move);
+        marks.x.push(move);
+        marks.y.push(luck.timeline[move][seat.seat]);
+        marks.text.push(seat.name + "'s " + which + " roll: " + roll.throw + " (" + (100 * roll.luck[seat.seat]).toFixed(1) + " points)");
+        marks.symbol.push(symbol);
+        marks.color.push(color);
+      }
+    });
+    traces.push({
+      x: marks.x, y: marks.y, text: marks.text, name: "luckiest and unluckiest rolls", mode: "markers",
+      marker: { size: 14, symbol: marks.symbol, color: marks.color, line: { color: "#1f2330", width: 1 } },
+      hovertemplate: "%{text}<extra>move %{x}</extra>",
+    });
+    return traces;
   }
 
   function cursorLine() {
