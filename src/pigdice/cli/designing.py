@@ -107,6 +107,7 @@ def design_command(
     )
     from pigdice.study.design.designer import design
     from pigdice.study.design.search import REFERENCE_VARIANTS
+
     folder = _out_dir(out)
     with progress_bar(not json_out) as bar:
         result = design(

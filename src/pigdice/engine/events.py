@@ -125,8 +125,9 @@ def _field_names(kind: type) -> tuple[str, ...]:
 
 def event_to_json(event: Event) -> dict[str, Any]:
     """Return a JSON-ready dict of an event, with its type in ``"type"``."""
-    data: dict[str, Any] = {"type": type(event).__name__}
-    for name in _field_names(type(event)):
+    kind: type = type(event)
+    data: dict[str, Any] = {"type": kind.__name__}
+    for name in _field_names(kind):
         value = getattr(event, name)
         if isinstance(value, Effect):
             value = value.to_json()

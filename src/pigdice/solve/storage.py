@@ -114,7 +114,11 @@ def check_npz(path: Path, limit: int = MAX_POLICY_FILE_BYTES) -> None:
     """Raise BadParameterError unless ``path`` is a plain .npz file of at most ``limit`` bytes whose every array
     matches the checksum in its metadata (read without pickles; a pipe or a device is refused at once)."""
     try:
-        with files.open_regular(path, limit, "a policy file") as stream, READ_LOCK, np.load(stream, allow_pickle=False) as data:
+        with (
+            files.open_regular(path, limit, "a policy file") as stream,
+            READ_LOCK,
+            np.load(stream, allow_pickle=False) as data,
+        ):
             meta = json.loads(str(data["meta"]))
             if not isinstance(meta, dict):
                 raise BadParameterError(f"{path}: damaged policy metadata")
