@@ -36,3 +36,10 @@ def test_plain_pytest_leaves_out_the_slow_tier() -> None:
     options = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())["tool"]["pytest"]
     assert "-m 'not slow'" in options["ini_options"]["addopts"]
     assert any(marker.startswith("slow:") for marker in options["ini_options"]["markers"])
+
+
+def test_no_two_test_modules_share_a_name() -> None:
+    # the tests folders are not packages: pytest imports each module by its bare name, so a second
+    # tests/*/test_x.py stops collection of the whole suite ("import file mismatch")
+    names = [path.name for path in (Path(__file__).parent).rglob("test_*.py")]
+    assert sorted({name for name in names if names.count(name) > 1}) == []
