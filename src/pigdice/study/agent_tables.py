@@ -29,7 +29,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from pigdice import files
-from pigdice.errors import BadParameterError, BadStrategyError
+from pigdice.errors import BadStrategyError
 from pigdice.players.base import Progress, Strategy
 from pigdice.players.plugins import PythonStrategy
 from pigdice.players.specs import parse_strategy
@@ -138,7 +138,7 @@ def checked_table(table: Any, variant: Variant, where: str = "the table") -> np.
 
 
 def decision_positions(variant: Variant) -> np.ndarray:
-    """Return the (goal, goal, goal) mask of the positions where the mover chooses (i + k below the goal; Hog: k = 0)."""
+    """Return the (goal, goal, goal) mask of the positions where the mover chooses (i + k < goal; Hog: k = 0)."""
     goal = variant.goal
     i, _, k = np.ogrid[:goal, :goal, :goal]
     chosen = (k == 0) if variant.decision is Decision.DICE_PER_TURN else (i + k < goal)
