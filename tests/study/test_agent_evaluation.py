@@ -95,7 +95,7 @@ def test_an_opponent_other_than_the_perfect_player() -> None:
     ("bad", "words"),
     [
         (np.ones((GOAL, GOAL)), "shape"),
-        (np.full((GOAL, GOAL, GOAL), 2), "outside 0..1"),
+        (np.full((GOAL, GOAL, GOAL), 2), r"outside 0\.\.1"),
         (np.full((GOAL, GOAL, GOAL), 0.5), "not whole"),
         (np.full((GOAL, GOAL, GOAL), "roll"), "not numbers"),
         ("hold:twenty", "whole number"),
@@ -121,14 +121,14 @@ def test_bad_table_files_are_refused(tmp_path: Path) -> None:
         (many, "name the table"),
         (tmp_path / "missing.npz", "no file"),
         (pipe, "pipe"),
-        (Path("/dev/zero"), "action table file ends in"),
+        (Path("/dev/zero"), "a device"),
     ]
     for path, words in cases:
         with pytest.raises(BadStrategyError, match=words):
             evaluate(path, "pig", goal=GOAL)
     link = tmp_path / "zero.npy"
     link.symlink_to("/dev/zero")
-    with pytest.raises(BadStrategyError, match="device|link"):
+    with pytest.raises(BadStrategyError, match=r"device|link"):
         evaluate(link, "pig", goal=GOAL)
 
 
@@ -169,7 +169,7 @@ def test_a_model_with_out_of_range_answers_is_refused() -> None:
         def predict(self, observation: np.ndarray, **_: Any) -> tuple[np.ndarray, None]:
             return np.full(len(observation), 7), None
 
-    with pytest.raises(BadStrategyError, match="outside 0..1"):
+    with pytest.raises(BadStrategyError, match=r"outside 0\.\.1"):
         evaluate(Wild(), "pig", goal=GOAL)
 
 
