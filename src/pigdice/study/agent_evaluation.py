@@ -35,7 +35,7 @@ from pigdice.solve.n.nplayer import PlayersPolicy
 from pigdice.solve.policy import Policy
 from pigdice.solve.solver import TOLERANCE, solve
 from pigdice.solve.two.headtohead import head_to_head
-from pigdice.study.agent_tables import AgentTable, agent_table, decision_positions, is_table_file
+from pigdice.study.agent_tables import AgentTable, agent_table, is_table_file
 from pigdice.study.analysis.approximation import MAX_EVALUATION_PLAYERS, Game, evaluate_games
 from pigdice.study.analysis.chain import play_chain
 from pigdice.study.analysis.turns import VISITS_MAX_GOAL, turn_outcomes
@@ -202,13 +202,8 @@ def _evaluate_two(
     perfect_result = head_to_head(form, perfect, theirs.table)
     report(0.75, "the positions the agent reaches")
     reached = _reached(form, mine, theirs)
-    decisions = decision_positions(form)
-    lost = _chance_lost(policy, mine.table, perfect, decisions)
-    weights = reached if reached is not None else decisions.astype(float)
-    good = decisions & (lost <= SAME_CHOICE)
-    total = float(weights[decisions].sum())
-    share = float(weights[good].sum()) / total if total > 0 else 1.0
-    costly = _costly(form, mine.table, perfect, lost, reached, top)
+    share, differences = _compare_choices(policy, mine.table, perfect, reached)
+    costly = _costly(form, differences, top)
     report(1.0, "done")
     return AgentEvaluation(
         variant=form,
@@ -243,22 +238,69 @@ def _reached(form: Variant, mine: AgentTable, theirs: AgentTable) -> np.ndarray 
     return starts[:, :, None] * outcomes_mine.visits
 
 
-def _chance_lost(policy: Policy, table: np.ndarray, perfect: np.ndarray, decisions: np.ndarray) -> np.ndarray:
-    """Return, at every decision, the perfect player's chance after its choice minus after the agent's."""
-    lost = np.zeros(table.shape)
-    differs = decisions & (table != perfect)
+@dataclass(frozen=True)
+class Differences:
+    """The positions where the agent's choice costs something: indices, the chance lost, the visits per game."""
+
+    scores: np.ndarray
+    others: np.ndarray
+    totals: np.ndarray
+    agent_codes: np.ndarray
+    perfect_codes: np.ndarray
+    lost: np.ndarray
+    reached: np.ndarray | None
+
+
+def _compare_choices(
+    policy: Policy, table: np.ndarray, perfect: np.ndarray, reached: np.ndarray | None
+) -> tuple[float, Differences]:
+    """Return the (weighted) share of decisions that lose nothing, and where the others lose, one score at a time."""
+    goal = policy.goal
     per_turn = policy.variant.decision is Decision.DICE_PER_TURN
-    for i, j in {(int(i), int(j)) for i, j, _ in zip(*np.nonzero(differs), strict=True)}:
-        if per_turn:
-            values = policy.dice_values(i, j)
-            lost[i, j, 0] = float(values.max() - values[int(table[i, j, 0]) - 1])
-            continue
-        row = policy.turn(i, j)
-        totals = np.nonzero(differs[i, j])[0]
-        codes = table[i, j, totals].astype(np.int64)
-        rolled = row.rolls[np.maximum(codes - 1, 0), totals]
-        chosen = np.where(codes == 0, row.hold[totals], rolled)
-        lost[i, j, totals] = np.maximum(row.win[totals] - chosen, 0.0)
+    good = total = 0.0
+    found: list[tuple[int, int, int, int, int, float, float]] = []
+    totals_axis = np.arange(goal)
+    for i in range(goal):
+        inside = (totals_axis == 0) if per_turn else (totals_axis < goal - i)
+        weight = reached[i] if reached is not None else np.broadcast_to(inside.astype(float), (goal, goal))
+        weight = np.where(inside, weight, 0.0)
+        lost = np.zeros((goal, goal))
+        for j in np.nonzero(np.any((table[i] != perfect[i]) & inside, axis=1))[0]:
+            lost[j] = _row_lost(policy, i, int(j), table[i, j], perfect[i, j] != table[i, j], inside, per_turn)
+        total += float(weight.sum())
+        good += float(weight[lost <= SAME_CHOICE].sum())
+        for j, k in zip(*np.nonzero(lost > SAME_CHOICE), strict=True):
+            found.append(
+                (i, int(j), int(k), int(table[i, j, k]), int(perfect[i, j, k]), float(lost[j, k]), float(weight[j, k]))
+            )
+    rows = np.array(found, dtype=float).reshape(-1, 7)
+    differences = Differences(
+        rows[:, 0].astype(np.int64),
+        rows[:, 1].astype(np.int64),
+        rows[:, 2].astype(np.int64),
+        rows[:, 3].astype(np.int64),
+        rows[:, 4].astype(np.int64),
+        rows[:, 5],
+        rows[:, 6] if reached is not None else None,
+    )
+    return (good / total if total > 0 else 1.0), differences
+
+
+def _row_lost(
+    policy: Policy, i: int, j: int, codes: np.ndarray, differs: np.ndarray, inside: np.ndarray, per_turn: bool
+) -> np.ndarray:
+    """Return the chance lost at every turn total of (i, j): the perfect choice's value minus the agent's."""
+    lost = np.zeros(len(codes))
+    if per_turn:
+        values = policy.dice_values(i, j)
+        lost[0] = float(values.max() - values[int(codes[0]) - 1])
+        return lost
+    row = policy.turn(i, j)
+    totals = np.nonzero(differs & inside)[0]
+    chosen_codes = codes[totals].astype(np.int64)
+    rolled = row.rolls[np.maximum(chosen_codes - 1, 0), totals]
+    chosen = np.where(chosen_codes == 0, row.hold[totals], rolled)
+    lost[totals] = np.maximum(row.win[totals] - chosen, 0.0)
     return lost
 
 
@@ -272,34 +314,23 @@ def _choice_name(form: Variant, code: int) -> str:
     return f"roll {dice} {'die' if dice == 1 else 'dice'}"
 
 
-def _costly(
-    form: Variant,
-    table: np.ndarray,
-    perfect: np.ndarray,
-    lost: np.ndarray,
-    reached: np.ndarray | None,
-    top: int,
-) -> tuple[CostlyPosition, ...]:
+def _costly(form: Variant, differences: Differences, top: int) -> tuple[CostlyPosition, ...]:
     """Return the ``top`` positions where the agent gives away most (per game where reach is known)."""
-    cost = lost * reached if reached is not None else lost
-    flat = np.flatnonzero(cost > SAME_CHOICE * (1.0 if reached is None else 1e-3))
-    if top == 0 or flat.size == 0:
-        return ()
-    order = flat[np.argsort(-cost.ravel()[flat], kind="stable")][:top]
-    positions = []
-    for i, j, k in zip(*np.unravel_index(order, table.shape), strict=True):
-        positions.append(
-            CostlyPosition(
-                int(i),
-                int(j),
-                int(k),
-                _choice_name(form, int(table[i, j, k])),
-                _choice_name(form, int(perfect[i, j, k])),
-                float(lost[i, j, k]),
-                None if reached is None else float(reached[i, j, k]),
-            )
+    d = differences
+    cost = d.lost * d.reached if d.reached is not None else d.lost
+    order = [n for n in np.argsort(-cost, kind="stable")[:top] if cost[n] > 0]  # never-reached positions cost nothing
+    return tuple(
+        CostlyPosition(
+            int(d.scores[n]),
+            int(d.others[n]),
+            int(d.totals[n]),
+            _choice_name(form, int(d.agent_codes[n])),
+            _choice_name(form, int(d.perfect_codes[n])),
+            float(d.lost[n]),
+            None if d.reached is None else float(d.reached[n]),
         )
-    return tuple(positions)
+        for n in order
+    )
 
 
 def _evaluate_players(
