@@ -185,9 +185,9 @@ def _variant(variant: str | Variant, goal: int | None) -> Variant:
     return chosen
 
 
-def _opponent_name(opponent: Any, table: AgentTable) -> str:
-    """Return how the opponent is shown: the perfect player by that name, others by their own."""
-    return "the perfect player" if isinstance(opponent, str) and opponent.strip().lower() == "optimal" else table.name
+def _is_perfect(opponent: Any) -> bool:
+    """Return True if ``opponent`` is the spec of the perfect player."""
+    return isinstance(opponent, str) and opponent.strip().lower() == "optimal"
 
 
 def _evaluate_two(
@@ -196,19 +196,24 @@ def _evaluate_two(
     """Return the 2-player evaluation: both seats, the perfect player's figure, the shared choices and the losses."""
     policy = solve(form, progress=lambda f, _what: report(0.3 + 0.2 * f, "solving the perfect player"))
     perfect = policy.action_table()
-    theirs = agent_table(opponent, form, lambda f: report(0.5 + 0.1 * f, "the opponent's table"))
+    if _is_perfect(opponent):
+        theirs = AgentTable("the perfect player", perfect)
+    else:
+        theirs = agent_table(opponent, form, lambda f: report(0.5 + 0.1 * f, "the opponent's table"))
     report(0.6, "exact head-to-head")
     agent_result = head_to_head(form, mine.table, theirs.table)
     perfect_result = head_to_head(form, perfect, theirs.table)
     report(0.75, "the positions the agent reaches")
     reached = _reached(form, mine, theirs)
-    share, differences = _compare_choices(policy, mine.table, perfect, reached)
+    share, differences = _compare_choices(
+        policy, mine.table, perfect, reached, lambda f: report(0.8 + 0.2 * f, "comparing its choices")
+    )
     costly = _costly(form, differences, top)
     report(1.0, "done")
     return AgentEvaluation(
         variant=form,
         agent=mine.name,
-        opponent=_opponent_name(opponent, theirs),
+        opponent=theirs.name,
         players=2,
         seats=(agent_result.a_first, agent_result.b_first),
         perfect_seats=(perfect_result.a_first, perfect_result.b_first),
@@ -252,7 +257,11 @@ class Differences:
 
 
 def _compare_choices(
-    policy: Policy, table: np.ndarray, perfect: np.ndarray, reached: np.ndarray | None
+    policy: Policy,
+    table: np.ndarray,
+    perfect: np.ndarray,
+    reached: np.ndarray | None,
+    progress: Callable[[float], None],
 ) -> tuple[float, Differences]:
     """Return the (weighted) share of decisions that lose nothing, and where the others lose, one score at a time."""
     goal = policy.goal
@@ -273,6 +282,7 @@ def _compare_choices(
             found.append(
                 (i, int(j), int(k), int(table[i, j, k]), int(perfect[i, j, k]), float(lost[j, k]), float(weight[j, k]))
             )
+        progress((i + 1) / goal)
     rows = np.array(found, dtype=float).reshape(-1, 7)
     differences = Differences(
         rows[:, 0].astype(np.int64),
@@ -337,7 +347,7 @@ def _evaluate_players(
     mine: AgentTable, form: Variant, opponent: Any, players: int, notes: list[str], report: Progress
 ) -> AgentEvaluation:
     """Return the agent's exact chance in each seat of an n-player game against perfect players."""
-    if not (isinstance(opponent, str) and opponent.strip().lower() == "optimal"):
+    if not _is_perfect(opponent):
         raise BadParameterError(f"with {players} players the agent is evaluated against perfect players only")
     if players > MAX_EVALUATION_PLAYERS:
         raise BadParameterError(f"agents are evaluated exactly with 2 to {MAX_EVALUATION_PLAYERS} players")
