@@ -1,7 +1,21 @@
 """pigdice: play, solve and study Pig and its family of jeopardy dice games."""
 
+import importlib
+from typing import Any
+
 from pigdice.kernelcache import use_kernel_cache
 
 __version__ = "0.1.0"
 
 use_kernel_cache()  # before any numba import: compiled kernels are kept per version of their sources
+
+# the public API, imported on first use so that ``import pigdice`` loads neither numpy nor the solver
+_LAZY = {"evaluate": "pigdice.study.agent_evaluation"}
+__all__ = ["__version__", "evaluate"]
+
+
+def __getattr__(name: str) -> Any:
+    """Return ``pigdice.evaluate`` (and the other public functions) on first use."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'pigdice' has no attribute {name!r}")
+    return getattr(importlib.import_module(_LAZY[name]), name)

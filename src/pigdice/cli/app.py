@@ -1,8 +1,8 @@
 """The ``pigdice`` command line (typer + rich): the app, its error handling and its commands.
 
 The commands live in one module per topic (``catalog``, ``study``, ``playing``, ``solving``,
-``serving``, ``analyzing``, ``levels``, ``improving``) as plain functions; this module registers them below, in the
-order ``pigdice --help`` lists them. Command modules never import this one: they take their
+``serving``, ``analyzing``, ``levels``, ``improving``, ``evaluating``) as plain functions; this module registers
+them below, in the order ``pigdice --help`` lists them. Command modules never import this one: they take their
 shared options from ``cli.options``, print with ``cli.output`` and show progress with
 ``cli.progress``. Input errors (every ``PigdiceError``) are caught in one place,
 ``PigdiceGroup.invoke``, and printed as ``error: <message>`` on stderr with exit code 2, and so
@@ -25,7 +25,19 @@ import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from pigdice import __version__
-from pigdice.cli import analyzing, catalog, designing, improving, levels, playing, records, serving, solving, study
+from pigdice.cli import (
+    analyzing,
+    catalog,
+    designing,
+    evaluating,
+    improving,
+    levels,
+    playing,
+    records,
+    serving,
+    solving,
+    study,
+)
 from pigdice.cli.checks import OptionValueError
 from pigdice.errors import PigdiceError
 
@@ -186,6 +198,7 @@ COMMANDS: dict[str, Callable[..., None]] = {
     "analyze": analyzing.analyze_command,
     "plot": analyzing.plot_command,
     "compare": study.compare_command,
+    "evaluate": evaluating.evaluate_command,
     "tournament": study.tournament_command,
     "levels": levels.levels_command,
     "design": designing.design_command,
