@@ -133,15 +133,13 @@ def specialised_pig(goal):  # pragma: no cover - numba
 
 def generic_kernel_time(goal: int, runs: int = 5) -> float:
     """Return the fastest of ``runs`` calls of the generic level kernel alone on Pig (no Python around it)."""
-    table = effect_table(find_variant("pig", goal=goal))
-    rows = rollhold.level_rows(goal, table, rollhold.FIRST_TO_GOAL_ENDS)
-    out = np.zeros(3)
+    game = rollhold.game_of(goal, effect_table(find_variant("pig", goal=goal)))
+    rows = rollhold.level_rows(game)
     times = []
     for _ in range(runs):
         values = np.full((goal, goal), 0.5)
         started = time.perf_counter()
-        ends = rollhold.FIRST_TO_GOAL_ENDS
-        rollhold.solve_levels(values, values, goal, 2 * goal - 2, 0, table, True, out, ends, True, *rows)
+        rollhold.solve_levels(values, values, 2 * goal - 2, 0, game, rows, True, True)
         times.append(time.perf_counter() - started)
     return min(times)
 

@@ -1,20 +1,22 @@
 """Numeric effect tables for the numba kernels, read from the variant's exact outcome tables.
 
-The kernels switch on an effect's kind inline (a called function costs them 3-5x), so they
-compare with these module-level codes, which numba compiles in as constants. They are the one
-copy of ``EffectKind``'s values outside rules/; ``tests/solve/test_effect_kernels.py`` drives
-every kernel through every kind. (Numba's cache is keyed on each kernel's own source file, so
-renumbering ``EffectKind`` needs ``NUMBA_CACHE_DIR`` cleared.)
+The kernels take an effect's step through ``pigdice.solve.step.effect_step``, which compares
+with these module-level codes, compiled in as constants; what the Python side needs to know
+about the kinds (is there a doubling, how likely is a bust) is worked out here once, as fields
+of the table. ``tests/solve/test_effect_kernels.py`` drives every kernel through every kind.
+(Numba's cache is keyed on each kernel's own source file, so renumbering ``EffectKind`` or
+changing the step needs ``NUMBA_CACHE_DIR`` cleared.)
 """
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from pigdice.errors import BadParameterError
-from pigdice.rules.effects import EffectKind
+from pigdice.rules.effects import Effect, EffectKind
 from pigdice.rules.variant import Variant
 from pigdice.solve.layout import sweep_layout
 
@@ -42,6 +44,8 @@ class EffectTable(NamedTuple):
     offsets: np.ndarray  # int64, length choices + 1
     monotone: bool  # no effect can lower or pin the turn total (one backward sweep is exact)
     has_reset: bool  # some effect resets the score (states then depend on lower score sums)
+    has_double: bool  # some effect doubles the turn total (a roll then jumps furthest)
+    lowest_bust_chance: float  # the smallest chance of a bust among the roll choices
     # The same effects arranged for the roll/hold sweep's inner loop (``rollhold._turn_sweep``), so
     # it runs without a switch on the kind for the common effects: per choice c, the ADD rows
     # add_offsets[c]:add_offsets[c+1] (amounts ascending), the chance of losing the turn total
@@ -67,37 +71,42 @@ class EffectTable(NamedTuple):
 def effect_table(variant: Variant) -> EffectTable:
     """Return the merged effect distribution of every roll choice of ``variant``."""
     variant.require_turns("the solver")
-    kinds: list[int] = []
-    amounts: list[int] = []
-    keeps: list[bool] = []
+    effects: list[Effect] = []
     probabilities: list[float] = []
     offsets = [0]
     for spec in variant.rolls:
         for effect, probability in spec.distribution():
             if effect.amount < 0:
                 raise BadParameterError(f"{variant.name}: negative effect amounts are not supported")
-            kinds.append(int(effect.kind))
-            amounts.append(effect.amount)
-            keeps.append(effect.keep_turn_total)
+            effects.append(effect)
             probabilities.append(float(probability))
-        offsets.append(len(kinds))
-    kind_array = np.array(kinds, dtype=np.int64)
+        offsets.append(len(effects))
+    kinds = {effect.kind for effect in effects}
+    chances = np.array(probabilities, dtype=np.float64)
+    is_bust = np.array([effect.kind is EffectKind.BUST for effect in effects], dtype=np.bool_)
+    busts = [float(chances[a:b][is_bust[a:b]].sum()) for a, b in itertools.pairwise(offsets)]
     return EffectTable(
-        kind_array,
-        np.array(amounts, dtype=np.int64),
-        np.array(keeps, dtype=np.bool_),
-        np.array(probabilities, dtype=np.float64),
+        np.array([int(effect.kind) for effect in effects], dtype=np.int64),
+        np.array([effect.amount for effect in effects], dtype=np.int64),
+        np.array([effect.keep_turn_total for effect in effects], dtype=np.bool_),
+        chances,
         np.array(offsets, dtype=np.int64),
-        bool(np.all(np.isin(kind_array, [int(kind) for kind in MONOTONE_KINDS]))),
-        bool(np.any(kind_array == KIND_RESET)),
-        *_sweep_arrays(kinds, amounts, keeps, probabilities, offsets),
+        kinds <= set(MONOTONE_KINDS),
+        EffectKind.RESET_SCORE in kinds,
+        EffectKind.DOUBLE in kinds,
+        min([1.0, *busts]),
+        *_sweep_arrays(effects, probabilities, offsets),
     )
 
 
-def _sweep_arrays(
-    kinds: list[int], amounts: list[int], keeps: list[bool], probabilities: list[float], offsets: list[int]
-) -> tuple[Any, ...]:
-    """Return the sweep's arrangement of the effects (the fields of ``EffectTable`` after ``has_reset``)."""
+def _loses_the_turn_total(effect: Effect) -> bool:
+    """Return True if ``effect`` ends the turn banking nothing and keeping the score: a bust, or a bank of nothing."""
+    nothing_banked = effect.kind is EffectKind.BANK and not effect.amount and not effect.keep_turn_total
+    return effect.kind is EffectKind.BUST or nothing_banked
+
+
+def _sweep_arrays(effects: list[Effect], probabilities: list[float], offsets: list[int]) -> tuple[Any, ...]:
+    """Return the sweep's arrangement of the effects (the fields of ``EffectTable`` after ``lowest_bust_chance``)."""
     rolls: list[tuple[list[int], list[float]]] = []
     add_amounts: list[int] = []
     add_probabilities: list[float] = []
@@ -106,18 +115,18 @@ def _sweep_arrays(
     reset: list[float] = []
     other_rows: list[int] = []
     other_offsets = [0]
-    for choice in range(len(offsets) - 1):
-        rows = range(offsets[choice], offsets[choice + 1])
-        adds = sorted((amounts[e], probabilities[e]) for e in rows if kinds[e] == KIND_ADD)
+    for first, end in itertools.pairwise(offsets):
+        rows = range(first, end)
+        adds = sorted((effects[e].amount, probabilities[e]) for e in rows if effects[e].kind is EffectKind.ADD)
         add_amounts += [amount for amount, _ in adds]
         add_probabilities += [probability for _, probability in adds]
         add_offsets.append(len(add_amounts))
         rolls.append(([amount for amount, _ in adds], [probability for _, probability in adds]))
-        banks_nothing = [e for e in rows if kinds[e] == KIND_BANK and not amounts[e] and not keeps[e]]
-        loses = [e for e in rows if kinds[e] == KIND_BUST] + banks_nothing
+        loses = [e for e in rows if _loses_the_turn_total(effects[e])]
+        resets = [e for e in rows if effects[e].kind is EffectKind.RESET_SCORE]
         bust.append(float(sum(probabilities[e] for e in loses)))
-        reset.append(float(sum(probabilities[e] for e in rows if kinds[e] == KIND_RESET)))
-        other_rows += [e for e in rows if kinds[e] not in (KIND_ADD, KIND_BUST, KIND_RESET) and e not in loses]
+        reset.append(float(sum(probabilities[e] for e in resets)))
+        other_rows += [e for e in rows if effects[e].kind is not EffectKind.ADD and e not in loses + resets]
         other_offsets.append(len(other_rows))
     return (
         np.array(add_amounts, dtype=np.int64),
