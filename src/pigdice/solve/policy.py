@@ -28,30 +28,15 @@ from pigdice.solve.two.bundles import FIRST_TO_GOAL_ENDS, NO_LAST, game_of
 
 
 @njit(cache=True)
-def _optimal_rows(V, i0, i1, game, one_throw, table):  # pragma: no cover - numba
-    """Write the optimal action of every state with i0 <= i < i1 into ``table`` (the solver's own sweeps).
-
-    Each turn's sweep starts from the one before it with the same score (warm rows): where rolls
-    can lower the turn total (Pig Dice) the sweeps to a fixed point then take a few rounds, not many.
-    """
-    goal, t = game.goal, game.table
+def _best_throws(V, i0, i1, goal, t, table):  # pragma: no cover - numba
+    """Write the best dice choice (c + 1) of every state with i0 <= i < i1 into ``table``, all turn totals alike."""
     n_choices = t.offsets.shape[0] - 1
     const = np.empty(n_choices)
     coef = np.empty(n_choices)
-    c = np.empty(goal)
-    d = np.empty(goal)
-    rows = rollhold.sweep_rows(t, goal, False, False)
     for i in range(i0, i1):
-        c[:] = 0.5
-        d[:] = 0.0
         for j in range(goal):
-            if one_throw:
-                best = dicechoice.throw_values(V, i, j, goal, V[j, i], t, const, coef, NO_LAST)
-                table[i, j, :] = best + 1
-            else:
-                rollhold.turn_actions(V, i, j, game, c, d, rows)
-                for k in range(goal - i):
-                    table[i, j, k] = rows.act[k]
+            best = dicechoice.throw_values(V, i, j, goal, V[j, i], t, const, coef, NO_LAST)
+            table[i, j, :] = best + 1
 
 
 @dataclass(frozen=True)
@@ -209,11 +194,14 @@ class Policy:
         table = np.zeros((goal, goal, goal), dtype=np.int8)
         block = max(1, goal // 50)
         game = game_of(goal, self.table)
-        one_throw = self.variant.decision is Decision.DICE_PER_TURN
         for i0 in range(0, goal, block):
-            _optimal_rows(self.values, i0, min(goal, i0 + block), game, one_throw, table)
+            i1 = min(goal, i0 + block)
+            if self.variant.decision is Decision.DICE_PER_TURN:
+                _best_throws(self.values, i0, i1, goal, self.table, table)
+            else:
+                rollhold.optimal_actions(self.values, i0, i1, game, table)
             if progress is not None:
-                progress(min(goal, i0 + block) / goal)
+                progress(i1 / goal)
         return table
 
     def hold_threshold(self, score: int = 0, opponent: int = 0) -> int | None:

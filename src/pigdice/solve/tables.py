@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from pigdice.errors import BadParameterError
-from pigdice.rules.effects import Effect, EffectKind
+from pigdice.rules.effects import EffectKind
 from pigdice.rules.variant import Variant
 from pigdice.solve.layout import sweep_layout
 
@@ -71,41 +71,40 @@ class EffectTable(NamedTuple):
 def effect_table(variant: Variant) -> EffectTable:
     """Return the merged effect distribution of every roll choice of ``variant``."""
     variant.require_turns("the solver")
-    effects: list[Effect] = []
+    kinds: list[int] = []
+    amounts: list[int] = []
+    keeps: list[bool] = []
     probabilities: list[float] = []
     offsets = [0]
     for spec in variant.rolls:
         for effect, probability in spec.distribution():
             if effect.amount < 0:
                 raise BadParameterError(f"{variant.name}: negative effect amounts are not supported")
-            effects.append(effect)
+            kinds.append(int(effect.kind))
+            amounts.append(effect.amount)
+            keeps.append(effect.keep_turn_total)
             probabilities.append(float(probability))
-        offsets.append(len(effects))
-    kinds = {effect.kind for effect in effects}
+        offsets.append(len(kinds))
+    kind_array = np.array(kinds, dtype=np.int64)
     chances = np.array(probabilities, dtype=np.float64)
-    is_bust = np.array([effect.kind is EffectKind.BUST for effect in effects], dtype=np.bool_)
-    busts = [float(chances[a:b][is_bust[a:b]].sum()) for a, b in itertools.pairwise(offsets)]
+    busts = [float(chances[a:b][kind_array[a:b] == KIND_BUST].sum()) for a, b in itertools.pairwise(offsets)]
     return EffectTable(
-        np.array([int(effect.kind) for effect in effects], dtype=np.int64),
-        np.array([effect.amount for effect in effects], dtype=np.int64),
-        np.array([effect.keep_turn_total for effect in effects], dtype=np.bool_),
+        kind_array,
+        np.array(amounts, dtype=np.int64),
+        np.array(keeps, dtype=np.bool_),
         chances,
         np.array(offsets, dtype=np.int64),
-        kinds <= set(MONOTONE_KINDS),
-        EffectKind.RESET_SCORE in kinds,
-        EffectKind.DOUBLE in kinds,
+        bool(np.all(np.isin(kind_array, [int(kind) for kind in MONOTONE_KINDS]))),
+        bool(np.any(kind_array == KIND_RESET)),
+        bool(np.any(kind_array == KIND_DOUBLE)),
         min([1.0, *busts]),
-        *_sweep_arrays(effects, probabilities, offsets),
+        *_sweep_arrays(kinds, amounts, keeps, probabilities, offsets),
     )
 
 
-def _loses_the_turn_total(effect: Effect) -> bool:
-    """Return True if ``effect`` ends the turn banking nothing and keeping the score: a bust, or a bank of nothing."""
-    nothing_banked = effect.kind is EffectKind.BANK and not effect.amount and not effect.keep_turn_total
-    return effect.kind is EffectKind.BUST or nothing_banked
-
-
-def _sweep_arrays(effects: list[Effect], probabilities: list[float], offsets: list[int]) -> tuple[Any, ...]:
+def _sweep_arrays(
+    kinds: list[int], amounts: list[int], keeps: list[bool], probabilities: list[float], offsets: list[int]
+) -> tuple[Any, ...]:
     """Return the sweep's arrangement of the effects (the fields of ``EffectTable`` after ``lowest_bust_chance``)."""
     rolls: list[tuple[list[int], list[float]]] = []
     add_amounts: list[int] = []
@@ -115,18 +114,18 @@ def _sweep_arrays(effects: list[Effect], probabilities: list[float], offsets: li
     reset: list[float] = []
     other_rows: list[int] = []
     other_offsets = [0]
-    for first, end in itertools.pairwise(offsets):
-        rows = range(first, end)
-        adds = sorted((effects[e].amount, probabilities[e]) for e in rows if effects[e].kind is EffectKind.ADD)
+    for choice in range(len(offsets) - 1):
+        rows = range(offsets[choice], offsets[choice + 1])
+        adds = sorted((amounts[e], probabilities[e]) for e in rows if kinds[e] == KIND_ADD)
         add_amounts += [amount for amount, _ in adds]
         add_probabilities += [probability for _, probability in adds]
         add_offsets.append(len(add_amounts))
         rolls.append(([amount for amount, _ in adds], [probability for _, probability in adds]))
-        loses = [e for e in rows if _loses_the_turn_total(effects[e])]
-        resets = [e for e in rows if effects[e].kind is EffectKind.RESET_SCORE]
+        banks_nothing = [e for e in rows if kinds[e] == KIND_BANK and not amounts[e] and not keeps[e]]
+        loses = [e for e in rows if kinds[e] == KIND_BUST] + banks_nothing
         bust.append(float(sum(probabilities[e] for e in loses)))
-        reset.append(float(sum(probabilities[e] for e in resets)))
-        other_rows += [e for e in rows if effects[e].kind is not EffectKind.ADD and e not in loses + resets]
+        reset.append(float(sum(probabilities[e] for e in rows if kinds[e] == KIND_RESET)))
+        other_rows += [e for e in rows if kinds[e] not in (KIND_ADD, KIND_BUST, KIND_RESET) and e not in loses]
         other_offsets.append(len(other_rows))
     return (
         np.array(add_amounts, dtype=np.int64),

@@ -36,6 +36,9 @@ NO_FIXED = np.zeros(0, dtype=np.int8)
 # A chosen action counts as still optimal this far outside its exact range of partner values:
 # choosing between options that tie to within it changes no value by more than twice as much.
 BOUNDS_SLACK = 1e-14
+# The rows of ``EvaluationRows.turns``: A's c and d, B's c and d. One array, not four: with four the
+# evaluation's sweeps ran 10-15% slower (bench: the exact head-to-head of Pig and Two-Dice Pig).
+A_C, A_D, B_C, B_D = 0, 1, 2, 3
 
 
 class SweepRows(NamedTuple):
@@ -75,10 +78,7 @@ class LevelRows(NamedTuple):
 class EvaluationRows(NamedTuple):
     """The rows ``evaluate_levels`` keeps each side's turns in (``evaluation_rows``), per score."""
 
-    a_c: np.ndarray  # (goal, width): A's last turn with score i
-    a_d: np.ndarray
-    b_c: np.ndarray  # B's
-    b_d: np.ndarray
+    turns: np.ndarray  # (4, goal, width): turns[A_C, i], turns[A_D, i] hold A's last turn with score i; B_C, B_D B's
     sweep: SweepRows
 
 
@@ -96,18 +96,21 @@ def sweep_rows(t, width, record, chain):  # pragma: no cover - numba
     n_choices = t.offsets.shape[0] - 1
     rolls = np.empty((n_choices, width)) if record else np.empty((0, 0))
     chains = n_choices if chain else 0
-    chain_width = width + t.window_end + 2 if chain else 0
+    # the rows are views of a few blocks, not arrays of their own: the sweeps ran faster so
+    options = np.empty((4, n_choices + 1))
+    windows = np.zeros((2, chains))
+    adds = np.zeros((2, chains, width + t.window_end + 2 if chain else 0))
     return SweepRows(
         np.zeros(width, dtype=np.int64),
         rolls,
-        np.empty(n_choices + 1),
-        np.empty(n_choices + 1),
-        np.empty(n_choices),
-        np.empty(n_choices),
-        np.zeros(chains),
-        np.zeros(chains),
-        np.zeros((chains, chain_width)),
-        np.zeros((chains, chain_width)),
+        options[0],
+        options[1],
+        options[2],
+        options[3],
+        windows[0],
+        windows[1],
+        adds[0],
+        adds[1],
     )
 
 
@@ -130,6 +133,22 @@ def _past_goal(last, index, clamped):  # pragma: no cover - numba
     if index >= n_last:
         return 1.0 - last[n_last - 1], last[n_last - 1]
     return 1.0 - last[index], clamped
+
+
+@njit(cache=True, inline="always")
+def _turn_layout(t):  # pragma: no cover - numba
+    """Return the table's adds (amounts, chances, offsets per choice) and each choice's bust and reset chances.
+
+    ``_turn_sweep`` takes the arrays it reads as locals: numba counts the references of a bundle
+    kept whole through its loops, which cost the general sweep a tenth.
+    """
+    return t.add_amounts, t.add_probabilities, t.add_offsets, t.bust_probabilities, t.reset_probabilities
+
+
+@njit(cache=True, inline="always")
+def _turn_effects(t):  # pragma: no cover - numba
+    """Return the table's effects (kinds, amounts, keeps, chances) and the rows of its other effects per choice."""
+    return t.kinds, t.amounts, t.keeps, t.probabilities, t.other_rows, t.other_offsets
 
 
 @njit(cache=True)
@@ -158,8 +177,12 @@ def _turn_sweep(i, j, V, x, game, last, c, d, rows, fixed, min_top):  # pragma: 
     Adds, busts and resets are read from the table's layout without a switch; every other effect
     takes the one effect step (``pigdice.solve.step``).
     """
-    t = game.table
-    goal = game.goal
+    goal, bust_chance, cap = game.goal, game.ends.bust_chance, game.ends.cap
+    monotone, n_choices = game.table.monotone, game.table.offsets.shape[0] - 1
+    add_amounts, add_chances, add_offsets, busts, resets = _turn_layout(game.table)
+    kinds, amounts, keeps, chances, other_rows, other_offsets = _turn_effects(game.table)
+    act, rolls, option_c, option_d = rows.act, rows.rolls, rows.option_c, rows.option_d
+    lose_c, lose_d = rows.lose_c, rows.lose_d
     n_last = last.shape[0]
     stop_value = 0.0
     clamped = 0.0  # a value read past the end of ``last`` is off by at most last[-1]
@@ -167,26 +190,24 @@ def _turn_sweep(i, j, V, x, game, last, c, d, rows, fixed, min_top):  # pragma: 
     if n_last == 0:
         top = goal - i
     else:
-        threshold = max(game.ends.bust_chance * x, TRUNCATION_ERROR)
+        threshold = max(bust_chance * x, TRUNCATION_ERROR)
         need = goal - j
         while need < n_last - 1 and last[need] > threshold:
             need += 1
         top = j + need - i
         stop_value = last[need]
         at_end = need == n_last - 1
-        cap = game.ends.cap
         if cap > 0 and cap - i < top:
             top = cap - i
             stop_value = 0.0  # a forced hold: exact for the capped game
         if min_top > top:
             top = min(min_top, c.shape[0])
-    n_choices = t.offsets.shape[0] - 1
-    record = rows.rolls.shape[0] == n_choices
+    record = rolls.shape[0] == n_choices
     reset_c = 1.0 if i == 0 else 1.0 - V[j, 0]  # a reset at score 0 is a bust
     reset_d = -1.0 if i == 0 else 0.0
     for ch in range(n_choices):
-        rows.lose_c[ch] = t.bust_probabilities[ch] + t.reset_probabilities[ch] * reset_c
-        rows.lose_d[ch] = -t.bust_probabilities[ch] + t.reset_probabilities[ch] * reset_d
+        lose_c[ch] = busts[ch] + resets[ch] * reset_c
+        lose_d[ch] = -busts[ch] + resets[ch] * reset_d
     use_fixed = fixed.shape[0] > 0
     sweeps = 0
     while True:
@@ -206,24 +227,24 @@ def _turn_sweep(i, j, V, x, game, last, c, d, rows, fixed, min_top):  # pragma: 
                 best_d = 0.0
             best_v = best_c + best_d * x
             best_a = 0
-            rows.option_c[0] = best_c
-            rows.option_d[0] = best_d
+            option_c[0] = best_c
+            option_d[0] = best_d
             for ch in range(n_choices):
-                rc = rows.lose_c[ch]
-                rd = rows.lose_d[ch]
-                for e in range(t.add_offsets[ch], t.add_offsets[ch + 1]):
-                    k2 = k + t.add_amounts[e]
+                rc = lose_c[ch]
+                rd = lose_d[ch]
+                for e in range(add_offsets[ch], add_offsets[ch + 1]):
+                    k2 = k + add_amounts[e]
                     if k2 < top:
-                        rc += t.add_probabilities[e] * c[k2]
-                        rd += t.add_probabilities[e] * d[k2]
+                        rc += add_chances[e] * c[k2]
+                        rd += add_chances[e] * d[k2]
                     elif n_last == 0:  # first to the goal: reaching it wins
-                        rc += t.add_probabilities[e]
+                        rc += add_chances[e]
                     else:  # past the stop: holding is optimal (or forced)
                         value, clamped = _past_goal(last, i + k2 - j, clamped)
-                        rc += t.add_probabilities[e] * value
-                for o in range(t.other_offsets[ch], t.other_offsets[ch + 1]):
-                    e = t.other_rows[o]
-                    s2, k2, ends = effect_step(t.kinds[e], t.amounts[e], t.keeps[e], i, k)
+                        rc += add_chances[e] * value
+                for o in range(other_offsets[ch], other_offsets[ch + 1]):
+                    e = other_rows[o]
+                    s2, k2, ends = effect_step(kinds[e], amounts[e], keeps[e], i, k)
                     tc = 1.0  # a win, unless one of the cases below
                     td = 0.0
                     if ends:
@@ -239,13 +260,13 @@ def _turn_sweep(i, j, V, x, game, last, c, d, rows, fixed, min_top):  # pragma: 
                         td = d[k2]
                     elif n_last > 0:  # past the stop: holding is optimal (or forced)
                         tc, clamped = _past_goal(last, i + k2 - j, clamped)
-                    rc += t.probabilities[e] * tc
-                    rd += t.probabilities[e] * td
+                    rc += chances[e] * tc
+                    rd += chances[e] * td
                 rv = rc + rd * x
                 if record:
-                    rows.rolls[ch, k] = rv
-                rows.option_c[ch + 1] = rc
-                rows.option_d[ch + 1] = rd
+                    rolls[ch, k] = rv
+                option_c[ch + 1] = rc
+                option_d[ch + 1] = rd
                 if _better(rv, best_v, best_a, k):
                     best_v = rv
                     best_c = rc
@@ -253,21 +274,21 @@ def _turn_sweep(i, j, V, x, game, last, c, d, rows, fixed, min_top):  # pragma: 
                     best_a = ch + 1
             if use_fixed:
                 best_a = fixed[k]
-                best_c = rows.option_c[best_a]
-                best_d = rows.option_d[best_a]
+                best_c = option_c[best_a]
+                best_d = option_d[best_a]
             else:  # the range of x over which the chosen option still beats every other one
                 for o in range(n_choices + 1):
                     if o != best_a:
-                        lo, hi = _widen(lo, hi, best_c, best_d, rows.option_c[o], rows.option_d[o])
-            if not t.monotone:
+                        lo, hi = _widen(lo, hi, best_c, best_d, option_c[o], option_d[o])
+            if not monotone:
                 delta = abs(best_c - c[k]) + abs(best_d - d[k])
                 if delta > change:
                     change = delta
             c[k] = best_c
             d[k] = best_d
-            rows.act[k] = best_a
-        if t.monotone or change < INNER_TOLERANCE or sweeps >= MAX_INNER_SWEEPS:
-            if record and not t.monotone and sweeps < MAX_INNER_SWEEPS and change > 0.0:
+            act[k] = best_a
+        if monotone or change < INNER_TOLERANCE or sweeps >= MAX_INNER_SWEEPS:
+            if record and not monotone and sweeps < MAX_INNER_SWEEPS and change > 0.0:
                 continue  # one more sweep so the recorded roll values use converged c, d
             return TurnBounds(lo, hi, stop_value, top, clamped, at_end)
 
@@ -361,6 +382,7 @@ def _chain_sweep(i, j, V, x, game, c, d, rows, fixed):  # pragma: no cover - num
     start, end, chance, totals = t.window_start, t.window_end, t.window_chance, t.add_totals
     window_c, window_d, adds_c, adds_d = rows.window_c, rows.window_d, rows.adds_c, rows.adds_d
     option_c, option_d = rows.option_c, rows.option_d
+    busts, resets = t.bust_probabilities, t.reset_probabilities
     n_choices = totals.shape[0]
     top = game.goal - i
     reset_c = 1.0 if i == 0 else 1.0 - V[j, 0]  # a reset at score 0 is a bust
@@ -391,8 +413,8 @@ def _chain_sweep(i, j, V, x, game, c, d, rows, fixed):  # pragma: no cover - num
             window_d[ch] = sum_d
             adds_c[ch, k] = chance * sum_c
             adds_d[ch, k] = chance * sum_d
-            lose = t.bust_probabilities[ch]
-            reset = t.reset_probabilities[ch]
+            lose = busts[ch]
+            reset = resets[ch]
             roll_c = chance * sum_c + lose + reset * reset_c
             roll_d = chance * sum_d - lose + reset * reset_d
             option_c[ch + 1] = roll_c
@@ -415,16 +437,6 @@ def _chain_sweep(i, j, V, x, game, c, d, rows, fixed):  # pragma: no cover - num
     return TurnBounds(lo, hi, 0.0, top, 0.0, False)
 
 
-@njit(cache=True, inline="always")
-def _sweep(i, j, V, x, game, last, c, d, rows, fixed):  # pragma: no cover - numba
-    """Sweep the turn at (i, j) with the game's sweep (``layout``); ``last`` is the mover's last-turn table."""
-    if game.sweep == SWEEP_PLAIN:
-        return _plain_sweep(i, j, V, x, game, c, d, fixed)
-    if game.sweep == SWEEP_CHAIN:
-        return _chain_sweep(i, j, V, x, game, c, d, rows, fixed)
-    return _turn_sweep(i, j, V, x, game, last, c, d, rows, fixed, 0)
-
-
 def level_rows(game: Game) -> LevelRows:
     """Return the rows ``solve_levels`` keeps its turns in (allocated once per solve).
 
@@ -439,12 +451,11 @@ def level_rows(game: Game) -> LevelRows:
 def evaluation_rows(game: Game) -> EvaluationRows:
     """Return fresh rows for ``evaluate_levels``: A's and B's turn rows per score, and the sweep's."""
     rows = _rows(4, game.goal, game.goal, game)
-    sweep = sweep_rows(game.table, rows.shape[2], False, game.sweep == SWEEP_CHAIN)
-    return EvaluationRows(rows[0], rows[1], rows[2], rows[3], sweep)
+    return EvaluationRows(rows, sweep_rows(game.table, rows.shape[2], False, game.sweep == SWEEP_CHAIN))
 
 
 def _rows(n: int, goal: int, width: int, game: Game) -> np.ndarray:
-    """Return n / 2 pairs of turn rows (c = 0.5, d = 0), padded with wins past the goal for a fast sweep."""
+    """Return n / 2 pairs of turn rows (c = 0.5, d = 0) in one array, padded with wins past the goal (fast sweeps)."""
     t: EffectTable = game.table
     padded = game.sweep != SWEEP_GENERAL
     if padded and t.add_amounts.shape[0] > 0:
@@ -458,62 +469,38 @@ def _rows(n: int, goal: int, width: int, game: Game) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def _solve_pair(i, j, VA, VB, game, rows, same):  # pragma: no cover - numba
-    """Solve VA[i, j] and VB[j, i] together by policy iteration on their 2x2 affine system.
+def _pair_solution(c1, d1, c2, d2, z, diagonal):  # pragma: no cover - numba
+    """Return (x, z) solving x = c1 + d1 z and z = c2 + d2 x, the pair's 2x2 system (one state if ``diagonal``).
 
-    VA holds the turn-start values of the player who moves at (i, j), VB the other's; they are
-    one array (``same``) unless the seat matters (equal turns). The game's ends give each side's
-    last-turn table (see ``_turn_sweep``). Returns (the Bellman residual of the pair: how far the
-    solved values are from the right-hand sides of their own equations, rounding only once the
-    policies are stable; the most the stop past the goal may have cost, at most TRUNCATION_ERROR).
+    A singular system (both turns surely hand the other the same scores) keeps the old partner value z.
     """
-    ends = game.ends
-    pbust = ends.bust_chance
-    x = VA[i, j]
-    z = VB[j, i]
-    residual = 0.0
-    truncation = 0.0
-    for _ in range(MAX_PAIR_ROUNDS):
-        mine = _sweep(i, j, VB, z, game, ends.mover_last, rows.c[i], rows.d[i], rows.sweep, NO_FIXED)
-        c1 = rows.c[i, 0]
-        d1 = rows.d[i, 0]
-        if same and i == j:
-            xn = c1 / (1.0 - d1) if d1 < 1.0 else c1
-            zn = xn
-            c2 = c1
-            d2 = d1
-            theirs = mine
-        else:
-            theirs = _sweep(j, i, VA, x, game, ends.other_last, rows.c[j], rows.d[j], rows.sweep, NO_FIXED)
-            c2 = rows.c[j, 0]
-            d2 = rows.d[j, 0]
-            det = 1.0 - d1 * d2
-            if abs(det) > 1e-12:
-                xn = (c1 + d1 * c2) / det
-            else:
-                xn = c1 + d1 * z
-            zn = c2 + d2 * xn
-        residual = max(abs(c1 + d1 * zn - xn), abs(c2 + d2 * xn - zn))
-        stable = mine.low - BOUNDS_SLACK <= zn <= mine.high + BOUNDS_SLACK
-        stable = stable and theirs.low - BOUNDS_SLACK <= xn <= theirs.high + BOUNDS_SLACK
-        # options that tie to rounding can swap forever without moving the values: stop then too
-        stable = stable or (abs(xn - x) <= 1e-15 and abs(zn - z) <= 1e-15)
-        # the stop past the goal must still be where holding is provably optimal (or negligible),
-        # unless it lies at the end of the last-turn table: then the caller lengthens the table
-        miss_mine = mine.stop - pbust * zn
-        miss_theirs = theirs.stop - pbust * xn
-        if (miss_mine > TRUNCATION_ERROR + BOUNDS_SLACK and not mine.at_end) or (
-            miss_theirs > TRUNCATION_ERROR + BOUNDS_SLACK and not theirs.at_end
-        ):
-            stable = False
-        truncation = max(miss_mine, miss_theirs, mine.clamped, theirs.clamped, 0.0)
-        x = xn
-        z = zn
-        if stable:
-            break
-    VA[i, j] = x
-    VB[j, i] = z
-    return residual, truncation
+    if diagonal:
+        x = c1 / (1.0 - d1) if d1 < 1.0 else c1
+        return x, x
+    det = 1.0 - d1 * d2
+    x = (c1 + d1 * c2) / det if abs(det) > 1e-12 else c1 + d1 * z
+    return x, c2 + d2 * x
+
+
+@njit(cache=True, inline="always")
+def _pair_settled(mine, theirs, x, z, new_x, new_z, pbust):  # pragma: no cover - numba
+    """Return (whether the pair's chosen actions stay optimal at its new values, the most the stop past the goal cost).
+
+    ``mine`` and ``theirs`` are the two turns' ``TurnBounds``; x, z the values the round started
+    from. Options that tie to rounding can swap forever without moving the values: the pair then
+    stops too. The stop past the goal must still be where holding is provably optimal (or
+    negligible), unless it lies at the end of the last-turn table: then the caller lengthens the table.
+    """
+    stable = mine.low - BOUNDS_SLACK <= new_z <= mine.high + BOUNDS_SLACK
+    stable = stable and theirs.low - BOUNDS_SLACK <= new_x <= theirs.high + BOUNDS_SLACK
+    stable = stable or (abs(new_x - x) <= 1e-15 and abs(new_z - z) <= 1e-15)
+    miss_mine = mine.stop - pbust * new_z
+    miss_theirs = theirs.stop - pbust * new_x
+    if (miss_mine > TRUNCATION_ERROR + BOUNDS_SLACK and not mine.at_end) or (
+        miss_theirs > TRUNCATION_ERROR + BOUNDS_SLACK and not theirs.at_end
+    ):
+        stable = False
+    return stable, max(miss_mine, miss_theirs, mine.clamped, theirs.clamped, 0.0)
 
 
 @njit(cache=True, inline="always")
@@ -531,32 +518,66 @@ def _guess(V, i, j, goal):  # pragma: no cover - numba
 def solve_levels(VA, VB, s_high, s_low, game, rows, fresh, same):  # pragma: no cover - numba
     """Solve every pair whose score sum lies in [s_low, s_high], high sums first; return a ``LevelSweep``.
 
-    ``fresh``: the arrays hold no earlier estimate, so guess from the level above. ``same``: VA
-    is VB (the seat does not matter). ``rows``: from ``level_rows``, kept from one call to the next.
+    VA[i, j] and VB[j, i] are solved together by policy iteration on their 2x2 affine system: VA
+    holds the turn-start values of the player who moves at (i, j), VB the other's; they are one
+    array (``same``) unless the seat matters (equal turns), and the game's ends give each side's
+    last-turn table. ``fresh``: the arrays hold no earlier estimate, so guess from the level
+    above. ``rows``: from ``level_rows``, kept from one call to the next. The residual is the
+    largest Bellman residual of a pair (rounding only, once the policies are stable).
     """
-    goal = game.goal
+    goal, kind, pbust = game.goal, game.sweep, game.ends.bust_chance
+    mover_last, other_last = game.ends.mover_last, game.ends.other_last
+    C, D, sweep = rows.c, rows.d, rows.sweep
     change = 0.0
     residual = 0.0
     truncation = 0.0
     for s in range(s_high, s_low - 1, -1):
-        i_low = s - goal + 1
-        if i_low < 0:
-            i_low = 0
+        i_low = max(s - goal + 1, 0)
         i_high = s // 2 if same else s - i_low
         for i in range(i_low, i_high + 1):
             j = s - i
+            diagonal = same and i == j
             old_x = VA[i, j]
             old_z = VB[j, i]
-            if fresh:
-                # first guesses extrapolated from the two levels above, where they exist
+            if fresh:  # first guesses extrapolated from the two levels above, where they exist
                 VA[i, j] = _guess(VA, i, j, goal)
                 VB[j, i] = _guess(VB, j, i, goal)
-            pair_residual, pair_truncation = _solve_pair(i, j, VA, VB, game, rows, same)
+            x = VA[i, j]
+            z = VB[j, i]
+            pair_residual = 0.0
+            pair_truncation = 0.0
+            for _ in range(MAX_PAIR_ROUNDS):
+                # The sweeps are chosen here, not in a helper: numba counts the references of every
+                # array in a bundle an inline helper hands on, which cost Pig's solve a quarter.
+                if kind == SWEEP_PLAIN:
+                    mine = _plain_sweep(i, j, VB, z, game, C[i], D[i], NO_FIXED)
+                elif kind == SWEEP_CHAIN:
+                    mine = _chain_sweep(i, j, VB, z, game, C[i], D[i], sweep, NO_FIXED)
+                else:
+                    mine = _turn_sweep(i, j, VB, z, game, mover_last, C[i], D[i], sweep, NO_FIXED, 0)
+                # read before B's sweep: at i == j with the seat mattering, both turns share one row
+                c1, d1 = C[i, 0], D[i, 0]
+                theirs = mine
+                if not diagonal:
+                    if kind == SWEEP_PLAIN:
+                        theirs = _plain_sweep(j, i, VA, x, game, C[j], D[j], NO_FIXED)
+                    elif kind == SWEEP_CHAIN:
+                        theirs = _chain_sweep(j, i, VA, x, game, C[j], D[j], sweep, NO_FIXED)
+                    else:
+                        theirs = _turn_sweep(j, i, VA, x, game, other_last, C[j], D[j], sweep, NO_FIXED, 0)
+                c2, d2 = C[j, 0], D[j, 0]
+                new_x, new_z = _pair_solution(c1, d1, c2, d2, z, diagonal)
+                pair_residual = max(abs(c1 + d1 * new_z - new_x), abs(c2 + d2 * new_x - new_z))
+                stable, pair_truncation = _pair_settled(mine, theirs, x, z, new_x, new_z, pbust)
+                x = new_x
+                z = new_z
+                if stable:
+                    break
+            VA[i, j] = x
+            VB[j, i] = z
             residual = max(residual, pair_residual)
             truncation = max(truncation, pair_truncation)
-            delta = max(abs(VA[i, j] - old_x), abs(VB[j, i] - old_z))
-            if delta > change:
-                change = delta
+            change = max(change, abs(x - old_x), abs(z - old_z))
     return LevelSweep(change, residual, truncation)
 
 
@@ -592,13 +613,24 @@ def turn_row(V, i, j, goal, t, fixed, ends, min_top):  # pragma: no cover - numb
 
 
 @njit(cache=True)
-def turn_actions(V, i, j, game, c, d, rows):  # pragma: no cover - numba
-    """Write the optimal actions of the turn at (i, j), first to the goal, into ``rows.act``.
+def optimal_actions(V, i0, i1, game, table):  # pragma: no cover - numba
+    """Write the optimal action of every turn with score i0 <= i < i1, first to the goal, into table[i, j, k].
 
-    ``c`` and ``d`` (length >= goal - i) are the sweep's rows and its start: passing the last
-    turn's rows with the same score i warm-starts sweeps that repeat to a fixed point.
+    Each turn's sweep starts from the one before it with the same score (warm rows): where rolls
+    can lower the turn total (Pig Dice) the sweeps to a fixed point then take a few rounds, not many.
     """
-    _turn_sweep(i, j, V, V[j, i], game, NO_LAST, c, d, rows, NO_FIXED, 0)
+    goal = game.goal
+    c = np.empty(goal)
+    d = np.empty(goal)
+    rows = sweep_rows(game.table, goal, False, False)
+    act = rows.act
+    for i in range(i0, i1):
+        c[:] = 0.5
+        d[:] = 0.0
+        for j in range(goal):
+            _turn_sweep(i, j, V, V[j, i], game, NO_LAST, c, d, rows, NO_FIXED, 0)
+            for k in range(goal - i):
+                table[i, j, k] = act[k]
 
 
 @njit(cache=True)
@@ -615,7 +647,16 @@ def evaluate_levels(VA, VB, TA, TB, game, rows, loop):  # pragma: no cover - num
     never ends: its 2x2 system is singular. A is given ``loop`` there (B 1 - loop), and the
     evaluation counts such pairs and names the one with the lowest score sum.
     """
-    goal = game.goal
+    if game.sweep == SWEEP_PLAIN:  # None leaves the other sweeps out of Pig's loop, a sixth faster
+        return _evaluate(VA, VB, TA, TB, game, rows, None, loop)
+    return _evaluate(VA, VB, TA, TB, game, rows, rows.sweep, loop)
+
+
+@njit(cache=True)
+def _evaluate(VA, VB, TA, TB, game, rows, sweep, loop):  # pragma: no cover - numba
+    """``evaluate_levels`` with the sweep's rows, or None for the plain sweep (numba then compiles no other)."""
+    goal, kind = game.goal, game.sweep
+    turns = rows.turns
     change = 0.0
     endless = 0
     endless_score = 0
@@ -627,12 +668,19 @@ def evaluate_levels(VA, VB, TA, TB, game, rows, loop):  # pragma: no cover - num
             # A moves at (i, j) against B's turn-start values; B moves at (j, i) against A's
             old_a = VA[i, j]
             old_b = VB[j, i]
-            ca = rows.a_c[i]
-            da = rows.a_d[i]
-            cb = rows.b_c[j]
-            db = rows.b_d[j]
-            _sweep(i, j, VB, old_b, game, NO_LAST, ca, da, rows.sweep, TA[i, j])
-            _sweep(j, i, VA, old_a, game, NO_LAST, cb, db, rows.sweep, TB[j, i])
+            ca = turns[A_C, i]
+            da = turns[A_D, i]
+            cb = turns[B_C, j]
+            db = turns[B_D, j]
+            if sweep is None:  # chosen here, not in a helper: see ``solve_levels``
+                _plain_sweep(i, j, VB, old_b, game, ca, da, TA[i, j])
+                _plain_sweep(j, i, VA, old_a, game, cb, db, TB[j, i])
+            elif kind == SWEEP_CHAIN:
+                _chain_sweep(i, j, VB, old_b, game, ca, da, sweep, TA[i, j])
+                _chain_sweep(j, i, VA, old_a, game, cb, db, sweep, TB[j, i])
+            else:
+                _turn_sweep(i, j, VB, old_b, game, NO_LAST, ca, da, sweep, TA[i, j], 0)
+                _turn_sweep(j, i, VA, old_a, game, NO_LAST, cb, db, sweep, TB[j, i], 0)
             c1 = ca[0]
             d1 = da[0]
             c2 = cb[0]
