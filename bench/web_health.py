@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -45,23 +46,24 @@ TESTS_WEB = Path(__file__).resolve().parent.parent / "tests" / "web"  # the long
 
 
 def poll(base: str, stop: Any, out: Any) -> None:
-    """Poll /healthz every 20 ms until ``stop`` is set; put the latencies in ``out`` (its own process, so the
-    measuring client's work never delays the poll)."""
+    """Poll /healthz every 20 ms until ``stop`` is set; put (when sent, latency) pairs in ``out`` (its own
+    process, so the measuring client's work never delays the poll)."""
     latencies = []
     with httpx.Client(timeout=120) as client:
         while not stop.is_set():
-            started = time.perf_counter()
+            started = time.monotonic()  # one clock for all processes of the machine: the steps' too
             try:
                 client.get(f"{base}/healthz")
             except httpx.HTTPError:
                 pass
-            latencies.append(time.perf_counter() - started)
+            latencies.append((started, time.monotonic() - started))
             time.sleep(0.02)
     out.put(latencies)
 
 
-def while_polled(base: str, job: Callable[[], T]) -> tuple[T, list[float]]:
-    """Run ``job`` while another process polls /healthz; return its result and the /healthz latencies (s)."""
+def while_polled(base: str, job: Callable[[], T]) -> tuple[T, list[tuple[float, float]]]:
+    """Run ``job`` while another process polls /healthz; return its result and the /healthz (when, latency)
+    pairs in seconds."""
     context = multiprocessing.get_context("spawn")
     stop, out = context.Event(), context.Queue()
     poller = context.Process(target=poll, args=(base, stop, out))
@@ -71,23 +73,48 @@ def while_polled(base: str, job: Callable[[], T]) -> tuple[T, list[float]]:
         result = job()
     finally:
         stop.set()
-        latencies: list[float] = out.get(timeout=60)
+        latencies: list[tuple[float, float]] = out.get(timeout=60)
         poller.join()
     return result, latencies
 
 
-def summary(phase: str, latencies: list[float]) -> str:
-    """Return one line: how many /healthz answers, their p50, p99 and max, and how many took over 100 ms."""
-    ms = [1000 * t for t in latencies]
-    return (
+@dataclass
+class Step:
+    """One request (or group of them) of the work, timed on the machine-wide monotonic clock."""
+
+    label: str
+    start: float
+    end: float = 0.0
+    detail: str = ""
+
+    def done(self, detail: str) -> Step:
+        """Stop the clock and keep ``detail`` (a status, a size); return self."""
+        self.end, self.detail = time.monotonic(), detail
+        return self
+
+    @property
+    def text(self) -> str:
+        """Return the step as a line: what, the detail, how long."""
+        return f"{self.label:32s} {self.detail:>16s} in {self.end - self.start:6.2f} s"
+
+
+def summary(phase: str, latencies: list[tuple[float, float]], steps: list[Step]) -> str:
+    """Return how many /healthz answers, their p50, p99 and max, how many took over 100 ms, and which step ran
+    during the three slowest."""
+    ms = [1000 * latency for _, latency in latencies]
+    lines = [
         f"/healthz {phase}: {len(ms)} answers, p50 {statistics.median(ms):.1f} ms, p99 {percentile(ms, 99):.0f} ms, "
         f"max {max(ms):.0f} ms, over 100 ms: {sum(1 for t in ms if t > 100)}"
-    )
+    ]
+    for sent, latency in sorted(latencies, key=lambda pair: -pair[1])[:3]:
+        during = [s.label.strip() for s in steps if s.start <= sent + latency and sent <= s.end]
+        lines.append(f"  {latency * 1000:6.0f} ms during: {'; '.join(during) or 'between steps'}")
+    return "\n".join(lines)
 
 
-def work(base: str, goal: int) -> list[str]:
-    """Ask for everything that needs a fresh solve; return one line per request."""
-    lines = []
+def work(base: str, goal: int) -> list[Step]:
+    """Ask for everything that needs a fresh solve; return the steps."""
+    steps = []
     requests = [
         (
             "create pig vs perfect player",
@@ -107,13 +134,13 @@ def work(base: str, goal: int) -> list[str]:
     ]
     with httpx.Client(timeout=600) as client:
         for label, method, path, body in requests:
-            started = time.perf_counter()
+            step = Step(label, time.monotonic())
             with httpx.Client(timeout=600) as fresh:  # before issue 9, a 500 reset the next request's connection
                 reply = fresh.request(method, base + path, json=body)
-            waited = time.perf_counter() - started
-            lines.append(f"{label:32s} {reply.status_code} in {waited:6.2f} s")
+            steps.append(step.done(str(reply.status_code)))
             if reply.status_code == 201 and "optimal" in str(body):
                 data = reply.json()
+                step = Step("  first hint", time.monotonic())
                 deadline = time.time() + 600
                 while time.time() < deadline:  # the hint waits for the perfect player to be ready
                     hint = client.post(
@@ -122,8 +149,8 @@ def work(base: str, goal: int) -> list[str]:
                     if hint.status_code != 503:
                         break
                     time.sleep(0.2)
-                lines.append(f"{'  first hint':32s} {hint.status_code} after {time.perf_counter() - started:6.2f} s")
-    return lines
+                steps.append(step.done(str(hint.status_code)))
+    return steps
 
 
 def build_long_room(folder: Path, moves: int) -> str:
@@ -139,36 +166,34 @@ def build_long_room(folder: Path, moves: int) -> str:
         return stored_game(client, moves)
 
 
-async def welcome_size(ws_url: str) -> int:
-    """Connect, read the welcome, leave; return its size in bytes."""
-    async with connect(ws_url, max_size=2**22) as ws:
-        return len(await ws.recv())
+async def welcome(ws_url: str) -> tuple[int, float]:
+    """Connect, read the welcome, leave; return its size in bytes and the seconds until it came."""
+    started = time.monotonic()
+    async with connect(ws_url, max_size=2**22, close_timeout=1) as ws:
+        return len(await ws.recv()), time.monotonic() - started
 
 
-async def open_long_room(base: str, code: str, pages: int, connects: int) -> list[str]:
-    """Open the long room every way a visitor can; return one line per step with its time."""
-    lines = []
+async def open_long_room(base: str, code: str, pages: int, connects: int) -> list[Step]:
+    """Open the long room every way a visitor can; return the steps."""
+    steps = []
     ws_url = base.replace("http", "ws", 1) + f"/ws/{code}"
-
-    def took(label: str, started: float, detail: str = "") -> None:
-        lines.append(f"{label:32s} {detail:>14s} in {time.perf_counter() - started:6.2f} s")
-
-    started = time.perf_counter()
+    step = Step("first welcome (load, replay)", time.monotonic())
     async with connect(ws_url, max_size=2**22) as ws:
         text = await ws.recv()
         welcome = json.loads(text)
-        took("first welcome (load, replay)", started, f"{len(text) / 1024:.0f} KB")
-        started, before = time.perf_counter(), welcome["earlier"]
+        steps.append(step.done(f"{len(text) / 1024:.0f} KB"))
+        step, before = Step(f"{pages} older pages (websocket)", time.monotonic()), welcome["earlier"]
         for number in range(pages):
             await ws.send(json.dumps({"type": "history", "before": before, "id": number}))
             while (page := json.loads(await ws.recv()))["type"] != "history":
                 if page["type"] == "error":
                     raise SystemExit(f"the server refused a page: {page}")
             before = page["earlier"]
-        took(f"{pages} older pages (websocket)", started, f"to event {before}")
-    started = time.perf_counter()
-    sizes = await asyncio.gather(*(welcome_size(ws_url) for _ in range(connects)))
-    took(f"{connects} welcomes at once", started, f"{max(sizes) / 1024:.0f} KB each")
+        steps.append(step.done(f"to event {before}"))
+    step = Step(f"{connects} welcomes at once", time.monotonic())
+    welcomes = await asyncio.gather(*(welcome(ws_url) for _ in range(connects)))
+    size, slowest = max(welcomes), max(seconds for _, seconds in welcomes)
+    steps.append(step.done(f"{size[0] / 1024:.0f} KB, last {slowest:.2f} s"))  # the rest: closing handshakes
     async with httpx.AsyncClient(timeout=600) as http:
         for label, path in [
             ("GET the game", f"/api/games/{code}"),
@@ -176,10 +201,10 @@ async def open_long_room(base: str, code: str, pages: int, connects: int) -> lis
             ("record download", f"/api/games/{code}/record?download=true"),
             ("verify", f"/api/games/{code}/verify"),
         ]:
-            started = time.perf_counter()
+            step = Step(label, time.monotonic())
             reply = await http.get(base + path)
-            took(label, started, f"{reply.status_code} {len(reply.content) / 1024:.0f} KB")
-    return lines
+            steps.append(step.done(f"{reply.status_code} {len(reply.content) / 1024:.0f} KB"))
+    return steps
 
 
 def main() -> None:
@@ -208,13 +233,13 @@ def main() -> None:
         try:
             httpx.get(f"{base}/healthz", timeout=5)
             if not args.skip_solves:
-                lines, latencies = while_polled(base, lambda: work(base, args.goal))
-                print("\n".join(lines))
-                print(summary("while solving", latencies))
+                steps, latencies = while_polled(base, lambda: work(base, args.goal))
+                print("\n".join(step.text for step in steps))
+                print(summary("while solving", latencies, steps))
             job = open_long_room(base, code, args.pages, args.connects)
-            lines, latencies = while_polled(base, lambda: asyncio.run(job))
-            print("\n".join(lines))
-            print(summary(f"while opening the {args.moves:,}-move room", latencies))
+            steps, latencies = while_polled(base, lambda: asyncio.run(job))
+            print("\n".join(step.text for step in steps))
+            print(summary(f"while opening the {args.moves:,}-move room", latencies, steps))
         finally:
             process.terminate()
             process.wait(timeout=30)

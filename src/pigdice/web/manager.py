@@ -26,6 +26,7 @@ from pigdice.errors import PigdiceError, UnknownVariantError
 from pigdice.players.optimal import Optimal
 from pigdice.rules.registry import find_variant, params_to_store, stored_params
 from pigdice.rules.variant import Variant
+from pigdice.web.collector import without_collection
 from pigdice.web.config import Settings
 from pigdice.web.errors import WebError
 from pigdice.web.limits import ClientRooms
@@ -342,7 +343,8 @@ class RoomManager:
     async def _load(self, code: str) -> Room:
         """Read and replay a stored room; a damaged one is set aside (quarantined) and refused with 410."""
         try:
-            record = await self.persistence.read(self.store.load_game, code)  # a long game's rows: off the loop
+            # a long game's rows: off the loop, and no full garbage collection over them stalls it meanwhile
+            record = await self.persistence.read(without_collection, self.store.load_game, code)
         except DamagedGameError as exc:
             await self._quarantine(code, str(exc))
             raise WebError("room_damaged", "this game's record is damaged and was set aside", 410) from None
@@ -351,7 +353,8 @@ class RoomManager:
         if record.status == "quarantined":
             raise WebError("room_damaged", "this game's record is damaged and was set aside", 410)
         try:
-            room = await asyncio.to_thread(self._restore, record)  # 100,000 moves replay in seconds: off the loop
+            # 100,000 moves replay in seconds: off the loop; the room is then left out of later full collections
+            room = await asyncio.to_thread(without_collection, self._restore, record, keep=True)
         except Exception as exc:  # any failure to rebuild it: keep the row, mark it, carry on
             await self._quarantine(code, f"replay failed: {type(exc).__name__}: {exc}")
             raise WebError("room_damaged", "this game's record is damaged and was set aside", 410) from None
