@@ -166,7 +166,7 @@ def build_long_room(folder: Path, moves: int) -> str:
         return stored_game(client, moves)
 
 
-async def welcome(ws_url: str) -> tuple[int, float]:
+async def timed_welcome(ws_url: str) -> tuple[int, float]:
     """Connect, read the welcome, leave; return its size in bytes and the seconds until it came."""
     started = time.monotonic()
     async with connect(ws_url, max_size=2**22, close_timeout=1) as ws:
@@ -191,7 +191,7 @@ async def open_long_room(base: str, code: str, pages: int, connects: int) -> lis
             before = page["earlier"]
         steps.append(step.done(f"to event {before}"))
     step = Step(f"{connects} welcomes at once", time.monotonic())
-    welcomes = await asyncio.gather(*(welcome(ws_url) for _ in range(connects)))
+    welcomes = await asyncio.gather(*(timed_welcome(ws_url) for _ in range(connects)))
     size, slowest = max(welcomes), max(seconds for _, seconds in welcomes)
     steps.append(step.done(f"{size[0] / 1024:.0f} KB, last {slowest:.2f} s"))  # the rest: closing handshakes
     async with httpx.AsyncClient(timeout=600) as http:

@@ -9,6 +9,7 @@ is read back, never refused for good; a storage outage is logged a few times, no
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import os
@@ -23,7 +24,9 @@ from webhelpers import create_game, error_of, receive_until, stored_game
 from pigdice.engine.fairness import verify_record
 from pigdice.engine.record import parse_record
 from pigdice.rules.registry import find_variant
+from pigdice.web.collector import without_collection
 from pigdice.web.rooms import RECENT_EVENTS
+from pigdice.web.routes.api import record_bytes
 from pigdice.web.solving import SolvePool
 from pigdice.web.store import FaultLog, MoveWrite, Store, StoreError
 
@@ -207,3 +210,29 @@ def test_big_results_come_back_through_a_spill_file() -> None:
     finally:
         pool.close()
     assert not folder.exists()
+
+
+# -- a long game's big jobs leave the event loop its turns (bench/web_health.py) --------------------------------
+def test_a_record_written_piece_by_piece_is_the_one_json_writes(client: TestClient) -> None:
+    code = stored_game(client, 300)
+    reply = client.get(f"/api/games/{code}/record")  # the room is read and replayed from the database
+    record = client.app.state.manager.rooms[code].game_record()  # type: ignore[attr-defined]
+    whole = json.dumps(record.to_json()).encode()
+    assert reply.content == whole and len(record.moves) > 300
+    for size in (1, 7, 10_000):
+        assert record_bytes(record, size) == whole
+
+
+def test_a_long_jobs_collector_pause_ends_with_it() -> None:
+    seen: list[bool] = []
+    frozen_before = gc.get_freeze_count()
+    try:
+        kept = [[i] for i in range(1000)]  # new objects, tracked by the collector
+        assert without_collection(lambda: seen.append(gc.isenabled()) or len(kept), keep=True) == 1000
+        assert seen == [False] and gc.isenabled()
+        assert gc.get_freeze_count() >= frozen_before + 1000  # what the job built is left out of later passes
+        with pytest.raises(ZeroDivisionError):
+            without_collection(lambda: 1 // 0)
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()
