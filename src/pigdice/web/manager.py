@@ -26,7 +26,7 @@ from pigdice.errors import PigdiceError, UnknownVariantError
 from pigdice.players.optimal import Optimal
 from pigdice.rules.registry import find_variant, params_to_store, stored_params
 from pigdice.rules.variant import Variant
-from pigdice.web.collector import without_collection
+from pigdice.web.collector import release, without_collection
 from pigdice.web.config import Settings
 from pigdice.web.errors import WebError
 from pigdice.web.limits import ClientRooms
@@ -358,6 +358,7 @@ class RoomManager:
         except Exception as exc:  # any failure to rebuild it: keep the row, mark it, carry on
             await self._quarantine(code, f"replay failed: {type(exc).__name__}: {exc}")
             raise WebError("room_damaged", "this game's record is damaged and was set aside", 410) from None
+        await asyncio.to_thread(release, record.moves)  # its rows are freed off the loop, not as ``record`` goes
         if record.status == EXPIRED:
             room.closed = record.closed_reason or "nobody moved for a long time"
         elif record.status == ABORTED:
