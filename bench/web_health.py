@@ -5,8 +5,8 @@ Builds a finished Pig room of ``--moves`` moves (default 100,000) straight into 
 web tests' ``stored_game``: the store's API and the engine), then starts ``pigdice serve`` on it on a free port
 with an empty policy cache. A separate process polls ``/healthz`` every 20 ms during each of two phases:
 
-- solves: work that needs a fresh solve: rooms with the perfect player and their first hints (Hog with 200
-  dice: a big policy), the strategy explorer;
+- solves: work that needs a fresh solve: rooms with the perfect player and their first hints (Hog with 30
+  dice; Swine Herd at goal 199: a policy of about 300 MB), the strategy explorer;
 - long room: the 100,000-move room opened: its first websocket welcome (the server reads and replays it), pages
   of older events, many welcomes at once, GET of the game and of an older page, its record download and verify.
 
@@ -125,11 +125,17 @@ def work(base: str, goal: int) -> list[Step]:
         ("explorer two-dice-pig", "GET", f"/api/explore/two-dice-pig?goal={goal}", None),
         ("explorer hog", "GET", f"/api/explore/hog?goal={goal}", None),
         ("oinker 1e-10000000", "POST", "/api/games", {"variant": "pass-the-pigs", "params": {"oinker": "1e-10000000"}}),
-        (
-            "create hog 200 dice vs perfect",
+        (  # up to 30 dice: more are refused (the server's max_solver_dice)
+            "create hog 30 dice vs perfect",
             "POST",
             "/api/games",
-            {"variant": "hog", "goal": goal - 1, "params": {"max_dice": 200}, "players": PERFECT},
+            {"variant": "hog", "goal": goal - 1, "params": {"max_dice": 30}, "players": PERFECT},
+        ),
+        (  # issue 32: a policy of about 300 MB, larger than the memory cache
+            "create swine herd vs perfect",
+            "POST",
+            "/api/games",
+            {"variant": "swine-herd", "goal": goal - 1, "players": PERFECT},
         ),
     ]
     with httpx.Client(timeout=600) as client:
