@@ -16,6 +16,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any, Literal
 
 import numpy as np
@@ -343,8 +344,8 @@ class RoomManager:
     async def _load(self, code: str) -> Room:
         """Read and replay a stored room; a damaged one is set aside (quarantined) and refused with 410."""
         try:
-            # a long game's rows: off the loop, and no full garbage collection over them stalls it meanwhile
-            record = await self.persistence.read(without_collection, self.store.load_game, code)
+            # a long game's rows: off the loop, no garbage collection over them stalls it meanwhile nor after
+            record = await self.persistence.read(partial(without_collection, keep=True), self.store.load_game, code)
         except DamagedGameError as exc:
             await self._quarantine(code, str(exc))
             raise WebError("room_damaged", "this game's record is damaged and was set aside", 410) from None
