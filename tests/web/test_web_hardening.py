@@ -24,7 +24,7 @@ from webhelpers import create_game, error_of, receive_until, stored_game
 from pigdice.engine.fairness import verify_record
 from pigdice.engine.record import parse_record
 from pigdice.rules.registry import find_variant
-from pigdice.web.collector import without_collection
+from pigdice.web.collector import LONG_GAME, is_long_game, without_collection
 from pigdice.web.rooms import RECENT_EVENTS
 from pigdice.web.routes.api import record_bytes
 from pigdice.web.solving import SolvePool
@@ -234,5 +234,22 @@ def test_a_long_jobs_collector_pause_ends_with_it() -> None:
         with pytest.raises(ZeroDivisionError):
             without_collection(lambda: 1 // 0)
         assert gc.isenabled()
+    finally:
+        gc.unfreeze()
+
+
+def test_only_long_games_are_frozen() -> None:
+    # a frozen reference cycle is never freed: short rooms (nearly all) stay in the collector's care
+    class Stored:
+        def __init__(self, moves: int) -> None:
+            self.moves = [None] * moves
+
+    assert not is_long_game(None) and not is_long_game(Stored(LONG_GAME - 1)) and is_long_game(Stored(LONG_GAME))
+    frozen_before = gc.get_freeze_count()
+    try:
+        without_collection(lambda: Stored(5), keep=is_long_game)
+        assert gc.get_freeze_count() == frozen_before
+        without_collection(lambda: Stored(LONG_GAME), keep=is_long_game)
+        assert gc.get_freeze_count() > frozen_before
     finally:
         gc.unfreeze()

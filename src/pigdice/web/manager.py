@@ -27,7 +27,7 @@ from pigdice.errors import PigdiceError, UnknownVariantError
 from pigdice.players.optimal import Optimal
 from pigdice.rules.registry import find_variant, params_to_store, stored_params
 from pigdice.rules.variant import Variant
-from pigdice.web.collector import release, without_collection
+from pigdice.web.collector import is_long_game, release, without_collection
 from pigdice.web.config import Settings
 from pigdice.web.errors import WebError
 from pigdice.web.limits import ClientRooms
@@ -345,7 +345,9 @@ class RoomManager:
         """Read and replay a stored room; a damaged one is set aside (quarantined) and refused with 410."""
         try:
             # a long game's rows: off the loop, no garbage collection over them stalls it meanwhile nor after
-            record = await self.persistence.read(partial(without_collection, keep=True), self.store.load_game, code)
+            record = await self.persistence.read(
+                partial(without_collection, keep=is_long_game), self.store.load_game, code
+            )
         except DamagedGameError as exc:
             await self._quarantine(code, str(exc))
             raise WebError("room_damaged", "this game's record is damaged and was set aside", 410) from None
@@ -355,7 +357,7 @@ class RoomManager:
             raise WebError("room_damaged", "this game's record is damaged and was set aside", 410)
         try:
             # 100,000 moves replay in seconds: off the loop; the room is then left out of later full collections
-            room = await asyncio.to_thread(without_collection, self._restore, record, keep=True)
+            room = await asyncio.to_thread(without_collection, self._restore, record, keep=is_long_game(record))
         except Exception as exc:  # any failure to rebuild it: keep the row, mark it, carry on
             await self._quarantine(code, f"replay failed: {type(exc).__name__}: {exc}")
             raise WebError("room_damaged", "this game's record is damaged and was set aside", 410) from None
