@@ -9,6 +9,7 @@ is read back, never refused for good; a storage outage is logged a few times, no
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import os
@@ -18,48 +19,16 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from webhelpers import create_game, error_of, receive_until
+from webhelpers import create_game, error_of, receive_until, stored_game
 
-from pigdice.engine.events import event_to_json
 from pigdice.engine.fairness import verify_record
-from pigdice.engine.game import Hold, Roll, apply, dice_rng, new_game
 from pigdice.engine.record import parse_record
 from pigdice.rules.registry import find_variant
+from pigdice.web.collector import LONG_GAME, is_long_game, without_collection
 from pigdice.web.rooms import RECENT_EVENTS
+from pigdice.web.routes.api import record_bytes
 from pigdice.web.solving import SolvePool
 from pigdice.web.store import FaultLog, MoveWrite, Store, StoreError
-
-
-def stored_game(client: TestClient, moves: int, finish: bool = True) -> str:
-    """Create a Pig room for two people and store ``moves`` moves of theirs directly (mostly holding at 0, a
-    roll now and then; then, if ``finish``, one of them rolls and holds to the goal); return its code, the
-    room dropped from memory so that the next request reads and replays it from the database."""
-    game = create_game(client, goal=100, players=["you", "you"])
-    manager = client.app.state.manager  # type: ignore[attr-defined]
-    room = manager.rooms.pop(game["code"])
-    state = new_game(room.variant, 2)
-    rng = dice_rng(room.seed)
-    writes: list[MoveWrite] = []
-    while not state.is_terminal() and (len(writes) < moves or finish):
-        if len(writes) < moves:
-            if state.turn_total:
-                action = Hold() if state.scores[state.current] + state.turn_total < 90 else Roll()
-            else:
-                action = Hold() if state.step % 4 else Roll()
-        else:
-            action = Hold() if state.scores[state.current] + state.turn_total >= 100 else Roll()
-        mover = state.current
-        state, events = apply(state, action, rng)
-        winners = None if state.winners is None else list(state.winners)
-        to_move = None if state.is_terminal() else state.current
-        events_json = [event_to_json(e) for e in events]
-        writes.append(
-            MoveWrite(room.game_id, state.step, mover, str(action), events_json, state.is_terminal(), winners, to_move)
-        )
-    store = manager.store
-    for start in range(0, len(writes), 1000):
-        store.record_moves(writes[start : start + 1000])
-    return str(game["code"])
 
 
 @pytest.mark.slow
@@ -241,3 +210,46 @@ def test_big_results_come_back_through_a_spill_file() -> None:
     finally:
         pool.close()
     assert not folder.exists()
+
+
+# -- a long game's big jobs leave the event loop its turns (bench/web_health.py) --------------------------------
+def test_a_record_written_piece_by_piece_is_the_one_json_writes(client: TestClient) -> None:
+    code = stored_game(client, 300)
+    reply = client.get(f"/api/games/{code}/record")  # the room is read and replayed from the database
+    record = client.app.state.manager.rooms[code].game_record()  # type: ignore[attr-defined]
+    whole = json.dumps(record.to_json()).encode()
+    assert reply.content == whole and len(record.moves) > 300
+    for size in (1, 7, 10_000):
+        assert record_bytes(record, size) == whole
+
+
+def test_a_long_jobs_collector_pause_ends_with_it() -> None:
+    seen: list[bool] = []
+    frozen_before = gc.get_freeze_count()
+    try:
+        kept = [[i] for i in range(1000)]  # new objects, tracked by the collector
+        assert without_collection(lambda: seen.append(gc.isenabled()) or len(kept), keep=True) == 1000
+        assert seen == [False] and gc.isenabled()
+        assert gc.get_freeze_count() >= frozen_before + 1000  # what the job built is left out of later passes
+        with pytest.raises(ZeroDivisionError):
+            without_collection(lambda: 1 // 0)
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()
+
+
+def test_only_long_games_are_frozen() -> None:
+    # a frozen reference cycle is never freed: short rooms (nearly all) stay in the collector's care
+    class Stored:
+        def __init__(self, moves: int) -> None:
+            self.moves = [None] * moves
+
+    assert not is_long_game(None) and not is_long_game(Stored(LONG_GAME - 1)) and is_long_game(Stored(LONG_GAME))
+    frozen_before = gc.get_freeze_count()
+    try:
+        without_collection(lambda: Stored(5), keep=is_long_game)
+        assert gc.get_freeze_count() == frozen_before
+        without_collection(lambda: Stored(LONG_GAME), keep=is_long_game)
+        assert gc.get_freeze_count() > frozen_before
+    finally:
+        gc.unfreeze()

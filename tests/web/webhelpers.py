@@ -15,7 +15,10 @@ from typing import Any, TypeVar
 
 import httpx
 
+from pigdice.engine.events import event_to_json
+from pigdice.engine.game import Hold, Roll, apply, dice_rng, new_game
 from pigdice.web.config import Settings
+from pigdice.web.records import MoveWrite
 
 T = TypeVar("T")
 
@@ -146,3 +149,36 @@ def served(db: Path, delay: float = 0.0, **settings: str) -> Iterator[str]:
             process.wait(10)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+def stored_game(client: Any, moves: int, finish: bool = True) -> str:
+    """Create a Pig room for two people and store ``moves`` moves of theirs directly (mostly holding at 0, a
+    roll now and then; then, if ``finish``, one of them rolls and holds to the goal); return its code, the
+    room dropped from memory so that the next request reads and replays it from the database (``client`` is a
+    TestClient of the app; bench/web_health.py builds its 100,000-move room with this too)."""
+    game = create_game(client, goal=100, players=["you", "you"])
+    manager = client.app.state.manager
+    room = manager.rooms.pop(game["code"])
+    state = new_game(room.variant, 2)
+    rng = dice_rng(room.seed)
+    writes: list[MoveWrite] = []
+    while not state.is_terminal() and (len(writes) < moves or finish):
+        if len(writes) < moves:
+            if state.turn_total:
+                action = Hold() if state.scores[state.current] + state.turn_total < 90 else Roll()
+            else:
+                action = Hold() if state.step % 4 else Roll()
+        else:
+            action = Hold() if state.scores[state.current] + state.turn_total >= 100 else Roll()
+        mover = state.current
+        state, events = apply(state, action, rng)
+        winners = None if state.winners is None else list(state.winners)
+        to_move = None if state.is_terminal() else state.current
+        events_json = [event_to_json(e) for e in events]
+        writes.append(
+            MoveWrite(room.game_id, state.step, mover, str(action), events_json, state.is_terminal(), winners, to_move)
+        )
+    store = manager.store
+    for start in range(0, len(writes), 1000):
+        store.record_moves(writes[start : start + 1000])
+    return str(game["code"])

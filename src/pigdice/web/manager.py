@@ -16,6 +16,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any, Literal
 
 import numpy as np
@@ -26,6 +27,7 @@ from pigdice.errors import PigdiceError, UnknownVariantError
 from pigdice.players.optimal import Optimal
 from pigdice.rules.registry import find_variant, params_to_store, stored_params
 from pigdice.rules.variant import Variant
+from pigdice.web.collector import is_long_game, release, without_collection
 from pigdice.web.config import Settings
 from pigdice.web.errors import WebError
 from pigdice.web.limits import ClientRooms
@@ -342,7 +344,10 @@ class RoomManager:
     async def _load(self, code: str) -> Room:
         """Read and replay a stored room; a damaged one is set aside (quarantined) and refused with 410."""
         try:
-            record = await self.persistence.read(self.store.load_game, code)  # a long game's rows: off the loop
+            # a long game's rows: off the loop, no garbage collection over them stalls it meanwhile nor after
+            record = await self.persistence.read(
+                partial(without_collection, keep=is_long_game), self.store.load_game, code
+            )
         except DamagedGameError as exc:
             await self._quarantine(code, str(exc))
             raise WebError("room_damaged", "this game's record is damaged and was set aside", 410) from None
@@ -351,10 +356,12 @@ class RoomManager:
         if record.status == "quarantined":
             raise WebError("room_damaged", "this game's record is damaged and was set aside", 410)
         try:
-            room = await asyncio.to_thread(self._restore, record)  # 100,000 moves replay in seconds: off the loop
+            # 100,000 moves replay in seconds: off the loop; the room is then left out of later full collections
+            room = await asyncio.to_thread(without_collection, self._restore, record, keep=is_long_game(record))
         except Exception as exc:  # any failure to rebuild it: keep the row, mark it, carry on
             await self._quarantine(code, f"replay failed: {type(exc).__name__}: {exc}")
             raise WebError("room_damaged", "this game's record is damaged and was set aside", 410) from None
+        await asyncio.to_thread(release, record.moves)  # its rows are freed off the loop, not as ``record`` goes
         if record.status == EXPIRED:
             room.closed = record.closed_reason or "nobody moved for a long time"
         elif record.status == ABORTED:

@@ -13,6 +13,7 @@ from pigdice.engine.fairness import record_dice_statistics, verify_and_count
 from pigdice.engine.record import GameRecord
 from pigdice.rules.registry import all_variants, find_variant
 from pigdice.web import leaving
+from pigdice.web.collector import without_collection
 from pigdice.web.errors import WebError
 from pigdice.web.history import OwnGames, history_answer, practice_answer
 from pigdice.web.protocol import (
@@ -129,7 +130,7 @@ async def api_rematch(code: str, body: RematchRequest, manager: Manager, client:
 async def api_record(code: str, manager: Manager, download: bool = False) -> Response:
     """The room's game as a record (format pigdice-game 1): the seed and salt only once the game is over."""
     room = await manager.get(code)
-    body = await asyncio.to_thread(lambda: json.dumps(room.game_record().to_json()).encode())  # 100,000 moves: MBs
+    body = await asyncio.to_thread(without_collection, lambda: record_bytes(room.game_record()))  # 100,000 moves: MBs
     headers = {"Content-Disposition": f'attachment; filename="pigdice-{room.code}.json"'} if download else None
     return Response(body, media_type="application/json", headers=headers)
 
@@ -138,7 +139,23 @@ async def api_record(code: str, manager: Manager, download: bool = False) -> Res
 async def api_verify(code: str, manager: Manager) -> dict[str, Any]:
     """Check the room's dice: the commitment against the revealed seed, every throw, and the faces seen."""
     room = await manager.get(code)
-    return await asyncio.to_thread(lambda: verification(room.game_record()))  # the replay, off the event loop
+    # the replay, off the event loop (100,000 moves: MBs of objects, no full collection over them meanwhile)
+    return await asyncio.to_thread(without_collection, lambda: verification(room.game_record()))
+
+
+def record_bytes(record: GameRecord, moves_per_piece: int = 1000) -> bytes:
+    """Return a record as JSON (as ``json.dumps`` writes it), its moves encoded a piece at a time."""
+    # one json.dumps of 100,000 moves is one C call that holds the GIL for seconds: the event loop's thread
+    # waits all along; between pieces it gets its turn
+    data = record.to_json()
+    keys = list(data)
+    at = keys.index("moves")
+    head = json.dumps({key: data[key] for key in keys[:at]})[:-1]
+    tail = json.dumps({key: data[key] for key in keys[at + 1 :]})[1:]
+    moves = data["moves"]
+    pieces = [json.dumps(moves[i : i + moves_per_piece])[1:-1] for i in range(0, len(moves), moves_per_piece)]
+    text = f'{head}, "moves": [{", ".join(pieces)}]{", " + tail if tail != "}" else tail}'
+    return text.encode()
 
 
 def verification(record: GameRecord) -> dict[str, Any]:
