@@ -261,14 +261,16 @@ def test_write_errors_name_the_file_and_the_reason(
 
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
-def test_a_full_disk_at_write_time_is_one_line(tmp_path: Path) -> None:
+def test_an_output_linked_to_a_device_is_refused_as_a_link(tmp_path: Path) -> None:
+    # a full disk at write time is ENOSPC in test_write_errors_name_the_file_and_the_reason; a link to
+    # /dev/full (once this test's way to fill a disk) is now refused before any work: only plain files
     for suffix in ("md", "csv", "png"):
         (tmp_path / f"full.{suffix}").symlink_to("/dev/full")
-    no_space = "No space left on device"
-    refused(["analyze", "pig", "--goal", "10", "--out", str(tmp_path / "full.md")], no_space)
-    refused(["tournament", "-s", "hold:5,hold:8", "--goal", "10", "--csv", str(tmp_path / "full.csv")], no_space)
-    refused(["policy", "pig", "--goal", "10", "--export", str(tmp_path / "full.csv")], no_space)
-    refused(["plot", "win", "pig", "--goal", "10", "--out", str(tmp_path / "full.png")], no_space)
+    link = "is a symbolic link, not a plain file"
+    refused(["analyze", "pig", "--goal", "10", "--out", str(tmp_path / "full.md")], link)
+    refused(["tournament", "-s", "hold:5,hold:8", "--goal", "10", "--csv", str(tmp_path / "full.csv")], link)
+    refused(["policy", "pig", "--goal", "10", "--export", str(tmp_path / "full.csv")], link)
+    refused(["plot", "win", "pig", "--goal", "10", "--out", str(tmp_path / "full.png")], link)
 
 
 def test_a_report_name_too_long_for_its_figures_is_refused(tmp_path: Path) -> None:
