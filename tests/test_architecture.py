@@ -9,6 +9,7 @@ still a cycle.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,14 @@ def test_the_checker_finds_a_cycle_and_an_upward_import() -> None:
     made_up = {"pigdice.rules.a": {"pigdice.study.b"}, "pigdice.study.b": {"pigdice.rules.a"}}
     assert strongly_connected(made_up) == [["pigdice.rules.a", "pigdice.study.b"]]
     assert LAYERS[part("pigdice.study.b")] > LAYERS[part("pigdice.rules.a")]
+
+
+def test_the_architecture_page_names_every_module() -> None:
+    # docs/architecture.md's module map must match the code: a new module is named there, with its job
+    page = (SRC.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    unnamed = [
+        str(path.relative_to(PACKAGE))
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path.name != "__init__.py" and not re.search(rf"\b{re.escape(path.name)}\b", page)
+    ]
+    assert unnamed == []
