@@ -1,6 +1,6 @@
-"""Render the solved figures of tests/data/values.json as a Markdown page (docs/solving/figures.md).
+"""Render the solved figures of tests/data/values.json as a Markdown page (docs/solve/solved-figures.md).
 
-Run from the project folder: python tests/golden/figures_table.py [--out docs/solving/figures.md]
+Run from the project folder: python tests/golden/figures_table.py [--out docs/solve/solved-figures.md]
 The page is generated: change the golden values (tests/golden/make.py --write), then run this again.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 import golden
 from pigdice.rules import Decision, Endgame, FinalTurn, TieRule, all_variants
 
-OUT = Path("docs/solving/figures.md")
+OUT = Path("docs/solve/solved-figures.md")
 TITLES = {variant.name: variant.title for variant in all_variants()}
 DECISIONS = {variant.name: variant.decision for variant in all_variants()}
 
