@@ -18,7 +18,6 @@ from pigdice.solve.memory import action_table_bytes, check_memory, head_to_head_
 from pigdice.solve.solver import TOLERANCE, fixed_point, one_pass_is_exact, solvable
 from pigdice.solve.tables import effect_table
 from pigdice.solve.two import dicechoice, rollhold
-from pigdice.solve.two.bundles import Evaluation, game_of
 
 
 @dataclass(frozen=True)
@@ -66,13 +65,11 @@ def head_to_head(
     ta = check_table(variant, table_a)
     tb = check_table(variant, table_b)
     table = effect_table(variant)
-    game = game_of(goal, table)
     va = np.empty((goal, goal))
     vb = np.empty((goal, goal))
-    one_throw = variant.decision is Decision.DICE_PER_TURN
-    if one_throw:
+    out = np.zeros(4)
+    if variant.decision is Decision.DICE_PER_TURN:
         ta, tb = ta[:, :, 0].copy(), tb[:, :, 0].copy()
-    last_pass = Evaluation(0.0, 0, 0, 0)  # its never-ending pairs are reported
     # without resets every dependency is final before it is used, so one pass is exact
     exact = one_pass_is_exact(variant, table)
 
@@ -80,17 +77,20 @@ def head_to_head(
         """Evaluate with A winning ``loop`` of a game that never ends; return (passes, change)."""
         va.fill(0.5)
         vb.fill(0.5)
-        rows = rollhold.evaluation_rows(game)
+        warm, scratch = rollhold.evaluation_rows(goal, table)
+        out[:] = 0.0
 
         def one_pass(passes: int) -> float:
-            nonlocal last_pass
-            if one_throw:
-                last_pass = dicechoice.evaluate_levels(va, vb, ta, tb, game, loop)
+            loops = np.zeros(4)
+            if variant.decision is Decision.DICE_PER_TURN:
+                change = dicechoice.evaluate_levels(va, vb, ta, tb, goal, table, loop, loops)
             else:
-                last_pass = rollhold.evaluate_levels(va, vb, ta, tb, game, rows, loop)
+                rollhold.evaluate_levels(va, vb, ta, tb, goal, 2 * goal - 2, 0, table, warm, scratch, loop, loops)
+                change = float(loops[0])
+            out[1:] = loops[1:]  # the last pass's never-ending pairs
             if exact:
                 return 0.0
-            return last_pass.change if passes >= 2 else float("inf")
+            return change if passes >= 2 else float("inf")
 
         return fixed_point(
             one_pass,
@@ -102,10 +102,10 @@ def head_to_head(
 
     passes, change = evaluate(0.5)
     result = HeadToHead(float(va[0, 0]), 1.0 - float(vb[0, 0]), passes, change)
-    if last_pass.endless > 0:
+    if out[1] > 0:
         # The values are affine in what a never-ending game is worth to A, so giving A all of
         # it, then none of it, measures how likely a game is never to end.
-        pair = (last_pass.endless_score, last_pass.endless_other)
+        pair = (int(out[2]), int(out[3]))
         evaluate(1.0)
         a_all, b_none = float(va[0, 0]), float(vb[0, 0])
         evaluate(0.0)
