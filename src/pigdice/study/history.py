@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pigdice.engine.record import GameRecord, RecordError, load_record
-from pigdice.errors import PigdiceError
+from pigdice.errors import BadParameterError, PigdiceError
 from pigdice.study.rating import Rating
 
 MAX_GAMES = 2000  # games one history reads (the newest, by file name)
@@ -160,9 +160,13 @@ def game_title(record: GameRecord) -> str:
 
 def read_folder(folder: Path, limit: int = MAX_GAMES) -> tuple[list[tuple[Path, GameRecord]], list[str]]:
     """Return the readable records of a games folder (the newest ``limit``, oldest first) and what was skipped."""
-    if not folder.is_dir():
-        return [], []
-    paths = sorted(p for p in folder.glob("*.json") if p.is_file())[-limit:]
+    try:
+        if not folder.is_dir():
+            return [], []
+        paths = sorted(p for p in folder.glob("*.json") if p.is_file())[-limit:]
+    except OSError as exc:  # a name too long for the system, a folder we may not read
+        shown = str(folder) if len(str(folder)) <= 80 else str(folder)[:77] + "..."
+        raise BadParameterError(f"cannot read the games folder {shown!r}: {exc.strerror or exc}") from None
     records, skipped = [], []
     for path in paths:
         try:
