@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,8 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 import numpy as np
-from webhelpers import SEED, make_settings
+from browserhelpers import chromium_browser
+from webhelpers import SEED, make_settings, served
 
 from pigdice.solve import exact, solver
 from pigdice.web.app import create_app
@@ -42,3 +44,17 @@ def client(settings: Settings) -> Iterator[TestClient]:
     """Return a TestClient of a running app (lifespan included) whose games' dice come from a seeded source."""
     with TestClient(create_app(settings, seeds_from(np.random.default_rng(SEED)))) as test_client:
         yield test_client
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Launch Chromium once for a browser test module, or skip (fail in CI) when it or Playwright is missing."""
+    with chromium_browser() as browser:
+        yield browser
+
+
+@pytest.fixture(scope="module")
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[str]:
+    """Start a real server for a browser test module (robots move at once); return its base URL."""
+    with served(tmp_path_factory.mktemp(request.module.__name__) / "games.sqlite3") as url:
+        yield url

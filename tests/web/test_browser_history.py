@@ -3,36 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from browserhelpers import chromium_browser, open_page, playwright_module, shot
+from browserhelpers import open_page, shot
 from test_web_history import play_out
-from webhelpers import served
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def playwright_api() -> Any:
-    """Return playwright.sync_api, or skip (fail in CI) when it or Chromium is missing; runs before the server."""
-    return playwright_module()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Start a real server; return its base URL."""
-    with served(tmp_path_factory.mktemp("history") / "games.sqlite3") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser(playwright_api: Any) -> Iterator[Any]:
-    """Launch Chromium once for the module."""
-    with chromium_browser() as chromium:
-        yield chromium
 
 
 @pytest.fixture(scope="module")
@@ -50,8 +28,8 @@ def held_in(page: Any, games: list[tuple[str, dict[str, str]]]) -> None:
 
 
 @pytest.mark.slow
-def test_the_history_page_shows_the_games_a_browser_played(server: str, browser: Any, games: Any) -> None:
-    context, page, errors = open_page(browser)
+def test_the_history_page_shows_the_games_a_browser_played(server: str, chromium: Any, games: Any) -> None:
+    context, page, errors = open_page(chromium)
     try:
         page.goto(server + "/history")
         held_in(page, games)
@@ -69,8 +47,8 @@ def test_the_history_page_shows_the_games_a_browser_played(server: str, browser:
         context.close()
 
 
-def test_practice_asks_until_every_position_is_answered_right(server: str, browser: Any, games: Any) -> None:
-    context, page, errors = open_page(browser)
+def test_practice_asks_until_every_position_is_answered_right(server: str, chromium: Any, games: Any) -> None:
+    context, page, errors = open_page(chromium)
     try:
         page.goto(server + "/practice")
         held_in(page, games)
@@ -115,8 +93,8 @@ def test_practice_asks_until_every_position_is_answered_right(server: str, brows
 
 
 @pytest.mark.slow
-def test_the_review_chart_draws_luck_and_play_with_the_luckiest_rolls(server: str, browser: Any, games: Any) -> None:
-    context, page, errors = open_page(browser)
+def test_the_review_chart_draws_luck_and_play_with_the_luckiest_rolls(server: str, chromium: Any, games: Any) -> None:
+    context, page, errors = open_page(chromium)
     try:
         code = games[0][0]
         page.goto(f"{server}/review/{code}")

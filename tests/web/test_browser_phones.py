@@ -3,13 +3,11 @@ no control is cut off at the edge, and every control is at least 44 px each way 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from browserhelpers import chromium_browser, open_page, shot
-from webhelpers import served
+from browserhelpers import open_page, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(180)]
 
@@ -32,20 +30,6 @@ MEASURE = """(selector) => {
       .map(box),
   };
 }"""
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    """Launch Chromium once for the module, or skip (fail in CI) when it or Playwright is missing."""
-    with chromium_browser() as browser:
-        yield browser
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[str]:
-    """Start a real server (robots move at once); return its base URL."""
-    with served(tmp_path_factory.mktemp("phones") / "games.sqlite3") as url:
-        yield url
 
 
 def _room(url: str, variant: str, players: list[str], goal: int = 30) -> tuple[str, dict[str, str]]:

@@ -4,31 +4,16 @@ say "You" to others, Swine Herd as a group game, and the review's one cursor."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browserhelpers import alice_and_bob_sit_down, chromium_browser, open_page, shot
+from browserhelpers import alice_and_bob_sit_down, open_page, shot
 from webhelpers import served
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(120)]
 
 OVER = "#game-over:not([hidden])"
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    """Launch Chromium once for the module, or skip (fail in CI) when it or Playwright is missing."""
-    with chromium_browser() as browser:
-        yield browser
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[str]:
-    """Start a real server whose robots move at once; return its base URL."""
-    with served(tmp_path_factory.mktemp("rooms") / "games.sqlite3") as url:
-        yield url
 
 
 def _people(chromium: Any, count: int) -> list[tuple[Any, Any, list[str]]]:

@@ -3,30 +3,14 @@ neither sees the other's choice before their own is in, and both see every choic
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browserhelpers import alice_and_bob_sit_down, chromium_browser, open_page, shot
-from webhelpers import served
+from browserhelpers import alice_and_bob_sit_down, open_page, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.timeout(180)]
 
 BOTH_ASKED = "() => !document.getElementById('roll-btn').disabled && !document.getElementById('hold-btn').disabled"
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    """Launch Chromium once for the module, or skip (fail in CI) when it or Playwright is missing."""
-    with chromium_browser() as browser:
-        yield browser
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[str]:
-    """Start a real server (robots and the rules' first rolls at once); return its base URL."""
-    with served(tmp_path_factory.mktemp("herd") / "games.sqlite3") as url:
-        yield url
 
 
 def test_two_people_choose_at_the_same_time(server: str, chromium: Any) -> None:

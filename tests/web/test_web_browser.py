@@ -6,35 +6,14 @@ Screenshots of every page go to $PIGDICE_SHOTS (default /tmp/shots) so people ca
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browserhelpers import alice_and_bob_sit_down, chromium_browser, open_page, playwright_module, shot
+from browserhelpers import alice_and_bob_sit_down, open_page, shot
 from webhelpers import served
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def playwright_api() -> Any:
-    """Return playwright.sync_api, or skip (fail in CI) when it or Chromium is missing; runs before the server."""
-    return playwright_module()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Start a real server with robots that move at once; return its base URL."""
-    with served(tmp_path_factory.mktemp("browser") / "games.sqlite3") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser(playwright_api: Any) -> Iterator[Any]:
-    """Launch Chromium once for the module."""
-    with chromium_browser() as chromium:
-        yield chromium
 
 
 def _start_game(page: Any, url: str, variant: str | None = None, goal: int | None = None) -> None:
@@ -58,8 +37,8 @@ def _wait_for_move(page: Any) -> str:
 
 
 @pytest.mark.slow
-def test_full_game_against_a_robot_by_clicking(server: str, browser: Any) -> None:
-    context, page, errors = open_page(browser)
+def test_full_game_against_a_robot_by_clicking(server: str, chromium: Any) -> None:
+    context, page, errors = open_page(chromium)
     page.goto(server + "/")
     shot(page, "home")
     page.fill("#goal", "20")
@@ -96,7 +75,7 @@ def test_full_game_against_a_robot_by_clicking(server: str, browser: Any) -> Non
     assert page.locator("#log li").count() > 3
     shot(page, "game-over", full=False)
     finished_room = page.url
-    _review_the_finished_game(browser, finished_room.replace("/play/", "/review/"))
+    _review_the_finished_game(chromium, finished_room.replace("/play/", "/review/"))
     page.click("#over-rematch [data-role=offer]")  # the robot says yes at once: the rematch starts
     page.wait_for_url(lambda url: "/play/" in url and url != finished_room)
     page.wait_for_selector("#roll-btn:not([disabled])", timeout=15000)
@@ -105,9 +84,9 @@ def test_full_game_against_a_robot_by_clicking(server: str, browser: Any) -> Non
     context.close()
 
 
-def _review_the_finished_game(browser: Any, url: str) -> None:
+def _review_the_finished_game(chromium: Any, url: str) -> None:
     """Open a finished game's review: summary, chart, a decision's options when clicked, and the dice check."""
-    context, page, errors = open_page(browser, height=1400)
+    context, page, errors = open_page(chromium, height=1400)
     page.goto(url)
     page.wait_for_selector("#summary-card:not([hidden])", timeout=30000)
     page.wait_for_selector("#advantage-chart .main-svg", timeout=10000)
@@ -142,9 +121,9 @@ def _review_the_finished_game(browser: Any, url: str) -> None:
 
 
 @pytest.mark.slow
-def test_two_people_in_one_room_see_each_others_rolls(server: str, browser: Any) -> None:
-    ctx_a, alice, errors_a = open_page(browser)
-    ctx_b, bob, errors_b = open_page(browser, 390, 844)  # Bob is on a phone
+def test_two_people_in_one_room_see_each_others_rolls(server: str, chromium: Any) -> None:
+    ctx_a, alice, errors_a = open_page(chromium)
+    ctx_b, bob, errors_b = open_page(chromium, 390, 844)  # Bob is on a phone
     alice.goto(server + "/")
     alice.fill("#your-name", "Alice")
     alice.select_option("#seat-list li:nth-child(2) select", "friend")
@@ -186,7 +165,7 @@ def test_two_people_in_one_room_see_each_others_rolls(server: str, browser: Any)
     bob.click("#roll-btn")
     alice.wait_for_function("() => document.getElementById('log').textContent.includes('Bob rolled')")
     # a spectator is told so, and counted
-    ctx_c, carol, errors_c = open_page(browser)
+    ctx_c, carol, errors_c = open_page(chromium)
     carol.goto(alice.url)
     carol.wait_for_selector("#status:has-text('You are watching')")
     alice.wait_for_selector("#spectators:has-text('1 watching')")
@@ -220,10 +199,10 @@ def test_two_people_in_one_room_see_each_others_rolls(server: str, browser: Any)
 
 
 @pytest.mark.slow
-def test_a_silent_player_runs_out_of_time(tmp_path: Path, browser: Any) -> None:
+def test_a_silent_player_runs_out_of_time(tmp_path: Path, chromium: Any) -> None:
     with served(tmp_path / "timed.sqlite3", turn_seconds="3") as url:
-        ctx_a, alice, errors_a = open_page(browser)
-        ctx_b, bob, errors_b = open_page(browser)
+        ctx_a, alice, errors_a = open_page(chromium)
+        ctx_b, bob, errors_b = open_page(chromium)
         alice_and_bob_sit_down(alice, bob, url + "/")
         alice.wait_for_selector("#clock:has-text('Your time')")
         # Alice does nothing: after 3 s her turn passes to Bob, and everyone sees why
@@ -237,8 +216,8 @@ def test_a_silent_player_runs_out_of_time(tmp_path: Path, browser: Any) -> None:
 
 
 @pytest.mark.slow
-def test_explorer_draws_the_3d_surface(server: str, browser: Any) -> None:
-    context, page, errors = open_page(browser)
+def test_explorer_draws_the_3d_surface(server: str, chromium: Any) -> None:
+    context, page, errors = open_page(chromium)
     page.goto(server + "/explore?variant=pig&goal=100")
     page.wait_for_function("() => document.getElementById('surface').data !== undefined", timeout=60000)
     assert page.evaluate("document.getElementById('surface').data[0].type") == "surface"
@@ -255,15 +234,15 @@ def test_explorer_draws_the_3d_surface(server: str, browser: Any) -> None:
     context.close()
 
 
-def test_rules_pages_and_phone_layout(server: str, browser: Any) -> None:
-    context, page, errors = open_page(browser)
+def test_rules_pages_and_phone_layout(server: str, chromium: Any) -> None:
+    context, page, errors = open_page(chromium)
     page.goto(server + "/rules/pig-dice")
     assert "Parker Brothers" in page.inner_text("main")
     shot(page, "rules")
     page.goto(server + "/rules")
     shot(page, "rules-index")
     context.close()
-    phone, small, small_errors = open_page(browser, 390, 844)
+    phone, small, small_errors = open_page(chromium, 390, 844)
     small.goto(server + "/")
     shot(small, "home-phone")
     small.click("text=Swine Herd, group game")
@@ -276,8 +255,8 @@ def test_rules_pages_and_phone_layout(server: str, browser: Any) -> None:
     phone.close()
 
 
-def test_pass_the_pigs_and_pig_dice_show_labels(server: str, browser: Any) -> None:
-    context, page, errors = open_page(browser)
+def test_pass_the_pigs_and_pig_dice_show_labels(server: str, chromium: Any) -> None:
+    context, page, errors = open_page(chromium)
     for variant in ("pass-the-pigs", "pig-dice"):
         _start_game(page, server + "/", variant=variant)
         page.wait_for_selector("#roll-btn:not([disabled])")
@@ -293,8 +272,8 @@ def test_pass_the_pigs_and_pig_dice_show_labels(server: str, browser: Any) -> No
 
 
 @pytest.mark.slow
-def test_hog_dice_selector_and_swine_herd_hot_seat(server: str, browser: Any) -> None:
-    context, page, errors = open_page(browser)
+def test_hog_dice_selector_and_swine_herd_hot_seat(server: str, chromium: Any) -> None:
+    context, page, errors = open_page(chromium)
     _start_game(page, server + "/?variant=hog", goal=30)
     page.wait_for_selector("#roll-btn:not([disabled])")
     assert page.is_visible("#dice-choice") and not page.is_visible("#hold-btn")
