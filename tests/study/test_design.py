@@ -21,7 +21,7 @@ from pigdice.study.analysis import analyze
 from pigdice.study.design import search
 from pigdice.study.design.measures import complexity, measure
 from pigdice.study.design.pareto import design_score, objectives, pareto_front, shortlist
-from pigdice.study.design.report import Label, place_labels, report_text
+from pigdice.study.design.report import Label, label_box, place_labels, report_text
 from pigdice.study.design.results import NONDETERMINISTIC, append_results, read_results
 from pigdice.study.design.search import Task, plan, run_search
 from pigdice.study.design.space import Space, commonest_total, example_space, parse_space
@@ -311,6 +311,7 @@ def test_plot_labels_never_overlap() -> None:
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
+    from matplotlib.transforms import Bbox
 
     rng = np.random.default_rng(7)
     xs, ys = rng.normal(2.0, 0.05, 30), rng.normal(5.0, 0.05, 30)  # thirty labels on one crowded spot
@@ -325,7 +326,7 @@ def test_plot_labels_never_overlap() -> None:
         placed = place_labels(fig, ax, labels, [(x, y, 4.0) for x, y in points])
         assert len(placed) == 30
         renderer = fig.canvas.get_renderer()
-        boxes = [note.get_window_extent(renderer) for note in placed]
+        boxes = [Bbox.from_extents(*label_box(note, renderer)) for note in placed]
         frame = ax.get_window_extent(renderer)
         centres = ax.transData.transform(np.column_stack([xs, ys]))
         radius = 4.0 * fig.dpi / 72

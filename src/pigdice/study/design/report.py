@@ -171,10 +171,10 @@ class Label:
 
 # where a label may go, in points from its point: close first, then further out with a leader line
 NEAR = ((6, 4), (6, -12), (-6, 4), (-6, -12), (0, 9), (0, -17))
-RINGS = (24, 40, 60, 84)
+RINGS = (24, 40, 60, 84, 112, 144, 180, 220)
 STAR_RADIUS = 7.0  # points: half the width of the shortlist's stars (s=160) ...
 DIAMOND_RADIUS = 4.0  # ... and of the named games' diamonds (s=36)
-ANGLES = tuple(range(0, 360, 30))
+ANGLES = tuple(range(0, 360, 20))
 
 
 def named_label(row: dict[str, Any], goals: set[int]) -> str:
@@ -220,7 +220,7 @@ def place_labels(fig: Any, ax: Any, labels: list[Label], markers: list[tuple[flo
                 color=label.color,
                 arrowprops={"arrowstyle": "-", "color": "0.5", "lw": 0.5, "shrinkB": 4} if far else None,
             )
-            box = _box(note.get_window_extent(renderer))
+            box = label_box(note, renderer)
             clash = float(_overlaps(box, boxes).sum()) + _outside(box, _box(frame))
             if best is None or clash < best[0]:
                 if best is not None:
@@ -231,9 +231,17 @@ def place_labels(fig: Any, ax: Any, labels: list[Label], markers: list[tuple[flo
             if clash == 0.0:
                 break
         if best is not None:
-            boxes = np.vstack([boxes, _box(best[1].get_window_extent(renderer))])
+            boxes = np.vstack([boxes, label_box(best[1], renderer)])
             placed.append(best[1])
     return placed
+
+
+def label_box(note: Any, renderer: Any) -> tuple[float, float, float, float]:
+    """Return the display box (x0, y0, x1, y1) of an annotation's text, its leader line left out."""
+    from matplotlib.text import Text
+
+    note.update_positions(renderer)
+    return _box(Text.get_window_extent(note, renderer))
 
 
 def _box(extent: Any) -> tuple[float, float, float, float]:
