@@ -202,7 +202,7 @@ def place_labels(fig: Any, ax: Any, labels: list[Label], markers: list[tuple[flo
             taken.append((cx - r, cy - r, cx + r, cy + r))
     boxes = np.array(taken, dtype=float).reshape(-1, 4)
     placed = []
-    spots = [(dx, dy, False) for dx, dy in NEAR]
+    spots: list[tuple[float, float, bool]] = [(dx, dy, False) for dx, dy in NEAR]
     spots += [(r * math.cos(math.radians(a)), r * math.sin(math.radians(a)), True) for r in RINGS for a in ANGLES]
     for label in labels:
         if math.isnan(label.x) or math.isnan(label.y):
