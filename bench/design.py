@@ -1,10 +1,11 @@
 """The game designer's big run: the example space's first N rule sets measured on a Dask LocalCluster.
 
 Run: python bench/design.py [--budget 2000] [--workers 2] [--out DIR] [--in-process]
-Prints the size of the space, the tasks measured now and reused from DIR's Parquet results, the
-wall time, and the mean seconds per game in the workers (the sum of the workers' times over the
-wall time is the parallel speed-up). ``pigdice design --space FILE --budget N --out DIR`` on the
-same folder then reuses every row and writes the report.
+Prints the Dask dashboard's address when the cluster starts, the size of the space, the tasks
+measured now and reused from DIR's Parquet results, the wall time, and the mean seconds per game
+in the workers (the sum of the workers' times over the wall time is the parallel speed-up).
+``pigdice design --space FILE --budget N --out DIR`` on the same folder then reuses every row and
+writes the report.
 """
 
 from __future__ import annotations
@@ -39,7 +40,9 @@ def main() -> None:
             last[0] = now
             print(f"  {now - started:7.0f} s  {label}", flush=True)
 
-    run = run_search(tasks, args.out, workers=args.workers, in_process=args.in_process, progress=progress)
+    run = run_search(
+        tasks, args.out, workers=args.workers, in_process=args.in_process, progress=progress, announce=print
+    )
     wall = time.perf_counter() - started
     busy = sum(row["seconds"] for row in run.rows if row["id"] not in before)  # the games measured now
     print(f"where: {run.where}; measured now {run.measured}, reused {run.reused}")

@@ -40,7 +40,7 @@ def designed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
 def test_the_example_space_is_written_and_parses(tmp_path: Path) -> None:
     path = tmp_path / "space.json"
     data = run_json("design", "--example-space", str(path), "--json")
-    assert data["rule_sets"] == 3900
+    assert data["rule_sets"] == 3864
     assert parse_space(json.loads(path.read_text())) == example_space()
 
 
@@ -63,6 +63,32 @@ def test_a_rerun_reads_the_results_and_measures_nothing(designed: tuple[Path, di
     again = run_json("design", "--space", str(space), "--out", str(out), "--in-process", "--no-reference", "--json")
     assert (again["measured"], again["reused"]) == (0, 4)
     assert [r["id"] for r in again["shortlist"]] == [r["id"] for r in first["shortlist"]]
+
+
+def test_the_table_shows_each_games_goal_and_rules_leaves_no_rule_out(designed: tuple[Path, dict[str, Any]]) -> None:
+    out, data = designed
+    space = out.parent / "space.json"
+    result = runner.invoke(app, ["design", "--space", str(space), "--out", str(out), "--in-process", "--no-reference"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert any(line.split()[:2] == ["game", "goal"] for line in lines)
+    for row in data["shortlist"]:
+        shown = next(line for line in lines if row["id"] in line)
+        assert shown.split()[2] == "30"  # the goal column
+    proposal = json.loads(Path(data["proposals"][0]).read_text())
+    rules = run_json("rules", f"designed:{data['proposals'][0]}", "--json")
+    assert rules["rules"] == proposal["in_words"] and rules["goal"] == 30
+    assert "first to 30 wins" in rules["summary"]
+    assert not any("plus 0" in line for line in rules["rules"])
+
+
+def test_reference_rows_are_measured_at_the_spaces_goal(tmp_path: Path) -> None:
+    space = tmp_path / "space.json"
+    space.write_text(json.dumps({**SMALL_SPACE, "fields": {"dice": [1], "sides": [6], "goal": [20]}}))
+    data = run_json("design", "--space", str(space), "--out", str(tmp_path / "out"), "--in-process", "--json")
+    assert data["reference"] and {r["goal"] for r in data["reference"]} == {20}
+    assert data["dashboard"] == ""  # no cluster in process
+    assert "| game | goal |" in (tmp_path / "out" / "report.md").read_text()
 
 
 @pytest.mark.slow

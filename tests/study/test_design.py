@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
+from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from pigdice.errors import BadParameterError
@@ -17,9 +21,10 @@ from pigdice.study.analysis import analyze
 from pigdice.study.design import search
 from pigdice.study.design.measures import complexity, measure
 from pigdice.study.design.pareto import design_score, objectives, pareto_front, shortlist
+from pigdice.study.design.report import Label, label_box, place_labels, report_text
 from pigdice.study.design.results import NONDETERMINISTIC, append_results, read_results
 from pigdice.study.design.search import Task, plan, run_search
-from pigdice.study.design.space import Space, example_space, parse_space
+from pigdice.study.design.space import Space, commonest_total, example_space, parse_space
 
 # a small space: 8 distinct rule sets, goal 15 (every one measured in a few milliseconds)
 SMALL = Space({"dice": (1, 2), "sides": (4, 6), "single_bad": ("bust", "reset"), "doubles": ("normal",), "goal": (15,)})
@@ -63,7 +68,7 @@ def test_rule_complexity_counts_distinct_effects() -> None:
 # -- the space -------------------------------------------------------------------------------------
 def test_the_example_space_and_its_seeded_order() -> None:
     points = example_space().points()
-    assert len(points) == 3900
+    assert len(points) == 3864
     assert len({p.key() for p in points}) == len(points)
     assert [p.key() for p in SMALL.points()] == [p.key() for p in SMALL.points()]
     reordered = Space(SMALL.fields, seed=5).points()
@@ -168,8 +173,11 @@ def test_the_same_results_in_process_and_on_a_local_cluster(tmp_path: Path) -> N
     tasks = plan(SMALL.points(), None, reference=())
     assert len(tasks) == 8
     here = run_search(tasks, tmp_path / "here", in_process=True)
-    there = run_search(tasks, tmp_path / "there", workers=2, processes=False)
+    told: list[str] = []
+    there = run_search(tasks, tmp_path / "there", workers=2, processes=False, announce=told.append)
     assert here.measured == there.measured == 8
+    assert told == [f"Dask dashboard: {there.dashboard}"] and there.dashboard.startswith("http")
+    assert here.dashboard == ""
     assert "LocalCluster" in there.where
     assert same_rows(here.rows, there.rows)
     assert same_rows(read_results(tmp_path / "there"), there.rows)
@@ -221,3 +229,123 @@ def test_a_designed_row_carries_its_rules() -> None:
     rules = RuleSet(dice=1, goal=15)
     row = search.measure_row(Task.designed(rules))
     assert row["id"] == rules.ident() and row["dice"] == 1 and row["goal"] == 15 and row["error"] == ""
+
+
+# -- the reference games, the rules in words, the commonest total, the plots -----------------------
+def test_the_named_games_are_measured_at_every_goal_of_the_space() -> None:
+    points = Space({"dice": (1, 2), "goal": (15, 20)}).points()
+    tasks = plan(points, None, reference=("pig", "big-pig"))
+    named = [(t.spec, t.goal) for t in tasks if t.kind == "named"]
+    assert sorted(named) == [("big-pig", 15), ("big-pig", 20), ("pig", 15), ("pig", 20)]
+    assert len({t.id for t in tasks}) == len(tasks)
+    # a budget that keeps only goal-20 rule sets compares them with goal-20 games only
+    only = [p for p in points if p.goal == 20]
+    assert {t.goal for t in plan(only, None, reference=("pig",)) if t.kind == "named"} == {20}
+    row = search.measure_row(Task.named("pig", 30))
+    assert row["goal"] == 30 and row["error"] == ""
+    assert row["fpa"] == pytest.approx(measure(find_variant("pig", goal=30)).values["fpa"], abs=1e-12)
+    assert search.measure_row(Task.named("pig"))["goal"] == 100  # no rule set: the game's own goal
+
+
+def every_rule() -> list[RuleSet]:
+    """Return rule sets that vary every rule: the dice rules on one ending, the endings on one set of dice."""
+    dice_rules = Space(
+        {
+            "dice": (1, 2, 3),
+            "sides": (4, 6),
+            "bad_face": (1, 2),
+            "single_bad": ("bust", "reset", "harmless"),
+            "double_bad": ("same", "bust", "reset", "add", "set", "bank", "score"),
+            "bonus": (0, 10),
+            "doubles": ("normal", "twice", "bust"),
+            "bust_sum": (0, 5),
+        },
+        min_risk=Fraction(0),
+        max_risk=Fraction(1),
+    ).points()
+    endings = Space(
+        {
+            "dice": (1, 2),
+            "goal": (50, 100),
+            "endgame": ("first-to-goal", "final-round", "equal-turns"),
+            "ties": ("shared", "first-to-reach"),
+        }
+    ).points()
+    return dice_rules + [p for p in endings if p.key() not in {q.key() for q in dice_rules}]
+
+
+def test_the_rules_in_words_name_every_rule_and_no_empty_bonus() -> None:
+    points = every_rule()
+    assert len(points) > 1000
+    words = {p.key(): "\n".join(p.words()) for p in points}
+    summaries = {p.key(): p.summary() for p in points}
+    # two games that play differently never read the same: no rule is left out of either text
+    assert len(set(words.values())) == len(points)
+    assert len(set(summaries.values())) == len(points)
+    for text in (*words.values(), *summaries.values()):
+        assert "plus 0" not in text and "exactly 0" not in text and "add 0" not in text
+    bank = RuleSet(double_bad="bank", bonus=0)
+    assert "Rolling two 1s at once banks the turn total and ends the turn." in bank.words()
+    assert "bank the turn total, turn ends" in {row.effect.describe() for row in bank.roll_spec().outcomes()}
+    variant = RuleSet(double_bad="set", bonus=0, doubles="twice", bust_sum=7, goal=50, endgame="final-round")
+    summary = variant.to_variant().summary
+    for part in ("two 1s wipe out the turn total", "a total of 7", "doubles count twice", "50", "one more turn"):
+        assert part in summary
+
+
+def test_the_commonest_total_is_counted_and_one_die_has_none() -> None:
+    for dice in (2, 3, 4):
+        for sides in range(2, 13):
+            counts = Counter(sum(f) for f in itertools.product(range(1, sides + 1), repeat=dice))
+            most = max(counts.values())
+            assert commonest_total(dice, sides) == min(t for t, n in counts.items() if n == most), (dice, sides)
+    assert commonest_total(1, 6) is None
+    # a one-die combination asking for the commonest total is dropped; a space of only one die is refused
+    mixed = Space({"dice": (1, 2), "bust_sum": ("commonest",), "single_bad": ("harmless",)}).points()
+    assert [(p.dice, p.bust_sum) for p in mixed] == [(2, 7)]
+    with pytest.raises(BadParameterError, match="two or more dice"):
+        parse_space({**SMALL.to_json(), "fields": {"dice": [1], "bust_sum": [0, "commonest"]}})
+
+
+def test_plot_labels_never_overlap() -> None:
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+    from matplotlib.transforms import Bbox
+
+    rng = np.random.default_rng(7)
+    xs, ys = rng.normal(2.0, 0.05, 30), rng.normal(5.0, 0.05, 30)  # thirty labels on one crowded spot
+    fig, ax = plt.subplots(figsize=(9, 6.5), dpi=100)
+    try:
+        ax.scatter(xs, ys)
+        ax.set_xlim(0, 4)
+        ax.set_ylim(0, 10)
+        fig.tight_layout()
+        points = [(float(x), float(y)) for x, y in zip(xs, ys, strict=True)]
+        labels = [Label(x, y, f"named game {n} (100)", "black", 7) for n, (x, y) in enumerate(points)]
+        placed = place_labels(fig, ax, labels, [(x, y, 4.0) for x, y in points])
+        assert len(placed) == 30
+        renderer = fig.canvas.get_renderer()
+        boxes = [Bbox.from_extents(*label_box(note, renderer)) for note in placed]
+        frame = ax.get_window_extent(renderer)
+        centres = ax.transData.transform(np.column_stack([xs, ys]))
+        radius = 4.0 * fig.dpi / 72
+        for n, box in enumerate(boxes):
+            assert frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1
+            assert all(not box.overlaps(other) for other in boxes[n + 1 :]), labels[n].text
+            clear_x = (centres[:, 0] + radius <= box.x0) | (centres[:, 0] - radius >= box.x1)
+            clear_y = (centres[:, 1] + radius <= box.y0) | (centres[:, 1] - radius >= box.y1)
+            assert np.all(clear_x | clear_y), f"{labels[n].text} covers a marker"
+    finally:
+        plt.close(fig)
+
+
+def test_the_report_shows_the_goal_of_every_game(tmp_path: Path) -> None:
+    tasks = plan(Space({"dice": (1,), "goal": (15, 20)}).points(), None, reference=("pig",))
+    run = run_search(tasks, tmp_path, in_process=True)
+    chosen = shortlist(run.designed(), 5)
+    summary = {"space_size": 2, "budget": 2, "designed": 2, "measured": 4, "reused": 0, "errors": 0, "front": 1}
+    text = report_text({**summary, "where": "in process", "seconds": 1.0}, run.reference(), chosen)
+    head = next(line for line in text.splitlines() if line.startswith("| game |"))
+    assert head.startswith("| game | goal |")
+    assert {line.split(" | ")[1] for line in text.splitlines() if line.startswith("| pig |")} == {"15", "20"}

@@ -205,8 +205,9 @@ def print_rules(variant: Variant, console: Console) -> None:
 
 
 def rules_json(variant: Variant) -> dict[str, Any]:
-    """Return the JSON of ``pigdice rules --json``: the parameters plus every outcome table."""
+    """Return the JSON of ``pigdice rules --json``: the parameters, the rules in words, every outcome table."""
     data = variant.describe()
+    data["rules"] = list(variant.rules)  # the lines ``pigdice rules`` prints
     data["outcomes"] = [
         {"dice": dice, "outcomes": [row.to_json() for row in variant.outcomes(dice)]} for dice in variant.choices
     ]

@@ -8,11 +8,12 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.table import Table
 
 from pigdice.cli.checks import OutputError, number_option, output_option, shown_path, writing
 from pigdice.cli.options import JsonOpt
-from pigdice.cli.output import emit_json, stdout_console
+from pigdice.cli.output import emit_json, stderr_console, stdout_console
 from pigdice.cli.progress import progress_bar
 from pigdice.errors import BadParameterError, require_modules
 from pigdice.files import write_text
@@ -120,6 +121,7 @@ def design_command(
             shortlist,
             bar,
             REFERENCE_VARIANTS if reference else (),
+            announce=lambda line: stderr_console().print(line, markup=False, highlight=False),
         )
     if json_out:
         emit_json(result.to_json())
@@ -133,9 +135,12 @@ def _print(data: dict[str, Any]) -> None:
         f"{data['designed']} rule sets measured ({data['measured']} now, {data['reused']} from earlier runs) "
         f"{data['where']} in {data['seconds']:.0f} s; Pareto front: {data['front']} games"
     )
-    table = Table(title="Proposals next to the named games")
-    for label in ("game", "first edge", "turns", "winner turns", "skill", "comeback", "effects"):
-        table.add_column(label, justify="left" if label == "game" else "right")
+    table = Table(title="Proposals next to the named games", box=box.SIMPLE_HEAD)
+    for label in ("game", "goal", "first edge", "turns", "winner turns", "skill", "comeback", "effects"):
+        if label == "game":
+            table.add_column(label, no_wrap=True, min_width=14)  # a proposal's id whole: r- and ten digits
+        else:
+            table.add_column(label, justify="right", min_width=max(len(word) for word in label.split()))
 
     def number(value: Any, text: str) -> str:
         return "-" if value is None or (isinstance(value, float) and math.isnan(value)) else text.format(value)
@@ -145,6 +150,7 @@ def _print(data: dict[str, Any]) -> None:
     for label, r in rows:
         table.add_row(
             label,
+            number(r["goal"], "{:d}"),
             number(r["fpa"] and 100 * r["fpa"], "{:+.1f}%"),
             number(r["mean_turns"], "{:.1f}"),
             number(r["winner_scoring_turns"], "{:.2f}"),

@@ -245,7 +245,7 @@ class RuleSet:
         """Return the rule set with rules that change nothing written the plain way (for deduplication).
 
         Two 1s that do what one 1 does are "same"; scoring exactly 0 is losing the turn total; the tie
-        rule of a first-to-goal game is "shared" (no ties happen).
+        rule of a first-to-goal game is "shared" (no ties happen); a bad face that does nothing is 1.
         """
         double_bad = self.double_bad
         if double_bad == "score" and self.bonus == 0:
@@ -254,7 +254,9 @@ class RuleSet:
             double_bad = "same"
         ties = self.ties if self.endgame != "first-to-goal" else "shared"
         bonus = self.bonus if double_bad in USES_BONUS else 0
-        return replace(self, double_bad=double_bad, bonus=bonus, ties=ties)
+        idle = self.single_bad == "harmless" and double_bad == "same"  # the bad face does nothing: any face will do
+        bad_face = 1 if idle else self.bad_face
+        return replace(self, double_bad=double_bad, bonus=bonus, ties=ties, bad_face=bad_face)
 
     # -- the game -------------------------------------------------------------------------
     def scoring(self) -> DesignedScoring:
@@ -290,13 +292,21 @@ class RuleSet:
         return f"{self.bad_face}"
 
     def summary(self) -> str:
-        """Return one line a player reads in a list of games."""
-        dice = "one die" if self.dice == 1 else f"{_number(self.dice)} dice"
-        parts = [f"{dice} with {self.sides} sides"]
+        """Return one line a player reads in a list of games, naming every rule (the full text: ``words``)."""
+        face = self._face()
+        many = self.dice >= 2
+        dice = f"one {self.sides}-sided die" if not many else f"{_number(self.dice)} {self.sides}-sided dice"
+        parts = [dice]
+        if many and self.double_bad != "same":
+            parts.append(f"two {face}s {_pair_effect(self.double_bad, self.bonus)}")
         if self.single_bad != "harmless":
-            parts.append(f"a {self._face()} {_lose(self.single_bad)}")
+            single = "a single" if many and self.double_bad != "same" else ("any" if many else "a")
+            parts.append(f"{single} {face} {_lose(self.single_bad)}")
         if self.bust_sum:
-            parts.append(f"{'a' if self.dice == 1 else 'a total of'} {self.bust_sum} loses the turn total")
+            parts.append(f"{'a' if not many else 'a total of'} {self.bust_sum} loses the turn total")
+        if many and self.doubles != "normal":
+            parts.append("doubles count twice" if self.doubles == "twice" else "doubles lose the turn total")
+        parts.append(_ending_summary(self.goal, Endgame(self.endgame), TieRule(self.ties)))
         return "; ".join(parts) + "."
 
     def words(self) -> list[str]:
@@ -314,8 +324,12 @@ class RuleSet:
                 "bust": "ends the turn with the turn total lost",
                 "reset": "ends the turn and wipes out your whole score",
                 "add": f"adds {self.bonus} to the turn total, and the turn goes on",
-                "set": f"makes the turn total exactly {self.bonus}, and the turn goes on",
-                "bank": f"banks the turn total plus {self.bonus} and ends the turn",
+                "set": f"makes the turn total exactly {self.bonus}, and the turn goes on"
+                if self.bonus
+                else "wipes out the turn total, and the turn goes on",
+                "bank": f"banks the turn total plus {self.bonus} and ends the turn"
+                if self.bonus
+                else "banks the turn total and ends the turn",
                 "score": f"ends the turn scoring exactly {self.bonus}; the rest of the turn total is lost",
             }[self.double_bad]
             both = "two" if self.dice == 2 else "two or more"
@@ -344,6 +358,28 @@ class RuleSet:
 
 def _number(n: int) -> str:
     return {1: "one", 2: "two", 3: "three", 4: "four"}.get(n, str(n))
+
+
+def _pair_effect(kind: str, bonus: int) -> str:
+    """Return what two or more bad faces do, in a few words (the summary line)."""
+    return {
+        "bust": "lose the turn total",
+        "reset": "lose the whole score",
+        "add": f"add {bonus}",
+        "set": f"set the turn total to {bonus}" if bonus else "wipe out the turn total",
+        "bank": f"bank the turn total plus {bonus}" if bonus else "bank the turn total",
+        "score": f"score exactly {bonus}",
+    }[kind]
+
+
+def _ending_summary(goal: int, endgame: Endgame, ties: TieRule) -> str:
+    """Return the goal and the ending in a few words (the summary line)."""
+    if endgame is Endgame.FIRST_TO_GOAL:
+        return f"first to {goal} wins"
+    tie = "ties shared" if ties is TieRule.SHARED else "ties to whoever got there first"
+    if endgame is Endgame.FINAL_ROUND:
+        return f"reaching {goal} gives the others one more turn, {tie}"
+    return f"reaching {goal} finishes the round, {tie}"
 
 
 def _lose(kind: str, full: bool = False) -> str:

@@ -66,7 +66,7 @@ class Effect:
         if kind is EffectKind.RESET_SCORE:
             return "lose the whole score, turn ends"
         if self.keep_turn_total:
-            return f"bank the turn total +{self.amount}, turn ends"
+            return f"bank the turn total +{self.amount}, turn ends" if self.amount else "bank the turn total, turn ends"
         return f"score exactly {self.amount} (turn total lost), turn ends"
 
     def to_json(self) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from pigdice.study.design.pareto import design_score, objectives, pareto_front, shortlist
 from pigdice.study.design.report import write_report
-from pigdice.study.design.search import REFERENCE_VARIANTS, Progress, SearchRun, plan, run_search
+from pigdice.study.design.search import REFERENCE_VARIANTS, Announce, Progress, SearchRun, plan, run_search
 from pigdice.study.design.space import Space
 
 SHORTLIST = 5  # proposals by default
@@ -50,11 +50,13 @@ def design(
     progress: Progress | None = None,
     reference: tuple[str, ...] = REFERENCE_VARIANTS,
     processes: bool = True,
+    announce: Announce | None = None,
 ) -> Design:
-    """Measure the first ``budget`` games of ``space`` (resuming from ``out``), shortlist them and write the report."""
+    """Measure the first ``budget`` games of ``space`` (resuming from ``out``), shortlist them and write the report;
+    ``announce`` is told where the Dask dashboard is when the cluster starts."""
     points = space.points()
     tasks = plan(points, budget, reference)
-    run = run_search(tasks, out, scheduler, workers, in_process, processes, progress)
+    run = run_search(tasks, out, scheduler, workers, in_process, processes, progress, announce)
     designed = run.designed()
     chosen = shortlist(designed, size)
     front = pareto_front([objectives(r) for r in designed])
@@ -67,6 +69,7 @@ def design(
         "errors": sum(1 for r in run.rows if r["error"]),
         "front": sum(front),
         "where": run.where,
+        "dashboard": run.dashboard,
         "seconds": run.seconds,
         "out": str(out),
     }

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ PROPOSALS = "proposals"
 PLOTS = ("fairness-skill.png", "pace-tension.png")
 PROPOSAL_NAME = re.compile(r"[0-9]{1,2}-r-[0-9a-f]{10}\.json")
 TABLE_COLUMNS = (
+    ("goal", "goal", "int"),
     ("fpa", "first-player edge", "pct"),
     ("mean_turns", "turns (mean ± sd)", "turns"),
     ("winner_scoring_turns", "winner's scoring turns", "num"),
@@ -94,6 +96,7 @@ def write_plots(
     on = [r for r, f in zip(rows, front, strict=True) if f]
     off = [r for r, f in zip(rows, front, strict=True) if not f]
     named = [r for r in reference if not math.isnan(r["fpa"])]
+    goals = {r["goal"] for r in named}
     axes = (
         (
             PLOTS[0],
@@ -121,18 +124,13 @@ def write_plots(
             ax.scatter(
                 [fx(r) for r in chosen], [fy(r) for r in chosen], s=160, marker="*", c="tab:red", label="shortlist"
             )
-            for r in chosen:
-                ax.annotate(str(r["rank"]), (fx(r), fy(r)), xytext=(6, 4), textcoords="offset points", color="tab:red")
             ax.scatter([fx(r) for r in named], [fy(r) for r in named], s=36, marker="D", c="black", label="named games")
-            for n, r in enumerate(sorted(named, key=lambda r: (fx(r), fy(r)))):
-                offset = (5, -11) if n % 2 else (5, 5)  # alternate below and above: neighbours overlap less
-                ax.annotate(r["name"], (fx(r), fy(r)), xytext=offset, textcoords="offset points", fontsize=7)
             outside = _frame(ax, [(fx(r), fy(r)) for r in rows], [(fx(r), fy(r)) for r in (*named, *chosen)])
             if outside:
                 ax.text(
                     0.99,
                     0.01,
-                    f"{outside} games lie outside the frame",
+                    f"{outside} {'game lies' if outside == 1 else 'games lie'} outside the frame",
                     transform=ax.transAxes,
                     ha="right",
                     va="bottom",
@@ -146,14 +144,126 @@ def write_plots(
             ax.set_ylabel(ylabel)
             ax.set_title(title, fontsize=14, fontweight="bold")
             ax.grid(alpha=0.3)
-            ax.legend(loc="best", fontsize=9)
+            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3, fontsize=9, frameon=False)
             fig.tight_layout()
+            labels = [Label(fx(r), fy(r), str(r["rank"]), "tab:red", 9) for r in chosen]
+            labels += [Label(fx(r), fy(r), named_label(r, goals), "black", 7) for r in named]
+            markers = [(fx(r), fy(r), STAR_RADIUS) for r in chosen] + [(fx(r), fy(r), DIAMOND_RADIUS) for r in named]
+            place_labels(fig, ax, labels, markers)
             path = out / name
             fig.savefig(path)
             paths.append(path)
         finally:
             plt.close(fig)
     return paths
+
+
+@dataclass(frozen=True)
+class Label:
+    """A text to write next to a point of a plot, in data coordinates."""
+
+    x: float
+    y: float
+    text: str
+    color: str
+    size: float
+
+
+# where a label may go, in points from its point: close first, then further out with a leader line
+NEAR = ((6, 4), (6, -12), (-6, 4), (-6, -12), (0, 9), (0, -17))
+RINGS = (24, 40, 60, 84, 112, 144, 180, 220)
+STAR_RADIUS = 7.0  # points: half the width of the shortlist's stars (s=160) ...
+DIAMOND_RADIUS = 4.0  # ... and of the named games' diamonds (s=36)
+ANGLES = tuple(range(0, 360, 20))
+
+
+def named_label(row: dict[str, Any], goals: set[int]) -> str:
+    """Return a named game's plot label, with its goal when the plot shows several goals."""
+    return f"{row['name']} ({row['goal']})" if len(goals) > 1 else str(row["name"])
+
+
+def place_labels(fig: Any, ax: Any, labels: list[Label], markers: list[tuple[float, float, float]]) -> list[Any]:
+    """Write each label where it overlaps no marker and no label written before it, inside the axes.
+
+    ``markers`` are the points to keep clear, (x, y, radius in points). Tries spots close to the
+    point, then rings further out joined by a thin line; a label with no free spot goes where it
+    overlaps least. Place the labels once the layout is final (after ``tight_layout``).
+    """
+    import numpy as np
+
+    renderer = fig.canvas.get_renderer()
+    frame = ax.get_window_extent(renderer)
+    pixels = fig.dpi / 72.0
+    taken = [_box(text.get_window_extent(renderer)) for text in ax.texts]
+    for x, y, radius in markers:
+        if not (math.isnan(x) or math.isnan(y)):
+            cx, cy = ax.transData.transform((x, y))
+            r = radius * pixels
+            taken.append((cx - r, cy - r, cx + r, cy + r))
+    boxes = np.array(taken, dtype=float).reshape(-1, 4)
+    placed = []
+    spots: list[tuple[float, float, bool]] = [(dx, dy, False) for dx, dy in NEAR]
+    spots += [(r * math.cos(math.radians(a)), r * math.sin(math.radians(a)), True) for r in RINGS for a in ANGLES]
+    for label in labels:
+        if math.isnan(label.x) or math.isnan(label.y):
+            continue
+        best: tuple[float, Any] | None = None
+        for dx, dy, far in spots:
+            note = ax.annotate(
+                label.text,
+                (label.x, label.y),
+                xytext=(dx, dy),
+                textcoords="offset points",
+                ha="left" if dx > 0.5 else ("right" if dx < -0.5 else "center"),
+                va="bottom" if dy >= 0 else "top",
+                fontsize=label.size,
+                color=label.color,
+                arrowprops={"arrowstyle": "-", "color": "0.5", "lw": 0.5, "shrinkB": 4} if far else None,
+            )
+            box = label_box(note, renderer)
+            clash = float(_overlaps(box, boxes).sum()) + _outside(box, _box(frame))
+            if best is None or clash < best[0]:
+                if best is not None:
+                    best[1].remove()
+                best = (clash, note)
+            else:
+                note.remove()
+            if clash == 0.0:
+                break
+        if best is not None:
+            boxes = np.vstack([boxes, label_box(best[1], renderer)])
+            placed.append(best[1])
+    return placed
+
+
+def label_box(note: Any, renderer: Any) -> tuple[float, float, float, float]:
+    """Return the display box (x0, y0, x1, y1) of an annotation's text, its leader line left out."""
+    from matplotlib.text import Text
+
+    note.update_positions(renderer)
+    return _box(Text.get_window_extent(note, renderer))
+
+
+def _box(extent: Any) -> tuple[float, float, float, float]:
+    """Return a display box as (x0, y0, x1, y1)."""
+    return (float(extent.x0), float(extent.y0), float(extent.x1), float(extent.y1))
+
+
+def _overlaps(box: tuple[float, float, float, float], boxes: Any) -> Any:
+    """Return the area ``box`` shares with each row of ``boxes`` (x0, y0, x1, y1)."""
+    import numpy as np
+
+    width = np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0])
+    height = np.minimum(box[3], boxes[:, 3]) - np.maximum(box[1], boxes[:, 1])
+    return np.clip(width, 0.0, None) * np.clip(height, 0.0, None)
+
+
+def _outside(box: tuple[float, float, float, float], frame: tuple[float, float, float, float]) -> float:
+    """Return the area of ``box`` outside ``frame``."""
+    import numpy as np
+
+    inside = float(_overlaps(box, np.array([frame]))[0])
+    return (box[2] - box[0]) * (box[3] - box[1]) - inside
 
 
 def _frame(ax: Any, points: list[tuple[float, float]], keep: list[tuple[float, float]]) -> int:

@@ -1,11 +1,13 @@
 """Running the search: every game of the space measured once, in process or on Dask, resumably.
 
-``run_search`` measures the named variants (the reference rows) and the first ``budget`` rule
+``run_search`` measures the named variants (the reference rows, each at every goal of the rule
+sets measured, so a goal-50 space is compared with goal-50 Pig) and the first ``budget`` rule
 sets of a space, skipping every id already in the output folder's Parquet results. Each game is
 one task (``measure_row``): a pure function of its id's rules, so the same game gives the same
 row in process, on a ``LocalCluster`` and on any cluster (only ``seconds`` differs). Dask is
 imported only here and only when it runs: ``--scheduler ADDRESS`` joins a running cluster,
-otherwise a ``LocalCluster`` of ``workers`` single-threaded processes is started and stopped.
+otherwise a ``LocalCluster`` of ``workers`` single-threaded processes is started and stopped;
+either way the cluster's dashboard address is announced as soon as it is known.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from pigdice.study.design.measures import MEASURES, measure
 from pigdice.study.design.results import COLUMNS, append_results, read_results
 
 Progress = Callable[[float, str], None]
+Announce = Callable[[str], None]  # told one line for people, e.g. where the Dask dashboard is
 # the named variants measured as reference rows (every 2-player roll/hold game of the registry)
 REFERENCE_VARIANTS = (
     "pig",
@@ -49,11 +52,12 @@ CONNECT_TIMEOUT = "10s"  # how long to try reaching a --scheduler address
 
 @dataclass(frozen=True)
 class Task:
-    """One game to measure: a designed rule set (its canonical key) or a named variant."""
+    """One game to measure: a designed rule set (its canonical key) or a named variant at a goal."""
 
     id: str
     kind: str  # designed | named
     spec: str  # the rule set's key (sorted JSON), or the variant's name
+    goal: int | None = None  # a named variant's goal (None: its own)
 
     @classmethod
     def designed(cls, rules: RuleSet) -> Task:
@@ -61,9 +65,9 @@ class Task:
         return cls(rules.ident(), "designed", rules.key())
 
     @classmethod
-    def named(cls, name: str) -> Task:
-        """Return the task of a named variant."""
-        return cls(f"v-{name}", "named", name)
+    def named(cls, name: str, goal: int | None = None) -> Task:
+        """Return the task of a named variant, at ``goal`` (None: the variant's own goal)."""
+        return cls(f"v-{name}" if goal is None else f"v-{name}@{goal}", "named", name, goal)
 
 
 def measure_row(task: Task) -> dict[str, Any]:
@@ -75,7 +79,7 @@ def measure_row(task: Task) -> dict[str, Any]:
             row.update(rules.to_dict(), name=task.id)
             variant = rules.to_variant()
         else:
-            variant = find_variant(task.spec, files=True)
+            variant = find_variant(task.spec, goal=task.goal, files=True)
             row["name"] = task.spec
             row.update(goal=variant.goal, endgame=str(variant.endgame), ties=str(variant.ties))
         row.update(measure(variant).row())
@@ -93,6 +97,7 @@ class SearchRun:
     reused: int
     seconds: float
     where: str
+    dashboard: str = ""  # the Dask dashboard's address ('' in process)
 
     def designed(self) -> list[dict[str, Any]]:
         """Return the rows of designed rule sets."""
@@ -104,9 +109,12 @@ class SearchRun:
 
 
 def plan(points: list[RuleSet], budget: int | None, reference: Iterable[str] = REFERENCE_VARIANTS) -> list[Task]:
-    """Return the tasks of a run: the reference variants, then the first ``budget`` rule sets."""
+    """Return the tasks of a run: the reference variants at every goal of the chosen rule sets (their own
+    goal when none is chosen), then the first ``budget`` rule sets."""
     chosen = points if budget is None else points[:budget]
-    return [Task.named(name) for name in reference] + [Task.designed(p) for p in chosen]
+    goals: list[int | None] = [*sorted({p.goal for p in chosen})] or [None]
+    named = [Task.named(name, goal) for goal in goals for name in reference]
+    return named + [Task.designed(p) for p in chosen]
 
 
 def run_search(
@@ -117,8 +125,10 @@ def run_search(
     in_process: bool = False,
     processes: bool = True,
     progress: Progress | None = None,
+    announce: Announce | None = None,
 ) -> SearchRun:
-    """Measure every task not yet in ``out``'s results and return all the run's rows (stored ones included)."""
+    """Measure every task not yet in ``out``'s results and return all the run's rows (stored ones included);
+    ``announce`` is told the Dask dashboard's address when the cluster starts."""
     started = time.perf_counter()
     stored = {row["id"]: row for row in read_results(out)}
     todo = [t for t in tasks if t.id not in stored]
@@ -134,11 +144,18 @@ def run_search(
 
     report()
     where = "in process"
+    found: dict[str, str] = {}
+
+    def tell(dashboard: str) -> None:
+        found["dashboard"] = dashboard
+        if announce is not None:
+            announce(f"Dask dashboard: {dashboard}")
+
     try:
         if in_process or not todo:
             rows: Iterator[dict[str, Any]] = (measure_row(t) for t in todo)
         else:
-            rows, where = _on_dask(todo, scheduler, workers, processes)
+            rows, where = _on_dask(todo, scheduler, workers, processes, tell)
         for measured in rows:
             row = {name: measured.get(name) for name in COLUMNS}  # the row exactly as it is stored
             fresh[str(row["id"])] = row
@@ -152,11 +169,12 @@ def run_search(
         append_results(out, buffer)  # what was measured is kept, even if the run stops
     every = stored | fresh
     ordered = [every[t.id] for t in tasks if t.id in every]
-    return SearchRun(ordered, len(fresh), len(tasks) - len(todo), time.perf_counter() - started, where)
+    seconds = time.perf_counter() - started
+    return SearchRun(ordered, len(fresh), len(tasks) - len(todo), seconds, where, found.get("dashboard", ""))
 
 
 def _on_dask(
-    todo: list[Task], scheduler: str | None, workers: int | None, processes: bool
+    todo: list[Task], scheduler: str | None, workers: int | None, processes: bool, tell: Announce
 ) -> tuple[Iterator[dict[str, Any]], str]:
     """Return the rows of ``todo`` as the Dask workers finish them (a generator that owns the cluster)."""
     require_modules(("dask", "distributed", "pyarrow"), "design", "the game designer needs")
@@ -184,6 +202,9 @@ def _on_dask(
                 silence_logs=logging.ERROR,
             )
             client = Client(cluster)
+        dashboard = _dashboard(client)
+        if dashboard:
+            tell(dashboard)
         try:
             if not todo:
                 return
@@ -197,6 +218,15 @@ def _on_dask(
                 cluster.close()
 
     return rows(), where
+
+
+def _dashboard(client: Any) -> str:
+    """Return the address of the cluster's dashboard ('' when the scheduler runs none)."""
+    try:
+        link = client.dashboard_link
+    except (KeyError, AttributeError, OSError):  # a scheduler started without its dashboard
+        return ""
+    return str(link) if link else ""
 
 
 def _cpus() -> int:

@@ -10,7 +10,11 @@ Every combination of the listed values (fields left out keep their default, ``ru
 is a rule set; combinations the rules refuse (a bonus without a rule that pays it, a pair rule
 with one die, a game where no roll puts the turn total at risk) are dropped, and rule sets that play alike are
 kept once (``RuleSet.canonical``). ``"commonest"`` in ``bust_sum`` stands for the commonest total
-of the dice (7 for two six-sided dice). The points come in an order shuffled by ``seed`` (a
+of the dice (7 for two six-sided dice; where two middle totals are equally common, as 10 and 11
+for three six-sided dice, the lower). One die has no commonest total (every face is equally
+likely, so "commonest" would only rename a face: Pig with a relabelled die), so a one-die
+combination with ``"commonest"`` is dropped, and a space whose only dice value is 1 may not list
+it. The points come in an order shuffled by ``seed`` (a
 hash of the seed and the rules: a point keeps its place when the space grows or shrinks), so
 ``--budget N`` takes a fair sample of the first N; ``"mode": "sample"`` with ``"samples": N``
 keeps N of them. Rule sets whose chance of losing the turn total on a roll (``RuleSet.risk``) is
@@ -48,7 +52,7 @@ MIN_RISK = Fraction(1, 12)
 MAX_RISK = Fraction(1, 2)
 MODES = ("grid", "sample")
 
-# the example space (``pigdice design --example-space FILE``): 3,900 distinct rule sets
+# the example space (``pigdice design --example-space FILE``): 3,864 distinct rule sets
 EXAMPLE_FIELDS: dict[str, list[Any]] = {
     "dice": [1, 2, 3],
     "sides": [4, 6, 8],
@@ -111,9 +115,10 @@ class Space:
         for combo in itertools.product(*(self.fields[name] for name in names)):
             values = dict(zip(names, combo, strict=True))
             if values.get("bust_sum") == COMMONEST:
-                dice = values.get("dice", RuleSet.dice)
-                sides = values.get("sides", RuleSet.sides)
-                values["bust_sum"] = dice * (sides + 1) // 2
+                total = commonest_total(values.get("dice", RuleSet.dice), values.get("sides", RuleSet.sides))
+                if total is None:
+                    continue  # one die: no total is commoner than another
+                values["bust_sum"] = total
             try:
                 point = RuleSet(**values).canonical()
             except BadParameterError:
@@ -124,13 +129,20 @@ class Space:
         return shuffled[: self.samples] if self.samples is not None else shuffled
 
 
+def commonest_total(dice: int, sides: int) -> int | None:
+    """Return the commonest total of ``dice`` fair dice (the lower of two that tie), or None for one die."""
+    if dice < 2:
+        return None  # every face of one die is equally likely
+    return dice * (sides + 1) // 2  # the middle of dice..dice*sides; the lower middle when the count is even
+
+
 def _draw(seed: int, point: RuleSet) -> str:
     """Return the point's place in the seeded order: a hash, so each point keeps it whatever else the space holds."""
     return hashlib.sha256(f"{seed}:{point.key()}".encode()).hexdigest()
 
 
 def example_space() -> Space:
-    """Return the example space (3,900 rule sets: dice, sides, bad faces, doubles, sevens, bonus, goal, ending)."""
+    """Return the example space (3,864 rule sets: dice, sides, bad faces, doubles, sevens, bonus, goal, ending)."""
     return Space({k: tuple(v) for k, v in EXAMPLE_FIELDS.items()})
 
 
@@ -174,6 +186,11 @@ def parse_space(data: Any) -> Space:
         if len(set(checked)) != len(checked):
             raise BadParameterError(f"{name}: a value is listed twice")
         parsed[name] = checked
+    if COMMONEST in parsed.get("bust_sum", ()) and set(parsed.get("dice", (RuleSet.dice,))) == {1}:
+        raise BadParameterError(
+            'bust_sum "commonest" needs two or more dice: every face of one die is equally likely, so no total '
+            "is the commonest; list a total instead (e.g. [0, 6])"
+        )
     size = math.prod(len(v) for v in parsed.values())
     if size > MAX_COMBINATIONS:
         raise BadParameterError(f"the space lists {size} combinations; at most {MAX_COMBINATIONS}")
