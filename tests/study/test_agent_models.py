@@ -17,19 +17,19 @@ pytest.importorskip("torch", reason="saved models need torch (pip install 'pigdi
 pytest.importorskip("stable_baselines3", reason="saved models need Stable-Baselines3 (pip install 'pigdice[learn]')")
 pytest.importorskip("sb3_contrib", reason="MaskablePPO needs sb3-contrib (pip install 'pigdice[learn]')")
 
-from sb3_contrib import MaskablePPO  # noqa: E402
-from stable_baselines3 import DQN, PPO  # noqa: E402
-from typer.testing import CliRunner  # noqa: E402
+from sb3_contrib import MaskablePPO
+from stable_baselines3 import DQN, PPO
+from typer.testing import CliRunner
 
-from pigdice.cli.app import app  # noqa: E402
-from pigdice.engine.game import new_game  # noqa: E402
-from pigdice.envs.encoding import observe_as  # noqa: E402
-from pigdice.envs.gym import PigdiceEnv  # noqa: E402
-from pigdice.errors import BadStrategyError  # noqa: E402
-from pigdice.rules import find_variant  # noqa: E402
-from pigdice.study.agent_evaluation import evaluate  # noqa: E402
-from pigdice.study.agent_tables import agent_table  # noqa: E402
-from pigdice.study.saved_models import load_model  # noqa: E402
+from pigdice.cli.app import app
+from pigdice.engine.game import new_game
+from pigdice.envs.encoding import observe_as
+from pigdice.envs.gym import PigdiceEnv
+from pigdice.errors import BadStrategyError
+from pigdice.rules import find_variant
+from pigdice.study.agent_evaluation import evaluate
+from pigdice.study.agent_tables import agent_table
+from pigdice.study.saved_models import load_model
 
 GOAL = 20  # a small game: the model is asked at 20 x 20 x 20 positions
 STEPS = 256  # a short training: the model need not be good, only saved and read back
@@ -159,4 +159,3 @@ def test_the_command_evaluates_a_model_and_refuses_bad_files(models: dict[str, P
         assert failed.exit_code == 2, failed.output
         lines = failed.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0], failed.stderr
-
