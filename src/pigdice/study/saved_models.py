@@ -197,9 +197,10 @@ def _observation_kind(settings: dict[str, Any], shown: str) -> str:
 
 def _check_actions(settings: dict[str, Any], actions: int, variant: Variant, shown: str) -> None:
     """Raise BadStrategyError unless the model chooses among ``variant``'s actions."""
-    space = settings.get("action_space")
-    count = space.get("n") if isinstance(space, dict) else None
-    discrete = isinstance(space, dict) and "Discrete" in str(space.get(":type:", ""))
+    found = settings.get("action_space")
+    space: dict[str, Any] = found if isinstance(found, dict) else {}
+    count = space.get("n")
+    discrete = "Discrete" in str(space.get(":type:", ""))
     if not discrete or str(count) != str(actions) or str(space.get("start", "0")) != "0":
         raise BadStrategyError(
             f"{shown} chooses among {count} actions; {variant.name} has {actions} (a model trained on another variant?)"
