@@ -62,7 +62,7 @@ def test_ppo_trains_in_a_random_seat_against_a_pool(variant: str) -> None:
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_dqn_trains_on_the_exact_observation(variant: str) -> None:
     env = PigdiceEnv(variant, robot(variant), goal=GOAL, observation="exact")
-    model = DQN("MlpPolicy", env, learning_starts=64, train_freq=4, seed=0)
+    model = DQN("MlpPolicy", env, buffer_size=1_000, learning_starts=64, train_freq=4, seed=0)
     model.learn(STEPS)
     assert model.num_timesteps >= STEPS
     assert model.observation_space.shape == (8,)

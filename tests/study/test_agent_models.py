@@ -41,7 +41,7 @@ def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("models")
     made = {
         "ppo": PPO("MlpPolicy", PigdiceEnv("pig", "hold:10", goal=GOAL, observation="exact"), n_steps=128, seed=0),
-        "dqn": DQN("MlpPolicy", PigdiceEnv("pig", "hold:10", goal=GOAL), learning_starts=64, seed=0),
+        "dqn": DQN("MlpPolicy", PigdiceEnv("pig", "hold:10", goal=GOAL), buffer_size=1_000, learning_starts=64, seed=0),
         "maskable": MaskablePPO(
             "MlpPolicy", PigdiceEnv("pig", "keep-pace", goal=GOAL, observation="exact"), n_steps=128, seed=0
         ),
