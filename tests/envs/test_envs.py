@@ -121,8 +121,7 @@ def test_swine_herd_robots_choose_on_the_same_state_as_the_learner() -> None:
             seen.append(state)
             return Roll()
 
-    env = PigdiceEnv("swine-herd", "hold:50", seat=0, goal=GOAL)
-    env.robots = [Watcher()]  # type: ignore[list-item]
+    env = PigdiceEnv("swine-herd", [Watcher()], seat=0, goal=GOAL)
     env.reset(seed=5)
     before = env.state
     env.step(1)  # the learner sits down
@@ -206,7 +205,7 @@ def test_numpy_actions_that_are_not_one_whole_number_are_refused(action: object)
         (lambda: PigdiceEnv("pig", "you"), BadStrategyError, "robots"),
         (lambda: PigdiceEnv("pig", "hold:20", seat=2), BadParameterError, "seat"),
         (lambda: PigdiceEnv("pig", ",".join(["random"] * 10)), BadParameterError, "2 to 10 players"),
-        (lambda: PigdiceEnv("pig", render_mode="human"), BadParameterError, "render_mode"),
+        (lambda: PigdiceEnv("pig", render_mode="rgb_array"), BadParameterError, "render_mode"),
         (lambda: PigdiceEnv("pig", goal=0), BadParameterError, "goal"),
         (lambda: aec_env(variant="swine-herd"), BadParameterError, "parallel_env"),
         (lambda: aec_env(variant="pig", players=1), BadParameterError, "2 to 10 players"),

@@ -28,8 +28,10 @@ def evaluate_command(
         str,
         typer.Argument(
             metavar="AGENT",
-            help="The agent: a strategy (hold:20, keep-pace, level:3, py:mine.py:f) or an action table "
-            "file (.npy or .npz: roll 1, hold 0, indexed [my score, other score, turn total]).",
+            help="The agent: a strategy (hold:20, keep-pace, level:3, py:mine.py:f), an action table "
+            "file (.npy or .npz: roll 1, hold 0, indexed [my score, other score, turn total]) or a saved "
+            "Stable-Baselines3 model (sb3:model.zip: PPO, A2C, DQN or MaskablePPO trained on a pigdice "
+            "environment at this goal; its greedy choice at every position is evaluated).",
         ),
     ],
     variant_name: VariantOpt = "pig",
@@ -59,13 +61,18 @@ def evaluate_command(
 
 
 def check_agent(text: str, variant: Variant) -> None:
-    """Raise a PigdiceError unless ``text`` names a strategy or a readable action table for ``variant``."""
+    """Raise a PigdiceError unless ``text`` names a strategy, a readable action table or model for ``variant``."""
     from pigdice.players.specs import parse_strategy
     from pigdice.study.agent_tables import is_table_file, read_table_file
+    from pigdice.study.saved_models import is_model_spec, load_model
 
     if not text.strip():
         raise BadStrategyError("name an agent: a strategy such as hold:20, or an action table file")
-    if is_table_file(text):
+    if is_model_spec(text):
+        if variant.is_simultaneous:
+            raise BadStrategyError(f"{variant.name} is played by everyone at once: a saved model is not evaluated")
+        load_model(text, variant.roll_hold_form())
+    elif is_table_file(text):
         read_table_file(text, variant.roll_hold_form())
     else:
         parse_strategy(text, variant)

@@ -3,12 +3,14 @@
 Everything here is imported on first use, so ``import pigdice.envs`` costs nothing and a
 missing extra is a clear error naming ``pip install 'pigdice[rl]'``:
 
-- ``PigdiceEnv`` (Gymnasium, ``pigdice/Pigdice-v0``): one seat against robots;
+- ``PigdiceEnv`` (Gymnasium, ``pigdice/Pigdice-v0``): one seat (fixed or random) against robots, a pool
+  of them or itself (self-play);
 - ``aec_env`` / ``PigdiceAECEnv`` (PettingZoo AEC): every turn-based variant, 2-10 players;
 - ``parallel_env`` / ``PigdiceParallelEnv`` (PettingZoo parallel): Swine Herd, choices at once;
 - ``pigdice.envs.openspiel`` registers the OpenSpiel game ``python_pigdice``.
 
-Actions and observations are encoded once for all of them (``pigdice.envs.encoding``).
+Actions and observations ("full" or "exact") are encoded once for all of them
+(``pigdice.envs.encoding``); ``hold_at_goal`` means the same in every one (``pigdice.envs.setup``).
 """
 
 from __future__ import annotations

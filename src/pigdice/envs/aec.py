@@ -4,7 +4,12 @@ Agents ``player_0`` ... take turns as the game says. Each observation is a dict 
 shared encoding (``pigdice.envs.encoding``) as ``observation`` and the legal actions as
 ``action_mask`` (also in ``infos``). The reward is each player's share of the win when the
 game ends (1 for a lone winner, 1/k for k tied winners, 0 otherwise), so a policy's expected
-return is its win probability. An illegal action raises IllegalActionError. A game that runs
+return is its win probability. An illegal action raises IllegalActionError. ``observation`` is
+"full" or "exact" (only what exact evaluation reads: see ``pigdice.envs.encoding``).
+``hold_at_goal`` (default True, as in the Gymnasium and OpenSpiel games): in a first-to-goal game a
+player whose score plus turn total reaches the goal may only hold (the mask offers hold alone, and a
+roll there is an IllegalActionError); False offers every action the rules allow. Render modes:
+"ansi" (``render()`` returns a line of text) and "human" (the line is printed at every step). A game that runs
 past ``max_decisions`` decisions is truncated with no reward. Swine Herd, where everyone
 chooses at once, is ``pigdice.envs.parallel.PigdiceParallelEnv``.
 """
@@ -16,10 +21,10 @@ from typing import Any, ClassVar
 import numpy as np
 from pettingzoo import AECEnv
 
-from pigdice.engine.game import apply, new_game, returns
+from pigdice.engine.game import Hold, apply, new_game, returns
 from pigdice.envs.agents import Seats, agent_name
-from pigdice.envs.encoding import action_mask, observe, to_action
-from pigdice.envs.setup import MAX_DECISIONS, make_variant
+from pigdice.envs.encoding import to_action
+from pigdice.envs.setup import MAX_DECISIONS, make_variant, must_hold
 from pigdice.errors import BadParameterError, IllegalActionError
 from pigdice.rules.variant import Variant
 
@@ -27,7 +32,12 @@ from pigdice.rules.variant import Variant
 class PigdiceAECEnv(Seats, AECEnv):
     """A turn-based pigdice game as a PettingZoo AEC environment (seeded through ``reset(seed=...)``)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"name": "pigdice_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "pigdice_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
 
     def __init__(
         self,
@@ -38,17 +48,19 @@ class PigdiceAECEnv(Seats, AECEnv):
         ties: str | None = None,
         max_decisions: int = MAX_DECISIONS,
         render_mode: str | None = None,
+        observation: str = "full",
+        hold_at_goal: bool = True,
     ) -> None:
         super().__init__()
         chosen = make_variant(variant, goal, endgame, ties)
         if chosen.is_simultaneous:
             raise BadParameterError(f"{chosen.name} is played by everyone at once: use pigdice.envs.parallel_env")
-        self.set_up(chosen, players, max_decisions, render_mode)
+        self.set_up(chosen, players, max_decisions, render_mode, observation, hold_at_goal)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Return ``agent``'s observation: the encoded state from its seat and its action mask."""
         seat = self.seat_of(agent)
-        return {"observation": observe(self.state, seat), "action_mask": action_mask(self.state, seat)}
+        return {"observation": self.observed(seat), "action_mask": self.legal(seat)}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; ``seed`` seeds the dice (None keeps the environment's generator going)."""
@@ -65,7 +77,7 @@ class PigdiceAECEnv(Seats, AECEnv):
         self.agent_selection = agent_name(self.state.current)
 
     def _refresh_infos(self) -> None:
-        self.infos = {agent: {"action_mask": action_mask(self.state, seat)} for seat, agent in enumerate(self.agents)}
+        self.infos = {agent: {"action_mask": self.legal(seat)} for seat, agent in enumerate(self.agents)}
 
     def step(self, action: Any) -> None:
         """Play ``action`` for the agent to move (None for an agent whose game is over)."""
@@ -74,6 +86,8 @@ class PigdiceAECEnv(Seats, AECEnv):
             self._was_dead_step(action)
             return
         move = to_action(self.variant, action)
+        if not isinstance(move, Hold) and self.hold_at_goal and must_hold(self.state):
+            raise IllegalActionError(f"{agent} has reached the goal and holds (hold_at_goal=True)")
         try:
             self.state, _ = apply(self.state, move, self._rng)
         except IllegalActionError as error:
@@ -90,6 +104,8 @@ class PigdiceAECEnv(Seats, AECEnv):
         self._refresh_infos()
         self.agent_selection = agent_name(self.state.current)
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
 
 def aec_env(**kwargs: Any) -> PigdiceAECEnv:

@@ -11,6 +11,11 @@ An observation, seen from seat ``seat``, is a vector of whole numbers:
 order starting with ``seat`` itself, by ``[score, to move, owed a last turn, standing]`` (standing:
 Swine Herd's players still up this turn; 1 for everyone else's game). Values are clipped to
 ``OBSERVATION_HIGH`` (2^31 - 1), far above any score a game reaches.
+
+The "exact" observation (``observe_exact``) keeps only what exact evaluation reads, so a policy
+trained on it can be written out as an action table and evaluated exactly (``pigdice.evaluate``):
+``[turn total, final round under way]`` followed, for each player from ``seat`` on, by
+``[score, owed a last turn, standing]`` (no goal, no "rolls this turn", no "to move").
 """
 
 from __future__ import annotations
@@ -25,6 +30,9 @@ from pigdice.rules.variant import Variant
 OBSERVATION_HIGH = 2**31 - 1
 HEADER = ("goal", "turn_total", "rolls_this_turn", "final_round")
 PER_PLAYER = ("score", "to_move", "owed_last_turn", "standing")
+EXACT_HEADER = ("turn_total", "final_round")
+EXACT_PER_PLAYER = ("score", "owed_last_turn", "standing")
+OBSERVATIONS = ("full", "exact")  # the observation kinds every environment offers
 
 
 def action_count(variant: Variant) -> int:
@@ -110,3 +118,32 @@ def observe(state: GameState, seat: int) -> np.ndarray:
             standing,
         )
     return np.minimum(out, OBSERVATION_HIGH)
+
+
+def exact_observation_size(players: int) -> int:
+    """Return the length of an "exact" observation vector for ``players`` players."""
+    return len(EXACT_HEADER) + len(EXACT_PER_PLAYER) * players
+
+
+def observe_exact(state: GameState, seat: int) -> np.ndarray:
+    """Return the int64 "exact" observation of ``state`` seen from ``seat`` (see the module docstring)."""
+    players = state.players
+    out = np.zeros(exact_observation_size(players), dtype=np.int64)
+    final = state.final_round
+    out[:2] = (state.turn_total, final is not None)
+    for offset in range(players):
+        player = (seat + offset) % players
+        base = len(EXACT_HEADER) + len(EXACT_PER_PLAYER) * offset
+        standing = state.standing[player] if state.standing else True
+        out[base : base + 3] = (state.scores[player], final is not None and player in final, standing)
+    return np.minimum(out, OBSERVATION_HIGH)
+
+
+def observation_size_of(kind: str, players: int) -> int:
+    """Return the length of a ``kind`` ("full" or "exact") observation for ``players`` players."""
+    return exact_observation_size(players) if kind == "exact" else observation_size(players)
+
+
+def observe_as(kind: str, state: GameState, seat: int) -> np.ndarray:
+    """Return the ``kind`` ("full" or "exact") observation of ``state`` seen from ``seat``."""
+    return observe_exact(state, seat) if kind == "exact" else observe(state, seat)

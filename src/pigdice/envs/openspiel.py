@@ -18,7 +18,8 @@ Parameters (OpenSpiel's own ``pig`` names where they fit):
   count) the game ends, as in ``pig``: a draw, every return 0, unless it was already won;
 - ``hold_at_goal`` (True): in a first-to-goal game a player whose score plus turn total reaches the
   goal may only hold, as in ``pig`` (rolling on could only lose a won game); False offers every
-  action the engine allows;
+  action the engine allows. The Gymnasium and PettingZoo environments take the same option with the
+  same default and meaning (``pigdice.envs.setup.must_hold``);
 - the variants' settings (``pigdice.rules.registry.SETTINGS``): ``max_dice`` (0), ``double_ones``,
   ``snake_eyes``, ``bad`` (""), ``oinker`` (0.0); the default leaves the variant's own value.
 
@@ -51,9 +52,10 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame  # noqa: 
 
 from pigdice.engine.game import GameState, Hold, Roll, apply, legal_actions, new_game, returns  # noqa: E402
 from pigdice.envs.encoding import action_count, hold_action, observation_size, observe, to_action, to_integer  # noqa: E402
+from pigdice.envs.setup import must_hold  # noqa: E402
 from pigdice.rules.outcomes import Outcome, RollSpec, ScriptedDice, Throw  # noqa: E402
 from pigdice.rules.registry import SETTINGS, all_variants, find_variant  # noqa: E402
-from pigdice.rules.variant import Endgame, Variant  # noqa: E402
+from pigdice.rules.variant import Variant  # noqa: E402
 
 GAME_NAME = "python_pigdice"
 MAX_HORIZON = 2**31 - 1  # OpenSpiel keeps the game length in a C int
@@ -321,12 +323,7 @@ class PigdiceState(pyspiel.State):
         state, variant = self.position, self._rules.variant
         hold = hold_action(variant)
         actions = sorted(to_integer(variant, action) for action in legal_actions(state))
-        if (
-            self._rules.hold_at_goal
-            and hold in actions
-            and variant.endgame is Endgame.FIRST_TO_GOAL
-            and state.scores[state.current] + state.turn_total >= variant.goal
-        ):
+        if self._rules.hold_at_goal and hold in actions and must_hold(state):
             return [hold]
         return actions
 

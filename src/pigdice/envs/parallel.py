@@ -5,7 +5,10 @@ At each moment every agent sends an action together; the choices of the standing
 (``pigdice.engine.simultaneous``), so nobody sees another's choice of the same moment. A seated
 player has nothing to choose until the next turn: their action is ignored (the mask offers only
 hold, "stay seated"). While the shared turn total is 0 nobody has anything to bank, so the die
-is rolled on without asking. Rewards, observations and truncation are as in the AEC environment.
+is rolled on without asking. Rewards, observations (``observation``: "full" or "exact"), render
+modes and truncation are as in the AEC environment. ``hold_at_goal`` (default True) is accepted
+as everywhere, but Swine Herd ends after equal turns, where the rule never applies: a player past
+the goal may stay standing, since the highest score wins once everyone is home.
 """
 
 from __future__ import annotations
@@ -18,13 +21,7 @@ from pettingzoo import ParallelEnv
 from pigdice.engine.game import new_game, returns
 from pigdice.engine.simultaneous import apply_choices, choosing_seats
 from pigdice.envs.agents import Seats, agent_name
-from pigdice.envs.encoding import (
-    action_count,
-    action_mask,
-    hold_action,
-    observe,
-    to_action,
-)
+from pigdice.envs.encoding import action_count, hold_action, to_action
 from pigdice.envs.setup import MAX_DECISIONS, make_variant, skip_empty_moments
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Variant
@@ -35,7 +32,11 @@ Observation = dict[str, np.ndarray]
 class PigdiceParallelEnv(Seats, ParallelEnv):
     """Swine Herd (or any simultaneous variant) as a PettingZoo parallel environment."""
 
-    metadata: ClassVar[dict[str, Any]] = {"name": "pigdice_swine_herd_v0", "render_modes": ["ansi"]}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "pigdice_swine_herd_v0",
+        "render_modes": ["ansi", "human"],
+        "render_fps": 4,
+    }
 
     def __init__(
         self,
@@ -44,11 +45,13 @@ class PigdiceParallelEnv(Seats, ParallelEnv):
         goal: int | None = None,
         max_decisions: int = MAX_DECISIONS,
         render_mode: str | None = None,
+        observation: str = "full",
+        hold_at_goal: bool = True,
     ) -> None:
         chosen = make_variant(variant, goal)
         if not chosen.is_simultaneous:
             raise BadParameterError(f"{chosen.name} is played in turns: use pigdice.envs.aec_env")
-        self.set_up(chosen, players, max_decisions, render_mode)
+        self.set_up(chosen, players, max_decisions, render_mode, observation, hold_at_goal)
 
     def _observations(self) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
         observations: dict[str, Observation] = {}
@@ -57,10 +60,10 @@ class PigdiceParallelEnv(Seats, ParallelEnv):
         seated_mask[hold_action(self.variant) or 0] = 1
         for agent in self.agents:
             seat = self.seat_of(agent)
-            mask = action_mask(self.state, seat)
+            mask = self.legal(seat)
             if not mask.any() and not self.state.is_terminal():
                 mask = seated_mask
-            observations[agent] = {"observation": observe(self.state, seat), "action_mask": mask}
+            observations[agent] = {"observation": self.observed(seat), "action_mask": mask}
             infos[agent] = {"action_mask": mask}
         return observations, infos
 
@@ -103,6 +106,8 @@ class PigdiceParallelEnv(Seats, ParallelEnv):
         observations, infos = self._observations()
         if over or cut:
             self.agents = []
+        if self.render_mode == "human":
+            self.render()
         return observations, rewards, terminations, truncations, infos
 
 

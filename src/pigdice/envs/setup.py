@@ -1,4 +1,11 @@
-"""What every environment shares: the variant from its parameters, the decision cap, and Swine Herd's empty moments."""
+"""What every environment shares: the variant, the checks of the shared parameters, the "at the goal you hold" rule.
+
+``hold_at_goal`` (default True in every environment: Gymnasium, PettingZoo, OpenSpiel): in a game
+won by the first to reach the goal, a player whose score plus turn total reaches it may only hold,
+as in OpenSpiel's ``pig`` (rolling on could only lose a won game) and as exact evaluation assumes.
+False offers every action the rules allow. It never applies to other endings (a final round, equal
+turns, Swine Herd), where rolling past the goal can still matter.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +14,10 @@ import numpy as np
 from pigdice.engine.events import Event
 from pigdice.engine.game import GameState, Roll
 from pigdice.engine.simultaneous import apply_choices
+from pigdice.envs.encoding import OBSERVATIONS, action_mask, hold_action
 from pigdice.errors import BadParameterError
 from pigdice.rules.registry import find_variant
-from pigdice.rules.variant import Variant
+from pigdice.rules.variant import Endgame, Variant
 
 MAX_DECISIONS = 10_000  # a game still running after this many decisions is cut off (truncated)
 MAX_DECISIONS_LIMIT = 10_000_000
@@ -46,11 +54,60 @@ def check_player_count(variant: Variant, players: int) -> int:
     return players
 
 
+RENDER_MODES = ("ansi", "human")  # ansi: render() returns the line of text; human: it prints it
+
+
 def check_render_mode(render_mode: str | None) -> str | None:
-    """Return ``render_mode`` after checking it is None or 'ansi' (a line of text)."""
-    if render_mode not in (None, "ansi"):
-        raise BadParameterError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+    """Return ``render_mode`` after checking it is None, 'ansi' (return a line of text) or 'human' (print it)."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise BadParameterError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
     return render_mode
+
+
+def render_text(state: GameState, render_mode: str | None) -> str | None:
+    """Return the game's line of text in 'ansi' mode; print it in 'human' mode (Gymnasium's text convention)."""
+    if render_mode == "ansi":
+        return describe(state)
+    if render_mode == "human":
+        print(describe(state))  # the human mode prints, as Gymnasium's text environments do
+    return None
+
+
+def check_observation(observation: str) -> str:
+    """Return ``observation`` after checking it is 'full' or 'exact' (see ``pigdice.envs.encoding``)."""
+    if not isinstance(observation, str) or observation not in OBSERVATIONS:
+        raise BadParameterError(f"observation must be 'full' or 'exact', got {observation!r}")
+    return observation
+
+
+def check_hold_at_goal(hold_at_goal: bool) -> bool:
+    """Return ``hold_at_goal`` after checking it is True or False."""
+    if not isinstance(hold_at_goal, bool):
+        raise BadParameterError(f"hold_at_goal must be True or False, got {hold_at_goal!r}")
+    return hold_at_goal
+
+
+def must_hold(state: GameState) -> bool:
+    """Return True if the player to move has reached the goal in a first-to-goal, turn-based game and may hold."""
+    variant = state.variant
+    return (
+        variant.endgame is Endgame.FIRST_TO_GOAL
+        and variant.can_hold
+        and not variant.is_simultaneous
+        and not state.is_terminal()
+        and state.scores[state.current] + state.turn_total >= variant.goal
+    )
+
+
+def legal_mask(state: GameState, seat: int | None, hold_at_goal: bool) -> np.ndarray:
+    """Return the int8 mask of ``seat``'s legal actions; with ``hold_at_goal``, only hold once the goal is reached."""
+    mask = action_mask(state, seat)
+    if hold_at_goal and (seat is None or seat == state.current) and must_hold(state):
+        hold = hold_action(state.variant)
+        if hold is not None and mask[hold]:
+            mask[:] = 0
+            mask[hold] = 1
+    return mask
 
 
 def skip_empty_moments(state: GameState, rng: np.random.Generator) -> tuple[GameState, list[Event]]:

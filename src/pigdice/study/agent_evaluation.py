@@ -40,6 +40,7 @@ from pigdice.study.analysis.approximation import MAX_EVALUATION_PLAYERS, Game, e
 from pigdice.study.analysis.chain import play_chain
 from pigdice.study.analysis.turns import VISITS_MAX_GOAL, turn_outcomes
 from pigdice.study.evaluate import exact_herd
+from pigdice.study.saved_models import is_model_spec
 
 Progress = Callable[[float, str], None]  # fraction done, what is running
 
@@ -146,7 +147,9 @@ def evaluate(
 
     ``agent`` (and ``opponent``) is a spec string, a Strategy, a function ``f(score, opponent_score,
     turn_total[, variant]) -> bool | "roll" | "hold"``, an action table (array, ``.npy``/``.npz`` path: roll 1,
-    hold 0, indexed [my score, other score, turn total]) or a model with ``predict(obs, action_masks=...)``.
+    hold 0, indexed [my score, other score, turn total]), a model with ``predict(obs, action_masks=...)``, or a
+    saved Stable-Baselines3 model file (``sb3:PATH``: its greedy choice at every position, read as
+    ``pigdice.study.saved_models`` says).
     """
     chosen = _variant(variant, goal)
     if isinstance(players, bool) or not isinstance(players, int):
@@ -384,7 +387,7 @@ def _evaluate_players(
 
 def _herd_strategy(agent: Any, variant: Variant) -> Strategy:
     """Return a Swine Herd agent: a spec or a Strategy (only those have sit tables)."""
-    if isinstance(agent, str) and not is_table_file(agent):
+    if isinstance(agent, str) and not is_table_file(agent) and not is_model_spec(agent):
         return parse_strategy(agent, variant)
     if isinstance(agent, Strategy):
         return agent

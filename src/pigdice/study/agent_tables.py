@@ -11,9 +11,11 @@ c + 1 to roll with dice choice c (Pig: 1 rolls); ``pigdice.players.tables`` expl
 - a numpy array of shape (goal, goal, goal), roll 1 and hold 0, or a ``.npy`` / ``.npz`` file holding one
   (an ``.npz`` with one array, or with an array named ``actions`` or ``table``);
 - a trained model with ``predict(observations, action_masks=...)`` (Stable-Baselines3 and sb3-contrib's
-  MaskablePPO), asked at every position at once with the research environments' observation
-  (``pigdice.envs.encoding``): "rolls this turn" cannot be told from the turn total, so it is 0 at
-  turn total 0 and 1 after.
+  MaskablePPO), or a saved one, ``sb3:PATH`` or a ``.zip`` path (``pigdice.study.saved_models``: PPO,
+  A2C, DQN, MaskablePPO), asked for its greedy action at every position at once, with the research
+  environments' observation (``pigdice.envs.encoding``) of the kind its observation space has: "exact"
+  (8 numbers) holds just what the table reads; with "full" (12 numbers) "rolls this turn" cannot be
+  told from the turn total, so it is 0 at turn total 0 and 1 after.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from pigdice.players.tables import action_table
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.memory import action_table_bytes, check_memory
 from pigdice.solve.storage import READ_LOCK
+from pigdice.study.saved_models import OBSERVATION_KINDS, is_model_spec, load_model
 
 TABLE_FILE_SUFFIXES = (".npy", ".npz")
 TABLE_NAMES = ("actions", "table")  # the array an .npz may name, if it holds more than one
@@ -70,6 +73,9 @@ def agent_table(agent: Any, variant: Variant, progress: Progress | None = None) 
     """Return ``agent``'s action table in 2-player, first-to-goal ``variant`` (see the module docstring)."""
     variant = variant.require_turns("an agent's action table").first_to_goal()
     check_memory("an agent's action table", variant.goal, action_table_bytes)
+    if is_model_spec(agent):
+        saved = load_model(agent, variant)
+        return AgentTable(saved.name, model_table(saved.model, variant, progress))
     if isinstance(agent, str) and not is_table_file(agent):
         strategy = parse_strategy(agent, variant)
         return AgentTable(strategy.name, action_table(strategy, variant, progress))
@@ -87,7 +93,8 @@ def agent_table(agent: Any, variant: Variant, progress: Progress | None = None) 
         return AgentTable(name, action_table(strategy, variant, progress))
     raise BadStrategyError(
         f"cannot evaluate a {type(agent).__name__}: give a strategy spec, a Strategy, a function "
-        "f(score, opponent_score, turn_total), an action table (array, .npy or .npz) or a model with predict()"
+        "f(score, opponent_score, turn_total), an action table (array, .npy or .npz), a model with predict() "
+        "or a saved Stable-Baselines3 model (sb3:PATH)"
     )
 
 
@@ -180,8 +187,23 @@ def _npz_table(archive: Any, shown: str) -> np.ndarray:
     raise BadStrategyError(f"{shown} holds {len(names)} arrays; name the table 'actions'")
 
 
-def position_observations(variant: Variant, scores: np.ndarray, others: np.ndarray, totals: np.ndarray) -> np.ndarray:
-    """Return the research environments' observations of 2-player turn positions (mover first, to move)."""
+def position_observations(
+    variant: Variant, scores: np.ndarray, others: np.ndarray, totals: np.ndarray, kind: str = "full"
+) -> np.ndarray:
+    """Return the research environments' observations of 2-player turn positions (mover first, to move).
+
+    ``kind`` "full": [goal, turn total, rolls this turn, final round, then per player score, to move,
+    owed a last turn, standing]; "exact": [turn total, final round, then per player score, owed a last
+    turn, standing] (``pigdice.envs.encoding``).
+    """
+    if kind == "exact":
+        observations = np.zeros((len(scores), 8), dtype=np.int64)
+        observations[:, 0] = totals
+        observations[:, 2] = scores  # the mover: score, owed a last turn, standing
+        observations[:, 4] = 1
+        observations[:, 5] = others  # the other player
+        observations[:, 7] = 1
+        return observations
     observations = np.zeros((len(scores), 12), dtype=np.int64)
     observations[:, 0] = variant.goal
     observations[:, 1] = totals
@@ -194,6 +216,20 @@ def position_observations(variant: Variant, scores: np.ndarray, others: np.ndarr
     return observations
 
 
+def observation_kind(model: Any) -> str:
+    """Return the observation kind a model reads ("full" or "exact"), from its observation space if it has one."""
+    shape = getattr(getattr(model, "observation_space", None), "shape", None)
+    if shape is None:
+        return "full"
+    size = shape[0] if len(shape) == 1 else None
+    if size not in OBSERVATION_KINDS:
+        raise BadStrategyError(
+            f"the model reads observations of shape {tuple(shape)}; a model trained on a 2-player pigdice "
+            "environment reads 12 numbers (observation 'full') or 8 ('exact')"
+        )
+    return OBSERVATION_KINDS[size]
+
+
 def model_table(model: PredictingModel, variant: Variant, progress: Progress | None = None) -> np.ndarray:
     """Return the action table of a model, asked (deterministically) at every position at once."""
     goal = variant.goal
@@ -203,9 +239,10 @@ def model_table(model: PredictingModel, variant: Variant, progress: Progress | N
     scores, others, totals = (axis.astype(np.int64) for axis in np.nonzero(inside))
     codes = np.empty(len(scores), dtype=np.int64)
     masks = np.ones((MODEL_BATCH, actions), dtype=bool)
+    kind = observation_kind(model)
     for start in range(0, len(scores), MODEL_BATCH):
         stop = min(start + MODEL_BATCH, len(scores))
-        batch = position_observations(variant, scores[start:stop], others[start:stop], totals[start:stop])
+        batch = position_observations(variant, scores[start:stop], others[start:stop], totals[start:stop], kind)
         answer = _ask(model, batch, masks[: stop - start])
         if answer.shape != (stop - start,) or np.any((answer < 0) | (answer >= actions)):
             raise BadStrategyError(f"the model answered with actions outside 0..{actions - 1} (or not one each)")
