@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from pigdice.solve.positions import INDIFFERENCE
-from pigdice.solve.step import effect_step, thrown_score
+from pigdice.solve.step import last_turn_step, thrown_score
 
 MAX_SWEEPS = 10_000
 SWEEP_TOLERANCE = 1e-16
@@ -57,18 +57,6 @@ def _payoff(gain, need, tie):  # pragma: no cover - numba
     return 0.0
 
 
-@njit(cache=True, inline="always")
-def _gain(kind, amount, keep, turn_total):  # pragma: no cover - numba
-    """Return (points banked, turn total, turn ends) after one effect in the last turn.
-
-    The step is taken from a score of 1 standing for the player's own (any positive score would
-    do): the points banked are the new score less it, so a reset, which loses the whole score,
-    banks less than nothing and can never pass the leader.
-    """
-    score, total, ends = effect_step(kind, amount, keep, 1, turn_total)
-    return score - 1, total, ends
-
-
 @njit(cache=True)
 def single_throw(need, tie, t, values):  # pragma: no cover - numba
     """Fill values[c] with the share of one banked throw with choice c (a final roll, or Hog); return the best c.
@@ -80,7 +68,8 @@ def single_throw(need, tie, t, values):  # pragma: no cover - numba
     for ch in range(t.offsets.shape[0] - 1):
         v = 0.0
         for e in range(t.offsets[ch], t.offsets[ch + 1]):
-            gain = thrown_score(t.kinds[e], t.amounts[e], t.keeps[e], 1) - 1  # from a score of 1, as ``_gain``
+            # from a score of 1 standing for the player's own: a reset banks -1, a bust 0
+            gain = thrown_score(t.kinds[e], t.amounts[e], t.keeps[e], 1) - 1
             v += t.probabilities[e] * _payoff(gain, need, tie)
         values[ch] = v
         if ch > 0 and v > values[best] + INDIFFERENCE:
@@ -110,8 +99,8 @@ def last_turn_row(need, tie, t, rows):  # pragma: no cover - numba
 
     Above ``need`` the player holds and wins. Tie-break (``positions.py``): at k = 0 roll,
     elsewhere hold, fewer dice among rolls, unless another option is better by more than
-    INDIFFERENCE. A turn that ends banks what the effect step says: a bust or a reset falls
-    short of the leader.
+    INDIFFERENCE. A turn that ends banks what ``pigdice.solve.step.last_turn_step`` says: a bust
+    or a reset falls short of the leader.
     """
     win, act, hold, rolls = rows.win, rows.act, rows.hold, rows.rolls
     n_choices = t.offsets.shape[0] - 1
@@ -129,7 +118,7 @@ def last_turn_row(need, tie, t, rows):  # pragma: no cover - numba
             for ch in range(n_choices):
                 v = 0.0
                 for e in range(t.offsets[ch], t.offsets[ch + 1]):
-                    gain, k2, ends = _gain(t.kinds[e], t.amounts[e], t.keeps[e], k)
+                    gain, k2, ends = last_turn_step(t.kinds[e], t.amounts[e], t.keeps[e], k)
                     if ends:
                         v += t.probabilities[e] * _payoff(gain, need, tie)
                     else:
