@@ -51,6 +51,6 @@ def last_turn_step(kind, amount, keep, turn_total):  # pragma: no cover - numba
     turn short of the leader (banks -1), at a deficit of 0 too, where a bust would leave the scores
     level: that deficit never arises in play, and the shipped values count it so.
     """
-    if kind == KIND_BUST or kind == KIND_RESET:
+    if kind in (KIND_BUST, KIND_RESET):
         return -1, 0, True
     return effect_step(kind, amount, keep, 0, turn_total)
