@@ -4,7 +4,8 @@ Run: python bench/bench_solve.py [--big]
 Prints the compile time (a fresh numba cache), the warm solve of Pig (goal 100, to 1e-12)
 against a Pig-only kernel running the same algorithm and against plain-numpy value iteration,
 then every variant's warm solve at goal 100 as a ratio to Pig's; --big also solves Pig to goal
-1000 (about 5e8 states) and reports time and peak memory.
+1000 (about 5e8 states) and reports time and peak memory. Times are the process's CPU time
+(the kernels run on one thread), so other work on a shared machine moves them little.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ TOLERANCE = 1e-12
 
 def numpy_value_iteration(goal: int) -> tuple[float, int, float]:
     """Plain-numpy Jacobi value iteration on Pig's full (i, j, k) array; return P(0,0,0), sweeps, seconds."""
-    started = time.perf_counter()
+    started = time.process_time()
     i, j, k = np.meshgrid(np.arange(goal), np.arange(goal), np.arange(goal), indexing="ij")
     valid = i + k < goal
     target = np.minimum(i + k, goal - 1)
@@ -49,7 +50,7 @@ def numpy_value_iteration(goal: int) -> tuple[float, int, float]:
         change = float(np.abs(new - P).max())
         P = new
         if change < TOLERANCE:
-            return float(P[0, 0, 0]), sweeps, time.perf_counter() - started
+            return float(P[0, 0, 0]), sweeps, time.process_time() - started
 
 
 SIXTH = 1.0 / 6.0
@@ -133,16 +134,14 @@ def specialised_pig(goal):  # pragma: no cover - numba
 
 def generic_kernel_time(goal: int, runs: int = 5) -> float:
     """Return the fastest of ``runs`` calls of the generic level kernel alone on Pig (no Python around it)."""
-    table = effect_table(find_variant("pig", goal=goal))
-    rows = rollhold.level_rows(goal, table, rollhold.FIRST_TO_GOAL_ENDS)
-    out = np.zeros(3)
+    game = rollhold.game_of(goal, effect_table(find_variant("pig", goal=goal)))
+    rows = rollhold.level_rows(game)
     times = []
     for _ in range(runs):
         values = np.full((goal, goal), 0.5)
-        started = time.perf_counter()
-        ends = rollhold.FIRST_TO_GOAL_ENDS
-        rollhold.solve_levels(values, values, goal, 2 * goal - 2, 0, table, True, out, ends, True, *rows)
-        times.append(time.perf_counter() - started)
+        started = time.process_time()
+        rollhold.solve_levels(values, values, 2 * goal - 2, 0, game, rows, True, True)
+        times.append(time.process_time() - started)
     return min(times)
 
 
@@ -151,17 +150,17 @@ def best_of(runs: int, name: str, goal: int) -> float:
     variant = find_variant(name, goal=goal)
     times = []
     for _ in range(runs):
-        started = time.perf_counter()
+        started = time.process_time()
         solve_uncached(variant)
-        times.append(time.perf_counter() - started)
+        times.append(time.process_time() - started)
     return min(times)
 
 
 def main() -> None:
     """Run the benchmark and print the figures."""
-    started = time.perf_counter()
+    started = time.process_time()
     policy = solve_uncached(find_variant("pig"))
-    first = time.perf_counter() - started
+    first = time.process_time() - started
     pig = best_of(5, "pig", 100)
     print(
         f"pig goal 100: P(first wins) = {policy.values[0, 0]:.6f}, {policy.states:,} states, "
@@ -172,9 +171,9 @@ def main() -> None:
     special = specialised_pig(100)
     times = []
     for _ in range(5):
-        started = time.perf_counter()
+        started = time.process_time()
         specialised_pig(100)
-        times.append(time.perf_counter() - started)
+        times.append(time.process_time() - started)
     kernel = generic_kernel_time(100)
     print(
         f"  a Pig-only kernel, the same algorithm: {min(times) * 1000:.1f} ms; the generic kernel takes "
@@ -191,17 +190,17 @@ def main() -> None:
         solve_uncached(variant.with_goal(20))  # compile its kernels
         times = []
         for _ in range(3):
-            started = time.perf_counter()
+            started = time.process_time()
             solved = solve_uncached(variant)
-            times.append(time.perf_counter() - started)
+            times.append(time.process_time() - started)
         print(f"  {name:16s} {min(times) * 1000:8.1f} ms {min(times) / pig:6.1f} x  {solved.iterations:3d} passes")
     value, sweeps, baseline = numpy_value_iteration(100)
     print(f"plain-numpy value iteration (baseline): {baseline:.2f} s, {sweeps} sweeps, P = {value:.6f}")
     print(f"  speed-up of the numba solver over the baseline: {baseline / pig:.0f} x")
     if "--big" in sys.argv:
-        started = time.perf_counter()
+        started = time.process_time()
         big = solve_uncached(find_variant("pig", goal=1000))
-        seconds = time.perf_counter() - started
+        seconds = time.process_time() - started
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(
             f"pig goal 1000: {seconds:.1f} s, {big.states:,} states, P = {big.values[0, 0]:.6f}, "

@@ -48,14 +48,13 @@ def main() -> None:
     if not table.has_reset:
         parser.error(f"{variant.name} has no reset: one pass solves it, there is no Jacobian to measure")
     solved = solve_uncached(variant)
-    rows = rollhold.level_rows(goal, table, rollhold.FIRST_TO_GOAL_ENDS)
-    out = np.zeros(3)
+    game = rollhold.game_of(goal, table)
+    rows = rollhold.level_rows(game)
 
     def one_pass(w: np.ndarray) -> np.ndarray:
         values = solved.values.copy()
         values[:, 0] = w
-        rollhold.solve_levels(values, values, goal, 2 * goal - 2, 0, table, False, out, rollhold.FIRST_TO_GOAL_ENDS,
-                              True, *rows)  # fmt: skip
+        rollhold.solve_levels(values, values, 2 * goal - 2, 0, game, rows, False, True)
         return values[:, 0].copy()
 
     w = solved.values[:, 0].copy()

@@ -1,20 +1,24 @@
 """Every numba kernel against ``Effect.resolve`` (the engine's rule), for every kind of effect.
 
-The kernels switch on effect kinds inline, each with its own copy of what an effect does. Each
-test below is parametrised over ``EffectKind`` itself, so a kind that a kernel forgets (or
-that is added later without an example here) fails: the solver's turn sweep and pair solve
-(rollhold), Hog's throw values (dicechoice), the exact head-to-head of fixed strategies, the
-fast simulator, the analysis' turn outcomes and the max-score robot's expected gains.
+The kernels take an effect's step through ``pigdice.solve.step.effect_step`` (the 2-player ones
+all do; see the last test). Each test below is parametrised over ``EffectKind`` itself, so a
+kind that a kernel forgets (or that is added later without an example here) fails: the
+solver's turn sweep and pair solve (rollhold), Hog's throw values (dicechoice), the exact
+head-to-head of fixed strategies, the fast simulator, the analysis' turn outcomes and the
+max-score robot's expected gains.
 """
 
 from __future__ import annotations
 
+import ast
 from collections import defaultdict
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import pigdice.solve.two
 from pigdice.players.zoo import expected_gains
 from pigdice.rules.dice import Die
 from pigdice.rules.effects import Effect, EffectKind, add, bank, bust, double, reset_score, set_total, subtract
@@ -331,3 +335,15 @@ def test_the_kernels_effect_step_is_the_engines_rule(kind: EffectKind, turn_tota
         assert effect_step(int(effect.kind), effect.amount, effect.keep_turn_total, 40, turn_total) == expected
         score, banked, _ = effect.resolve(40, 0)
         assert thrown_score(int(effect.kind), effect.amount, effect.keep_turn_total, 40) == score + banked
+
+
+def test_the_two_player_kernels_switch_on_no_effect_kind_of_their_own() -> None:
+    for path in sorted(Path(pigdice.solve.two.__file__).parent.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+        codes = sorted(name for name in names if name.startswith("KIND_"))
+        assert not codes, f"{path.name} compares effect kinds itself ({codes}): take pigdice.solve.step's step"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef):
+                arguments = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
+                assert len(arguments) <= 12, f"{path.name}: {node.name} takes {len(arguments)} parameters"

@@ -24,32 +24,19 @@ from pigdice.solve.policyfile import FORMAT_VERSION, read_values
 from pigdice.solve.storage import RowCache, save_npz
 from pigdice.solve.tables import EffectTable, effect_table
 from pigdice.solve.two import dicechoice, rollhold
+from pigdice.solve.two.bundles import FIRST_TO_GOAL_ENDS, NO_LAST, game_of
 
 
 @njit(cache=True)
-def _optimal_rows(V, goal, i0, i1, t, one_throw, table):  # pragma: no cover - numba
-    """Write the optimal action of every state with i0 <= i < i1 into ``table`` (the solver's own sweeps).
-
-    Each turn's sweep starts from the one before it with the same score (warm rows): where rolls
-    can lower the turn total (Pig Dice) the sweeps to a fixed point then take a few rounds, not many.
-    """
+def _best_throws(V, i0, i1, goal, t, table):  # pragma: no cover - numba
+    """Write the best dice choice (c + 1) of every state with i0 <= i < i1 into ``table``, all turn totals alike."""
     n_choices = t.offsets.shape[0] - 1
     const = np.empty(n_choices)
     coef = np.empty(n_choices)
-    c = np.empty(goal)
-    d = np.empty(goal)
-    act = np.empty(goal, dtype=np.int64)
     for i in range(i0, i1):
-        c[:] = 0.5
-        d[:] = 0.0
         for j in range(goal):
-            if one_throw:
-                best = dicechoice.throw_values(V, i, j, goal, V[j, i], t, const, coef, rollhold.NO_LAST)
-                table[i, j, :] = best + 1
-            else:
-                rollhold.turn_actions(V, i, j, goal, t, c, d, act)
-                for k in range(goal - i):
-                    table[i, j, k] = act[k]
+            best = dicechoice.throw_values(V, i, j, goal, V[j, i], t, const, coef, NO_LAST)
+            table[i, j, :] = best + 1
 
 
 @dataclass(frozen=True)
@@ -121,7 +108,7 @@ class Policy:
         row = self._rows.get(key)
         if row is None:
             win, action, hold, rolls = rollhold.turn_row(
-                self.values, score, opponent, self.goal, self.table, rollhold.NO_FIXED, rollhold.FIRST_TO_GOAL_ENDS, 0
+                self.values, score, opponent, self.goal, self.table, rollhold.NO_FIXED, FIRST_TO_GOAL_ENDS, 0
             )
             size = win.nbytes + action.nbytes + hold.nbytes + rolls.nbytes
             row = self._rows.keep(key, TurnRow(win, action, hold, rolls), size)
@@ -135,7 +122,7 @@ class Policy:
         const = np.empty(len(self.variant.choices))
         coef = np.empty(len(self.variant.choices))
         x = float(self.values[opponent, score])
-        dicechoice.throw_values(self.values, score, opponent, self.goal, x, self.table, const, coef, rollhold.NO_LAST)
+        dicechoice.throw_values(self.values, score, opponent, self.goal, x, self.table, const, coef, NO_LAST)
         return const + coef * x
 
     def win_probability(self, score: int, opponent: int, turn_total: int = 0) -> float:
@@ -206,11 +193,15 @@ class Policy:
         check_memory(f"the action table of {self.variant.name}", goal, action_table_bytes)
         table = np.zeros((goal, goal, goal), dtype=np.int8)
         block = max(1, goal // 50)
+        game = game_of(goal, self.table)
         for i0 in range(0, goal, block):
-            one_throw = self.variant.decision is Decision.DICE_PER_TURN
-            _optimal_rows(self.values, goal, i0, min(goal, i0 + block), self.table, one_throw, table)
+            i1 = min(goal, i0 + block)
+            if self.variant.decision is Decision.DICE_PER_TURN:
+                _best_throws(self.values, i0, i1, goal, self.table, table)
+            else:
+                rollhold.optimal_actions(self.values, i0, i1, game, table)
             if progress is not None:
-                progress(min(goal, i0 + block) / goal)
+                progress(i1 / goal)
         return table
 
     def hold_threshold(self, score: int = 0, opponent: int = 0) -> int | None:

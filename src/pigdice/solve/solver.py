@@ -15,10 +15,11 @@ from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.memory import MiB, check_memory, solver_bytes
 from pigdice.solve.policy import Policy
 from pigdice.solve.policyfile import cache_dir, cache_path, solvable
+from pigdice.solve.tables import EffectTable, effect_table
 from pigdice.solve.two import dicechoice, rollhold
+from pigdice.solve.two.bundles import FIRST_TO_GOAL_ENDS, Ends, game_of
 
 __all__ = ["cache_dir", "cache_path", "solvable"]  # their home is policyfile (no numba); solver re-exports them
-from pigdice.solve.tables import EffectTable, effect_table
 
 TOLERANCE = 1e-12
 MAX_PASSES = 10_000
@@ -115,7 +116,7 @@ def solve_values(
     variant: Variant,
     table: EffectTable,
     seats: Sequence[np.ndarray],
-    ends: tuple[np.ndarray, np.ndarray, float, int],
+    ends: Ends,
     tolerance: float = TOLERANCE,
     progress: Progress | None = None,
 ) -> Sweeps:
@@ -123,17 +124,17 @@ def solve_values(
 
     ``seats`` holds V (the seat does not matter) or V0, V1 (the values of seat 0 and seat 1 to
     move, pairs (V0[i, j], V1[j, i])). ``ends`` says what banking past the goal is worth
-    (``rollhold.FIRST_TO_GOAL_ENDS``, or the last-turn tables of ``pigdice.solve.two.endgame``).
+    (``FIRST_TO_GOAL_ENDS``, or the last-turn tables of ``pigdice.solve.two.endgame``).
     """
     goal = variant.goal
     va, vb = seats[0], seats[-1]
     same = len(seats) == 1
-    last_a, last_b = ends[0], ends[1]
     top = 2 * goal - 2
     chunk = max(1, top // 100) if goal >= 300 else top + 1
-    out = np.zeros(3)
     truncation = 0.0
-    rows = None if variant.decision is Decision.DICE_PER_TURN else rollhold.level_rows(goal, table, ends)
+    game = game_of(goal, table, ends)
+    one_throw = variant.decision is Decision.DICE_PER_TURN
+    rows = None if one_throw else rollhold.level_rows(game)
 
     # A pass is a Gauss-Seidel sweep over all score sums, high sums first. Without resets every
     # dependency is solved before it is used, so one pass is exact and its residual is the
@@ -147,15 +148,14 @@ def solve_values(
         s = top
         while s >= 0:
             low = max(0, s - chunk + 1)
-            if variant.decision is Decision.DICE_PER_TURN:
-                out[0] = out[1] = dicechoice.solve_levels(va, vb, goal, s, low, table, last_a, last_b, same)
-                out[2] = 0.0
+            if rows is None:
+                residual = dicechoice.solve_levels(va, vb, s, low, game, same)
+                level = rollhold.LevelSweep(residual, residual, 0.0)
             else:
-                assert rows is not None
-                rollhold.solve_levels(va, vb, goal, s, low, table, passes == 1, out, ends, same, *rows)
-            change = max(change, float(out[0]))
-            pair_residual = max(pair_residual, float(out[1]))
-            truncation = max(truncation, float(out[2]))
+                level = rollhold.solve_levels(va, vb, s, low, game, rows, passes == 1, same)
+            change = max(change, level.change)
+            pair_residual = max(pair_residual, level.residual)
+            truncation = max(truncation, level.truncation)
             s = low - 1
             if progress is not None:
                 progress((top - s) / (top + 1), f"pass {passes}")
@@ -186,7 +186,7 @@ def solve_uncached(variant: Variant, tolerance: float = TOLERANCE, progress: Pro
     table = effect_table(variant)
     values = np.full((goal, goal), 0.5)
     started = time.perf_counter()
-    sweeps = solve_values(variant, table, [values], rollhold.FIRST_TO_GOAL_ENDS, tolerance, progress)
+    sweeps = solve_values(variant, table, [values], FIRST_TO_GOAL_ENDS, tolerance, progress)
     seconds = time.perf_counter() - started
     return Policy(variant, values, sweeps.passes, sweeps.residual, seconds)
 

@@ -41,3 +41,16 @@ def thrown_score(kind, amount, keep, score):  # pragma: no cover - numba
     """Return the score after one throw banked at once (Hog, a final roll): the step from turn total 0, banked."""
     new_score, turn_total, _ = effect_step(kind, amount, keep, score, 0)
     return new_score + turn_total
+
+
+@njit(cache=True, inline="always")
+def last_turn_step(kind, amount, keep, turn_total):  # pragma: no cover - numba
+    """Return (points banked, turn total, turn ends) after one effect in a 2-player game's last turn.
+
+    The step of ``effect_step``, counted in what the player banks. A bust or a reset ends the last
+    turn short of the leader (banks -1), at a deficit of 0 too, where a bust would leave the scores
+    level: that deficit never arises in play, and the shipped values count it so.
+    """
+    if kind in (KIND_BUST, KIND_RESET):
+        return -1, 0, True
+    return effect_step(kind, amount, keep, 0, turn_total)

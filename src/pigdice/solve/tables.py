@@ -1,14 +1,16 @@
 """Numeric effect tables for the numba kernels, read from the variant's exact outcome tables.
 
-The kernels switch on an effect's kind inline (a called function costs them 3-5x), so they
-compare with these module-level codes, which numba compiles in as constants. They are the one
-copy of ``EffectKind``'s values outside rules/; ``tests/solve/test_effect_kernels.py`` drives
-every kernel through every kind. (Numba's cache is keyed on each kernel's own source file, so
-renumbering ``EffectKind`` needs ``NUMBA_CACHE_DIR`` cleared.)
+The kernels take an effect's step through ``pigdice.solve.step.effect_step``, which compares
+with these module-level codes, compiled in as constants; what the Python side needs to know
+about the kinds (is there a doubling, how likely is a bust) is worked out here once, as fields
+of the table. ``tests/solve/test_effect_kernels.py`` drives every kernel through every kind.
+(Numba's cache is keyed on each kernel's own source file, so renumbering ``EffectKind`` or
+changing the step needs ``NUMBA_CACHE_DIR`` cleared.)
 """
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -42,6 +44,8 @@ class EffectTable(NamedTuple):
     offsets: np.ndarray  # int64, length choices + 1
     monotone: bool  # no effect can lower or pin the turn total (one backward sweep is exact)
     has_reset: bool  # some effect resets the score (states then depend on lower score sums)
+    has_double: bool  # some effect doubles the turn total (a roll then jumps furthest)
+    lowest_bust_chance: float  # the smallest chance of a bust among the roll choices
     # The same effects arranged for the roll/hold sweep's inner loop (``rollhold._turn_sweep``), so
     # it runs without a switch on the kind for the common effects: per choice c, the ADD rows
     # add_offsets[c]:add_offsets[c+1] (amounts ascending), the chance of losing the turn total
@@ -82,14 +86,18 @@ def effect_table(variant: Variant) -> EffectTable:
             probabilities.append(float(probability))
         offsets.append(len(kinds))
     kind_array = np.array(kinds, dtype=np.int64)
+    chances = np.array(probabilities, dtype=np.float64)
+    busts = [float(chances[a:b][kind_array[a:b] == KIND_BUST].sum()) for a, b in itertools.pairwise(offsets)]
     return EffectTable(
         kind_array,
         np.array(amounts, dtype=np.int64),
         np.array(keeps, dtype=np.bool_),
-        np.array(probabilities, dtype=np.float64),
+        chances,
         np.array(offsets, dtype=np.int64),
         bool(np.all(np.isin(kind_array, [int(kind) for kind in MONOTONE_KINDS]))),
         bool(np.any(kind_array == KIND_RESET)),
+        bool(np.any(kind_array == KIND_DOUBLE)),
+        min([1.0, *busts]),
         *_sweep_arrays(kinds, amounts, keeps, probabilities, offsets),
     )
 
@@ -97,7 +105,7 @@ def effect_table(variant: Variant) -> EffectTable:
 def _sweep_arrays(
     kinds: list[int], amounts: list[int], keeps: list[bool], probabilities: list[float], offsets: list[int]
 ) -> tuple[Any, ...]:
-    """Return the sweep's arrangement of the effects (the fields of ``EffectTable`` after ``has_reset``)."""
+    """Return the sweep's arrangement of the effects (the fields of ``EffectTable`` after ``lowest_bust_chance``)."""
     rolls: list[tuple[list[int], list[float]]] = []
     add_amounts: list[int] = []
     add_probabilities: list[float] = []

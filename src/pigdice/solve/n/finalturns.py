@@ -276,10 +276,9 @@ def last_tables(variant: Variant, table: EffectTable, players: int, length: int)
 
     shared = variant.ties is TieRule.SHARED
     out = np.empty((players - 1, length))
-    args = (table.kinds, table.amounts, table.keeps, table.probabilities, table.offsets, table.monotone)
     for t in range(1, players):
         tie = 1.0 / (t + 1) if shared else 0.0
-        lastturn.last_turn_starts(length, tie, single_last_throw(variant), *args, out[t - 1])
+        lastturn.last_turn_starts(length, tie, single_last_throw(variant), table, out[t - 1])
     return out
 
 

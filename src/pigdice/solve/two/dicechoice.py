@@ -11,42 +11,36 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pigdice.solve.tables import KIND_ADD, KIND_BANK, KIND_RESET, KIND_SET
+from pigdice.solve.step import thrown_score
+from pigdice.solve.two.bundles import NO_LAST, Evaluation
 
-_NO_LAST = np.zeros(0)  # first to the goal: a throw past the goal wins
 
-
-@njit(cache=True)
-def _banked_target(i, j, goal, V, kind, amount, last):  # pragma: no cover - numba
-    """Return (const, coef) after one banked throw from score i (coef multiplies V[j, i]).
+@njit(cache=True, inline="always")
+def _banked_target(i, j, goal, V, score, last):  # pragma: no cover - numba
+    """Return (const, coef) of a throw from score i that banks ``score`` (coef multiplies V[j, i]).
 
     Past the goal the throw wins (``last`` empty) or is worth 1 - last[s - j]: the opponent's
     last throw (``pigdice.solve.two.lastturn``).
     """
-    if kind in (KIND_ADD, KIND_SET, KIND_BANK):
-        s2 = i + amount
-    elif kind == KIND_RESET:
-        s2 = 0
-    else:  # BUST, DOUBLE and SUBTRACT of a zero turn total score nothing
-        s2 = i
-    if s2 >= goal:
+    if score >= goal:
         if last.shape[0] > 0:
-            return 1.0 - last[min(s2 - j, last.shape[0] - 1)], 0.0
+            return 1.0 - last[min(score - j, last.shape[0] - 1)], 0.0
         return 1.0, 0.0
-    if s2 == i:
+    if score == i:
         return 1.0, -1.0
-    return 1.0 - V[j, s2], 0.0
+    return 1.0 - V[j, score], 0.0
 
 
 @njit(cache=True, inline="always")  # as a plain call, Hog's solve took 1.25x longer
-def _choice_value(V, i, j, goal, choice, kinds, amounts, probs, offsets, last):  # pragma: no cover - numba
+def _choice_value(V, i, j, goal, choice, t, last):  # pragma: no cover - numba
     """Return (const, coef) of throwing with ``choice`` at (i, j) against next-mover values V."""
     vc = 0.0
     vd = 0.0
-    for e in range(offsets[choice], offsets[choice + 1]):
-        tc, td = _banked_target(i, j, goal, V, kinds[e], amounts[e], last)
-        vc += probs[e] * tc
-        vd += probs[e] * td
+    for e in range(t.offsets[choice], t.offsets[choice + 1]):
+        score = thrown_score(t.kinds[e], t.amounts[e], t.keeps[e], i)
+        tc, td = _banked_target(i, j, goal, V, score, last)
+        vc += t.probabilities[e] * tc
+        vd += t.probabilities[e] * td
     return vc, vd
 
 
@@ -54,7 +48,7 @@ def _choice_value(V, i, j, goal, choice, kinds, amounts, probs, offsets, last): 
 def _plain_values(V, i, j, goal, t, const, coef):  # pragma: no cover - numba
     """``_throw_values``' coefficients for throws of adds (each at least 1), busts and resets, first to the goal.
 
-    The same values without the switch on the effect kind (``tables.EffectTable``'s layout).
+    The same values without the effect step (``tables.EffectTable``'s layout).
     """
     room = goal - i
     for ch in range(t.offsets.shape[0] - 1):
@@ -82,10 +76,10 @@ def _plain_throws(t, last_a, last_b):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _throw_values(V, i, j, goal, x, kinds, amounts, probs, offsets, const, coef, last):  # pragma: no cover - numba
+def _throw_values(V, i, j, goal, x, t, const, coef, last):  # pragma: no cover - numba
     """Fill const/coef with each choice's affine value in the partner value x; return the best choice."""
-    for ch in range(offsets.shape[0] - 1):
-        const[ch], coef[ch] = _choice_value(V, i, j, goal, ch, kinds, amounts, probs, offsets, last)
+    for ch in range(t.offsets.shape[0] - 1):
+        const[ch], coef[ch] = _choice_value(V, i, j, goal, ch, t, last)
     return _best(const, coef, x)
 
 
@@ -93,25 +87,27 @@ def _throw_values(V, i, j, goal, x, kinds, amounts, probs, offsets, const, coef,
 def throw_values(V, i, j, goal, x, t, const, coef, last):  # pragma: no cover - numba
     """Fill const/coef with each choice's affine value in the partner value x; return the best choice.
 
-    ``t`` is the ``EffectTable``; inner calls take its arrays unpacked (numba passes tuples slowly).
+    ``t`` is the ``EffectTable``; ``last`` the mover's last-turn table (empty: first to the goal).
     """
     if _plain_throws(t, last, last):
         _plain_values(V, i, j, goal, t, const, coef)
         return _best(const, coef, x)
-    return _throw_values(V, i, j, goal, x, t.kinds, t.amounts, t.probabilities, t.offsets, const, coef, last)
+    return _throw_values(V, i, j, goal, x, t, const, coef, last)
 
 
 @njit(cache=True)
-def solve_levels(VA, VB, goal, s_high, s_low, t, last_a, last_b, same):  # pragma: no cover - numba
+def solve_levels(VA, VB, s_high, s_low, game, same):  # pragma: no cover - numba
     """Solve every pair whose score sum lies in [s_low, s_high], high sums first; return the pair residual.
 
     VA[i, j] and VB[j, i] are solved together (one array if ``same``: the seat does not matter);
-    ``last_a`` (``last_b``) is read when the player at (i, j) (at (j, i)) throws past the goal.
-    Each pair iterates its best throws and their exact 2x2 solve until they agree; the largest
-    last step over all pairs is returned: 0 (to rounding) means every pair is solved exactly.
+    the game's ends give the last-turn table read when the player at (i, j) (at (j, i)) throws
+    past the goal. Each pair iterates its best throws and their exact 2x2 solve until they agree;
+    the largest last step over all pairs is returned: 0 (to rounding) means every pair is solved
+    exactly.
     """
-    kinds, amounts, probs, offsets = t.kinds, t.amounts, t.probabilities, t.offsets
-    n_choices = offsets.shape[0] - 1
+    goal, t = game.goal, game.table
+    last_a, last_b = game.ends.mover_last, game.ends.other_last
+    n_choices = t.offsets.shape[0] - 1
     # each choice's value is affine in the partner value, and its coefficients do not depend
     # on it: computed once per pair, then the pair iterates only its choices and 2x2 solve
     const_a = np.empty(n_choices)
@@ -136,9 +132,9 @@ def solve_levels(VA, VB, goal, s_high, s_low, t, last_a, last_b, same):  # pragm
                 if not one:
                     _plain_values(VA, j, i, goal, t, const_b, coef_b)
             else:
-                _throw_values(VB, i, j, goal, z, kinds, amounts, probs, offsets, const_a, coef_a, last_a)
+                _throw_values(VB, i, j, goal, z, t, const_a, coef_a, last_a)
                 if not one:
-                    _throw_values(VA, j, i, goal, x, kinds, amounts, probs, offsets, const_b, coef_b, last_b)
+                    _throw_values(VA, j, i, goal, x, t, const_b, coef_b, last_b)
             for _ in range(100):
                 b1 = _best(const_a, coef_a, z)
                 c1 = const_a[b1]
@@ -178,32 +174,35 @@ def _best(const, coef, x):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def evaluate_levels(VA, VB, TA, TB, goal, t, loop, out):  # pragma: no cover - numba
-    """Evaluate two fixed dice-count tables (TA[i, j] = choice + 1); return the largest change.
+def evaluate_levels(VA, VB, TA, TB, game, loop):  # pragma: no cover - numba
+    """Evaluate two fixed dice-count tables (TA[i, j] = choice + 1); return an ``Evaluation``.
 
-    A pair whose throws both (to rounding) never score never ends: A is given ``loop`` there and
-    out[1] counts such pairs, out[2], out[3] the (i, j) of the one with the lowest score sum
-    (as ``rollhold.evaluate_levels``).
+    A pair whose throws both (to rounding) never score never ends: A is given ``loop`` there, and
+    the evaluation counts such pairs and names the one with the lowest score sum (as
+    ``rollhold.evaluate_levels``).
     """
-    kinds, amounts, probs, offsets = t.kinds, t.amounts, t.probabilities, t.offsets
+    goal, t = game.goal, game.table
     change = 0.0
+    endless = 0
+    endless_score = 0
+    endless_other = 0
     for s in range(2 * goal - 2, -1, -1):
         i_low = max(0, s - goal + 1)
         for i in range(i_low, s + 1 - i_low):
             j = s - i
             old_a = VA[i, j]
             old_b = VB[j, i]
-            c1, d1 = _choice_value(VB, i, j, goal, TA[i, j] - 1, kinds, amounts, probs, offsets, _NO_LAST)
-            c2, d2 = _choice_value(VA, j, i, goal, TB[j, i] - 1, kinds, amounts, probs, offsets, _NO_LAST)
+            c1, d1 = _choice_value(VB, i, j, goal, TA[i, j] - 1, t, NO_LAST)
+            c2, d2 = _choice_value(VA, j, i, goal, TB[j, i] - 1, t, NO_LAST)
             det = 1.0 - d1 * d2
             if abs(det) > 1e-15:
                 a = (c1 + d1 * c2) / det
             else:
                 a = loop
-                out[1] += 1.0
-                out[2] = i
-                out[3] = j
+                endless += 1
+                endless_score = i
+                endless_other = j
             VA[i, j] = a
             VB[j, i] = c2 + d2 * a
             change = max(change, abs(a - old_a), abs(VB[j, i] - old_b))
-    return change
+    return Evaluation(change, endless, endless_score, endless_other)

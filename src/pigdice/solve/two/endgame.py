@@ -31,8 +31,9 @@ from pigdice.solve.memory import check_memory, values_bytes
 from pigdice.solve.positions import TRUNCATION_ERROR, Position
 from pigdice.solve.solver import TOLERANCE, Progress, solve_values
 from pigdice.solve.storage import READ_LOCK, RowCache, save_npz
-from pigdice.solve.tables import KIND_BUST, KIND_DOUBLE, EffectTable, effect_table
+from pigdice.solve.tables import EffectTable, effect_table
 from pigdice.solve.two import dicechoice, lastturn, rollhold
+from pigdice.solve.two.bundles import NO_LAST, Ends
 
 FORMAT_VERSION = 1
 MIN_LAST = 256  # the last-turn table's first length; it doubles while it is too short
@@ -59,11 +60,7 @@ def single_last_throw(variant: Variant) -> bool:
 
 def bust_chance(table: EffectTable) -> float:
     """Return the smallest chance of a bust among the roll choices (the margin of ``_turn_sweep``'s stop)."""
-    lowest = 1.0
-    for c in range(len(table.offsets) - 1):
-        rows = slice(int(table.offsets[c]), int(table.offsets[c + 1]))
-        lowest = min(lowest, float(table.probabilities[rows][table.kinds[rows] == KIND_BUST].sum()))
-    return lowest
+    return table.lowest_bust_chance
 
 
 def last_turn_table(variant: Variant, table: EffectTable, length: int) -> np.ndarray:
@@ -72,8 +69,7 @@ def last_turn_table(variant: Variant, table: EffectTable, length: int) -> np.nda
     """
     tie, single = tie_value(variant), single_last_throw(variant)
     out = np.empty(length)
-    args = (table.kinds, table.amounts, table.keeps, table.probabilities, table.offsets, table.monotone)
-    lastturn.last_turn_starts(length, tie, single, *args, out)
+    lastturn.last_turn_starts(length, tie, single, table, out)
     return out
 
 
@@ -141,7 +137,7 @@ class EndgamePolicy:
         """Return (the mover's values, the next mover's values, the mover's last-turn table) for ``seat``."""
         if self.values.shape[0] == 1:
             return self.values[0], self.values[0], self.last
-        mover_last = self.last if seat == 0 else rollhold.NO_LAST  # the second seat's goal ends the game
+        mover_last = self.last if seat == 0 else NO_LAST  # the second seat's goal ends the game
         return self.values[seat], self.values[1 - seat], mover_last
 
     def _names(self) -> list[str]:
@@ -167,7 +163,7 @@ class EndgamePolicy:
         if self.variant.decision is Decision.DICE_PER_TURN and position.turn_total:
             raise BadParameterError(f"{self.variant.name} has no turn total")
         # past the last-turn table a value would be read off its end (off by up to last[-1])
-        stretch = 2 if bool(np.any(self.table.kinds == KIND_DOUBLE)) else 1  # a doubling jumps furthest
+        stretch = 2 if self.table.has_double else 1  # a doubling jumps furthest
         jump = int(self.table.amounts.max())
         if position.final is None and stretch * (score + position.turn_total) + jump - other >= self.last.size:
             top = (self.last.size - jump + other) // stretch - 1
@@ -180,22 +176,20 @@ class EndgamePolicy:
     def _last_turn(self, need: int, turn_total: int) -> dict[str, float]:
         """Return the last player's share for each option at deficit ``need`` and ``turn_total``."""
         t = self.table
-        args = (t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets, t.monotone)
         tie = tie_value(self.variant)
         names = self._names()
         if single_last_throw(self.variant):
             values = np.empty(len(names))
-            lastturn.single_throw(need, tie, t.kinds, t.amounts, t.probabilities, t.offsets, values)
+            lastturn.single_throw(need, tie, t, values)
             return dict(zip(names, (float(v) for v in values), strict=True))
         if turn_total > need:
             return {"hold": 1.0}
         key = (-1, need, 0)
         row = self._rows.get(key)
         if row is None:
-            win, act = np.empty(need + 1), np.empty(need + 1, dtype=np.int64)
-            hold, rolls = np.empty(need + 1), np.empty((len(names), need + 1))
-            lastturn.last_turn_row(need, tie, *args, win, act, hold, rolls)
-            row = self._rows.keep(key, (win, act, hold, rolls), win.nbytes + act.nbytes + hold.nbytes + rolls.nbytes)
+            rows = lastturn.last_turn_rows(t, need + 1)
+            lastturn.last_turn_row(need, tie, t, rows)
+            row = self._rows.keep(key, tuple(rows), sum(part.nbytes for part in rows))
         _, _, hold, rolls = row
         return {"hold": float(hold[turn_total]), **{n: float(rolls[c, turn_total]) for c, n in enumerate(names)}}
 
@@ -216,7 +210,7 @@ class EndgamePolicy:
         key = (position.seat if self.values.shape[0] == 2 else 0, score, other)
         row = self._rows.get(key)
         if row is None or row[0].shape[0] <= k:
-            ends = (last, rollhold.NO_LAST, self.pbust, self.cap)
+            ends = Ends(last, NO_LAST, self.pbust, self.cap)
             row = rollhold.turn_row(nxt, score, other, self.goal, self.table, rollhold.NO_FIXED, ends, k + 1)
             row = self._rows.keep(key, row, sum(a.nbytes for a in row))
         _, _, hold, rolls = row
@@ -336,11 +330,11 @@ def solve_endgame(
         check_memory(f"solving {variant.name} ({variant.endgame})", goal, _endgame_bytes(last.size))
         if variant.endgame is Endgame.EQUAL_TURNS:
             values = np.full((2, goal, goal), 0.5)
-            ends = (last, rollhold.NO_LAST, pbust, cap)  # only the first seat's goal gives a last turn
+            ends = Ends(last, NO_LAST, pbust, cap)  # only the first seat's goal gives a last turn
             seats = [values[0], values[1]]
         else:
             values = np.full((1, goal, goal), 0.5)
-            ends = (last, last, pbust, cap)
+            ends = Ends(last, last, pbust, cap)
             seats = [values[0]]
         sweeps = solve_values(variant, table, seats, ends, tolerance, progress)
         if sweeps.truncation <= TRUNCATION_ERROR or length >= MAX_LAST:

@@ -18,6 +18,7 @@ from pigdice.solve.memory import action_table_bytes, check_memory, head_to_head_
 from pigdice.solve.solver import TOLERANCE, fixed_point, one_pass_is_exact, solvable
 from pigdice.solve.tables import effect_table
 from pigdice.solve.two import dicechoice, rollhold
+from pigdice.solve.two.bundles import Evaluation, game_of
 
 
 @dataclass(frozen=True)
@@ -65,11 +66,13 @@ def head_to_head(
     ta = check_table(variant, table_a)
     tb = check_table(variant, table_b)
     table = effect_table(variant)
+    game = game_of(goal, table)
     va = np.empty((goal, goal))
     vb = np.empty((goal, goal))
-    out = np.zeros(4)
-    if variant.decision is Decision.DICE_PER_TURN:
+    one_throw = variant.decision is Decision.DICE_PER_TURN
+    if one_throw:
         ta, tb = ta[:, :, 0].copy(), tb[:, :, 0].copy()
+    last_pass = Evaluation(0.0, 0, 0, 0)  # its never-ending pairs are reported
     # without resets every dependency is final before it is used, so one pass is exact
     exact = one_pass_is_exact(variant, table)
 
@@ -77,20 +80,17 @@ def head_to_head(
         """Evaluate with A winning ``loop`` of a game that never ends; return (passes, change)."""
         va.fill(0.5)
         vb.fill(0.5)
-        warm, scratch = rollhold.evaluation_rows(goal, table)
-        out[:] = 0.0
+        rows = rollhold.evaluation_rows(game)
 
         def one_pass(passes: int) -> float:
-            loops = np.zeros(4)
-            if variant.decision is Decision.DICE_PER_TURN:
-                change = dicechoice.evaluate_levels(va, vb, ta, tb, goal, table, loop, loops)
+            nonlocal last_pass
+            if one_throw:
+                last_pass = dicechoice.evaluate_levels(va, vb, ta, tb, game, loop)
             else:
-                rollhold.evaluate_levels(va, vb, ta, tb, goal, 2 * goal - 2, 0, table, warm, scratch, loop, loops)
-                change = float(loops[0])
-            out[1:] = loops[1:]  # the last pass's never-ending pairs
+                last_pass = rollhold.evaluate_levels(va, vb, ta, tb, game, rows, loop)
             if exact:
                 return 0.0
-            return change if passes >= 2 else float("inf")
+            return last_pass.change if passes >= 2 else float("inf")
 
         return fixed_point(
             one_pass,
@@ -102,10 +102,10 @@ def head_to_head(
 
     passes, change = evaluate(0.5)
     result = HeadToHead(float(va[0, 0]), 1.0 - float(vb[0, 0]), passes, change)
-    if out[1] > 0:
+    if last_pass.endless > 0:
         # The values are affine in what a never-ending game is worth to A, so giving A all of
         # it, then none of it, measures how likely a game is never to end.
-        pair = (int(out[2]), int(out[3]))
+        pair = (last_pass.endless_score, last_pass.endless_other)
         evaluate(1.0)
         a_all, b_none = float(va[0, 0]), float(vb[0, 0])
         evaluate(0.0)

@@ -13,11 +13,13 @@ a player banks past the goal (``pigdice.solve.two.endgame``).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from pigdice.solve.positions import INDIFFERENCE
-from pigdice.solve.tables import KIND_ADD, KIND_BANK, KIND_DOUBLE, KIND_RESET, KIND_SET, KIND_SUBTRACT
+from pigdice.solve.step import last_turn_step, thrown_score
 
 MAX_SWEEPS = 10_000
 SWEEP_TOLERANCE = 1e-16
@@ -56,42 +58,52 @@ def _payoff(gain, need, tie):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def single_throw(need, tie, kinds, amounts, probs, offsets, values):  # pragma: no cover - numba
+def single_throw(need, tie, t, values):  # pragma: no cover - numba
     """Fill values[c] with the share of one banked throw with choice c (a final roll, or Hog); return the best c.
 
-    The throw starts from turn total 0 and is banked at once, as the engine does: an add or a
-    set banks its amount, a doubling or subtraction of nothing banks 0, a bust banks 0, a reset
-    loses the whole score (and the game), a bank effect banks its amount.
+    The throw starts from turn total 0 and is banked at once, as the engine does
+    (``pigdice.solve.step.thrown_score``): a reset loses the whole score (and the game).
     """
     best = 0
-    for ch in range(offsets.shape[0] - 1):
+    for ch in range(t.offsets.shape[0] - 1):
         v = 0.0
-        for e in range(offsets[ch], offsets[ch + 1]):
-            kind = kinds[e]
-            if kind in (KIND_ADD, KIND_SET, KIND_BANK):
-                v += probs[e] * _payoff(amounts[e], need, tie)
-            elif kind == KIND_RESET:
-                v += 0.0
-            else:
-                v += probs[e] * _payoff(0, need, tie)
+        for e in range(t.offsets[ch], t.offsets[ch + 1]):
+            # from a score of 1 standing for the player's own: a reset banks -1, a bust 0
+            gain = thrown_score(t.kinds[e], t.amounts[e], t.keeps[e], 1) - 1
+            v += t.probabilities[e] * _payoff(gain, need, tie)
         values[ch] = v
         if ch > 0 and v > values[best] + INDIFFERENCE:
             best = ch
     return best  # no hold: fewer dice unless more are better by more than INDIFFERENCE
 
 
-@njit(cache=True)
-def last_turn_row(
-    need, tie, kinds, amounts, keeps, probs, offsets, monotone, win, act, hold, rolls
-):  # pragma: no cover
-    """Solve the last turn at deficit ``need`` for turn totals k = 0..need; fill the rows; return sweeps.
+class LastTurnRows(NamedTuple):
+    """One last turn's rows over turn totals k = 0..need (``last_turn_row``)."""
 
-    win[k]: the share under optimal play; act[k]: 0 hold, c + 1 roll with choice c; hold[k]: the
-    share if holding; rolls[c, k]: if rolling with choice c. Above ``need`` the player holds
-    and wins. Tie-break (``positions.py``): at k = 0 roll, elsewhere hold, fewer dice among
-    rolls, unless another option is better by more than INDIFFERENCE.
+    win: np.ndarray  # the share under optimal play
+    act: np.ndarray  # int64: 0 hold, c + 1 roll with choice c
+    hold: np.ndarray  # the share if holding
+    rolls: np.ndarray  # (choices, totals): the share if rolling with choice c
+
+
+@njit(cache=True)
+def last_turn_rows(t, width):  # pragma: no cover - numba
+    """Return empty rows (``LastTurnRows``) for last turns up to ``width`` turn totals with ``t``'s roll choices."""
+    n_choices = t.offsets.shape[0] - 1
+    return LastTurnRows(np.empty(width), np.empty(width, dtype=np.int64), np.empty(width), np.empty((n_choices, width)))
+
+
+@njit(cache=True)
+def last_turn_row(need, tie, t, rows):  # pragma: no cover - numba
+    """Solve the last turn at deficit ``need`` for turn totals k = 0..need; fill ``rows``; return sweeps.
+
+    Above ``need`` the player holds and wins. Tie-break (``positions.py``): at k = 0 roll,
+    elsewhere hold, fewer dice among rolls, unless another option is better by more than
+    INDIFFERENCE. A turn that ends banks what ``pigdice.solve.step.last_turn_step`` says: a bust
+    or a reset falls short of the leader.
     """
-    n_choices = offsets.shape[0] - 1
+    win, act, hold, rolls = rows.win, rows.act, rows.hold, rows.rolls
+    n_choices = t.offsets.shape[0] - 1
     options = np.empty(n_choices + 1)
     for k in range(need + 1):
         win[k] = 0.0
@@ -105,24 +117,12 @@ def last_turn_row(
             options[0] = hold[k]
             for ch in range(n_choices):
                 v = 0.0
-                for e in range(offsets[ch], offsets[ch + 1]):
-                    kind = kinds[e]
-                    amount = amounts[e]
-                    k2 = -1
-                    if kind == KIND_ADD:
-                        k2 = k + amount
-                    elif kind == KIND_DOUBLE:
-                        k2 = 2 * k
-                    elif kind == KIND_SUBTRACT:
-                        k2 = max(k - amount, 0)
-                    elif kind == KIND_SET:
-                        k2 = amount
-                    elif kind == KIND_BANK:
-                        gain = amount + (k if keeps[e] else 0)
-                        v += probs[e] * _payoff(gain, need, tie)
-                    # BUST and RESET: the last turn ends short of the leader (0)
-                    if k2 >= 0:
-                        v += probs[e] * (1.0 if k2 > need else win[k2])
+                for e in range(t.offsets[ch], t.offsets[ch + 1]):
+                    gain, k2, ends = last_turn_step(t.kinds[e], t.amounts[e], t.keeps[e], k)
+                    if ends:
+                        v += t.probabilities[e] * _payoff(gain, need, tie)
+                    else:
+                        v += t.probabilities[e] * (1.0 if k2 > need else win[k2])
                 rolls[ch, k] = v
                 options[ch + 1] = v
             best = prefer(options, n_choices + 1, k == 0)
@@ -131,25 +131,22 @@ def last_turn_row(
                 change = delta
             win[k] = options[best]
             act[k] = best
-        if monotone or sweeps >= MAX_SWEEPS or (settled and change < SWEEP_TOLERANCE):
+        if t.monotone or sweeps >= MAX_SWEEPS or (settled and change < SWEEP_TOLERANCE):
             return sweeps
         # once the values settle, one more sweep so the recorded roll values use them too
         settled = change < SWEEP_TOLERANCE
 
 
 @njit(cache=True)
-def last_turn_starts(top, tie, single, kinds, amounts, keeps, probs, offsets, monotone, out):  # pragma: no cover
+def last_turn_starts(top, tie, single, t, out):  # pragma: no cover - numba
     """Fill out[d] for d = 0..top - 1: the last player's share at the start of their last turn."""
-    n_choices = offsets.shape[0] - 1
+    n_choices = t.offsets.shape[0] - 1
     values = np.empty(n_choices)
-    win = np.empty(top)
-    act = np.empty(top, dtype=np.int64)
-    hold = np.empty(top)
-    rolls = np.empty((n_choices, top))
+    rows = last_turn_rows(t, top)
     for d in range(top):
         if single:
-            best = single_throw(d, tie, kinds, amounts, probs, offsets, values)
+            best = single_throw(d, tie, t, values)
             out[d] = values[best]
         else:
-            last_turn_row(d, tie, kinds, amounts, keeps, probs, offsets, monotone, win, act, hold, rolls)
-            out[d] = win[0]
+            last_turn_row(d, tie, t, rows)
+            out[d] = rows.win[0]

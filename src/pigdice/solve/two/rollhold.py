@@ -15,36 +15,103 @@ changes nothing by more than the tolerance.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from pigdice.solve.actions import ROLL_TIE
 from pigdice.solve.layout import SWEEP_CHAIN, SWEEP_GENERAL, SWEEP_PLAIN
 from pigdice.solve.positions import TRUNCATION_ERROR
-from pigdice.solve.tables import KIND_DOUBLE, KIND_SET, KIND_SUBTRACT, EffectTable
+from pigdice.solve.step import effect_step
+from pigdice.solve.tables import EffectTable
+from pigdice.solve.two.bundles import FIRST_TO_GOAL_ENDS, NO_LAST, Ends, Evaluation, Game, game_of
+
+__all__ = ["FIRST_TO_GOAL_ENDS", "NO_LAST", "Ends", "game_of"]  # their home is bundles; callers find them here too
 
 INNER_TOLERANCE = 1e-15
 MAX_INNER_SWEEPS = 10_000
 MAX_PAIR_ROUNDS = 100
 NO_FIXED = np.zeros(0, dtype=np.int8)
-NO_LAST = np.zeros(0)  # first to the goal: banking the goal wins
-# (last-turn table of the mover, of the other side, smallest bust chance, cap): see solve_levels
-FIRST_TO_GOAL_ENDS = (NO_LAST, NO_LAST, 0.0, 0)
 # A chosen action counts as still optimal this far outside its exact range of partner values:
 # choosing between options that tie to within it changes no value by more than twice as much.
 BOUNDS_SLACK = 1e-14
+# The rows of ``EvaluationRows.turns``: A's c and d, B's c and d. One array, not four: with four the
+# evaluation's sweeps ran 10-15% slower (bench: the exact head-to-head of Pig and Two-Dice Pig).
+A_C, A_D, B_C, B_D = 0, 1, 2, 3
 
 
-@njit(cache=True, inline="always")
-def _unpack(t):  # pragma: no cover - numba
-    """Return the arrays of an ``EffectTable`` and its monotone flag, for the inner kernels."""
-    return t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets, t.monotone
+class SweepRows(NamedTuple):
+    """A turn sweep's rows and scratch (``sweep_rows``): allocated once per solve, reused by every turn."""
+
+    act: np.ndarray  # int64 per turn total: 0 hold, c + 1 roll with choice c
+    rolls: np.ndarray  # (choices, totals): each choice's roll value, recorded by ``turn_row`` only ((0, 0) else)
+    option_c: np.ndarray  # per option o (0 holds, c + 1 rolls with choice c): its value option_c + option_d x
+    option_d: np.ndarray
+    lose_c: np.ndarray  # per choice: what losing the turn total or the score adds to its roll, at every total
+    lose_d: np.ndarray
+    window_c: np.ndarray  # the chain sweep, per roll: the running window sum over the previous roll's adds
+    window_d: np.ndarray
+    adds_c: np.ndarray  # the chain sweep, (rolls, totals): each roll's adds' value at each total
+    adds_d: np.ndarray
+
+
+class TurnBounds(NamedTuple):
+    """What a turn sweep tells the pair solve besides its rows (``_turn_sweep``)."""
+
+    low: float  # the range of partner values x over which the chosen actions stay optimal
+    high: float
+    stop: float  # last[T - j] at the stop past the goal (0 first to the goal)
+    top: int  # the turn totals swept
+    clamped: float  # the most a read past the end of the last-turn table may be off (its last entry)
+    at_end: bool  # the stop lies at the end of the last-turn table (a longer table would move it)
+
+
+class LevelRows(NamedTuple):
+    """The rows ``solve_levels`` keeps its turns in (``level_rows``), kept from one call to the next."""
+
+    c: np.ndarray  # (goal, width): c[i], d[i] hold the last turn solved with score i
+    d: np.ndarray
+    sweep: SweepRows
+
+
+class EvaluationRows(NamedTuple):
+    """The rows ``evaluate_levels`` keeps each side's turns in (``evaluation_rows``), per score."""
+
+    turns: np.ndarray  # (4, goal, width): turns[A_C, i], turns[A_D, i] hold A's last turn with score i; B_C, B_D B's
+    sweep: SweepRows
+
+
+class LevelSweep(NamedTuple):
+    """What one call of ``solve_levels`` did: the largest change of a value, pair residual and truncation."""
+
+    change: float
+    residual: float
+    truncation: float  # the most the stop past the goal may have moved a value (at most TRUNCATION_ERROR)
 
 
 @njit(cache=True)
-def _work(t):  # pragma: no cover - numba
-    """Return the scratch rows ``_turn_sweep`` needs for ``t``'s choices (allocated once per kernel call)."""
-    return np.empty((4, t.offsets.shape[0]))
+def sweep_rows(t, width, record, chain):  # pragma: no cover - numba
+    """Return a sweep's rows over ``width`` turn totals (with the roll values if ``record``, a chain's if ``chain``)."""
+    n_choices = t.offsets.shape[0] - 1
+    rolls = np.empty((n_choices, width)) if record else np.empty((0, 0))
+    chains = n_choices if chain else 0
+    # the rows are views of a few blocks, not arrays of their own: the sweeps ran faster so
+    options = np.empty((4, n_choices + 1))
+    windows = np.zeros((2, chains))
+    adds = np.zeros((2, chains, width + t.window_end + 2 if chain else 0))
+    return SweepRows(
+        np.zeros(width, dtype=np.int64),
+        rolls,
+        options[0],
+        options[1],
+        options[2],
+        options[3],
+        windows[0],
+        windows[1],
+        adds[0],
+        adds[1],
+    )
 
 
 @njit(cache=True, inline="always")
@@ -59,91 +126,88 @@ def _better(value, best, best_action, k):  # pragma: no cover - numba
     return value > best + margin or (k == 0 and best_action == 0 and value >= best)
 
 
+@njit(cache=True, inline="always")
+def _past_goal(last, index, clamped):  # pragma: no cover - numba
+    """Return (1 - last[index], clamped): a total banked past the goal; past the table's end its last entry, noted."""
+    n_last = last.shape[0]
+    if index >= n_last:
+        return 1.0 - last[n_last - 1], last[n_last - 1]
+    return 1.0 - last[index], clamped
+
+
+@njit(cache=True, inline="always")
+def _turn_layout(t):  # pragma: no cover - numba
+    """Return the table's adds (amounts, chances, offsets per choice) and each choice's bust and reset chances.
+
+    ``_turn_sweep`` takes the arrays it reads as locals: numba counts the references of a bundle
+    kept whole through its loops, which cost the general sweep a tenth.
+    """
+    return t.add_amounts, t.add_probabilities, t.add_offsets, t.bust_probabilities, t.reset_probabilities
+
+
+@njit(cache=True, inline="always")
+def _turn_effects(t):  # pragma: no cover - numba
+    """Return the table's effects (kinds, amounts, keeps, chances) and the rows of its other effects per choice."""
+    return t.kinds, t.amounts, t.keeps, t.probabilities, t.other_rows, t.other_offsets
+
+
 @njit(cache=True)
-def _turn_sweep(  # pragma: no cover - numba
-    i,
-    j,
-    goal,
-    V,
-    x,
-    t,
-    c,
-    d,
-    act,
-    rolls,
-    bounds,
-    fixed,
-    last,
-    pbust,
-    cap,
-    min_top,
-    work,
-):
-    """Solve one turn at (i, j) given the partner guess x = V[j, i]; fill c, d, act; return sweeps.
+def _turn_sweep(i, j, V, x, game, last, c, d, rows, fixed, min_top):  # pragma: no cover - numba
+    """Solve one turn at (i, j) given the partner guess x = V[j, i]; fill c, d and rows.act; return its bounds.
 
     V holds the values of the player who moves next (the opponent's turn-start values). If
     ``fixed`` is non-empty it gives the action for every turn total (0 hold, c + 1 roll with
     choice c) and the turn is evaluated, not optimised: the exact head-to-head evaluator uses
     this with each side's own value array.
 
-    P_k = c[k] + d[k] * x. act[k] is 0 for hold and 1 + choice index for a roll. If ``rolls``
-    has a row per choice, the last sweep writes each choice's roll value there. ``bounds``
-    receives the interval of partner values x for which the chosen actions stay optimal, so
-    the pair solver can stop without another round.
+    P_k = c[k] + d[k] * x. act[k] is 0 for hold and 1 + choice index for a roll. If
+    ``rows.rolls`` has a row per choice, the last sweep writes each choice's roll value there.
+    The bounds (``TurnBounds``) give the interval of partner values x for which the chosen
+    actions stay optimal, so the pair solver can stop without another round.
 
     Endings with a last turn (``last`` non-empty, ``pigdice.solve.two.endgame``): banking a total
     T >= goal is worth 1 - last[T - j] (the opponent's last turn, ``pigdice.solve.two.lastturn``),
     and the turn goes on past the goal. Holding is provably optimal at every total from the
     first T with last[T - j] <= pbust * x (rolling wins at most 1 - pbust + pbust (1 - x);
     pbust: the smallest bust chance of any roll choice), so the sweep stops there, or where
-    last[T - j] <= TRUNCATION_ERROR; bounds[2] receives last[T - j] there, so the caller can check
-    the stop against the solved x. ``cap`` > 0 forces a hold at totals >= cap (tests), and the
-    sweep covers at least ``min_top`` turn totals (hints past the stop). bounds[3] receives the
-    turn totals swept, bounds[4] the most a read past the end of ``last`` may be off (last[-1]),
-    bounds[5] 1 if the stop lies at the end of ``last`` (a longer table would move it).
+    last[T - j] <= TRUNCATION_ERROR; the bounds' ``stop`` is last[T - j] there, so the caller can
+    check the stop against the solved x. The ends' ``cap`` > 0 forces a hold at totals >= cap
+    (tests), and the sweep covers at least ``min_top`` turn totals (hints past the stop).
 
-    The effect arrays are the ``EffectTable``'s,
-    unpacked by the public kernels (numba passes a NamedTuple to an inner function slowly: whole
-    solves took 1.2-1.7x longer). The effect switch is written out inline: numba runs it ~20x
-    slower as a called function.
+    Adds, busts and resets are read from the table's layout without a switch; every other effect
+    takes the one effect step (``pigdice.solve.step``).
     """
-    kinds, amounts, keeps, probs, offsets, monotone = _unpack(t)
-    add_amounts, add_probs, add_offsets = t.add_amounts, t.add_probabilities, t.add_offsets
-    bust_probs, reset_probs, other_rows, other_offsets = (
-        t.bust_probabilities, t.reset_probabilities, t.other_rows, t.other_offsets)  # fmt: skip
+    goal, bust_chance, cap = game.goal, game.ends.bust_chance, game.ends.cap
+    monotone, n_choices = game.table.monotone, game.table.offsets.shape[0] - 1
+    add_amounts, add_chances, add_offsets, busts, resets = _turn_layout(game.table)
+    kinds, amounts, keeps, chances, other_rows, other_offsets = _turn_effects(game.table)
+    act, rolls, option_c, option_d = rows.act, rows.rolls, rows.option_c, rows.option_d
+    lose_c, lose_d = rows.lose_c, rows.lose_d
     n_last = last.shape[0]
     stop_value = 0.0
     clamped = 0.0  # a value read past the end of ``last`` is off by at most last[-1]
-    at_end = 0.0
+    at_end = False
     if n_last == 0:
         top = goal - i
     else:
-        threshold = max(pbust * x, TRUNCATION_ERROR)
+        threshold = max(bust_chance * x, TRUNCATION_ERROR)
         need = goal - j
         while need < n_last - 1 and last[need] > threshold:
             need += 1
         top = j + need - i
         stop_value = last[need]
-        if need == n_last - 1:
-            at_end = 1.0
+        at_end = need == n_last - 1
         if cap > 0 and cap - i < top:
             top = cap - i
             stop_value = 0.0  # a forced hold: exact for the capped game
         if min_top > top:
             top = min(min_top, c.shape[0])
-    n_choices = offsets.shape[0] - 1
     record = rolls.shape[0] == n_choices
-    # option o's value is opt_c[o] + opt_d[o] * x: o = 0 holds, o = c + 1 rolls with choice c
-    opt_c = work[0]
-    opt_d = work[1]
-    # what losing the turn total or the score adds to each choice's roll: the same at every k
-    lose_c = work[2]
-    lose_d = work[3]
     reset_c = 1.0 if i == 0 else 1.0 - V[j, 0]  # a reset at score 0 is a bust
     reset_d = -1.0 if i == 0 else 0.0
     for ch in range(n_choices):
-        lose_c[ch] = bust_probs[ch] + reset_probs[ch] * reset_c
-        lose_d[ch] = -bust_probs[ch] + reset_probs[ch] * reset_d
+        lose_c[ch] = busts[ch] + resets[ch] * reset_c
+        lose_d[ch] = -busts[ch] + resets[ch] * reset_d
     use_fixed = fixed.shape[0] > 0
     sweeps = 0
     while True:
@@ -159,69 +223,50 @@ def _turn_sweep(  # pragma: no cover - numba
                 best_c = 1.0 - V[j, i + k]
                 best_d = 0.0
             else:  # banking past the goal: the opponent's last turn
-                if i + k - j >= n_last:
-                    clamped = last[n_last - 1]
-                best_c = 1.0 - last[min(i + k - j, n_last - 1)]
+                best_c, clamped = _past_goal(last, i + k - j, clamped)
                 best_d = 0.0
             best_v = best_c + best_d * x
             best_a = 0
-            opt_c[0] = best_c
-            opt_d[0] = best_d
+            option_c[0] = best_c
+            option_d[0] = best_d
             for ch in range(n_choices):
                 rc = lose_c[ch]
                 rd = lose_d[ch]
-                # the common case without a switch: adds
                 for e in range(add_offsets[ch], add_offsets[ch + 1]):
                     k2 = k + add_amounts[e]
                     if k2 < top:
-                        rc += add_probs[e] * c[k2]
-                        rd += add_probs[e] * d[k2]
+                        rc += add_chances[e] * c[k2]
+                        rd += add_chances[e] * d[k2]
                     elif n_last == 0:  # first to the goal: reaching it wins
-                        rc += add_probs[e]
+                        rc += add_chances[e]
                     else:  # past the stop: holding is optimal (or forced)
-                        if i + k2 - j >= n_last:
-                            clamped = last[n_last - 1]
-                        rc += add_probs[e] * (1.0 - last[min(i + k2 - j, n_last - 1)])
+                        value, clamped = _past_goal(last, i + k2 - j, clamped)
+                        rc += add_chances[e] * value
                 for o in range(other_offsets[ch], other_offsets[ch + 1]):
                     e = other_rows[o]
-                    kind = kinds[e]
-                    amount = amounts[e]
-                    tc = 1.0
+                    s2, k2, ends = effect_step(kinds[e], amounts[e], keeps[e], i, k)
+                    tc = 1.0  # a win, unless one of the cases below
                     td = 0.0
-                    k2 = -1
-                    if kind == KIND_DOUBLE:
-                        k2 = 2 * k
-                    elif kind == KIND_SUBTRACT:
-                        k2 = max(k - amount, 0)
-                    elif kind == KIND_SET:
-                        k2 = amount
-                    else:  # BANK
-                        s2 = i + amount
-                        if keeps[e]:
-                            s2 += k
+                    if ends:
                         if s2 >= goal:
                             if n_last > 0:
-                                if s2 - j >= n_last:
-                                    clamped = last[n_last - 1]
-                                tc = 1.0 - last[min(s2 - j, n_last - 1)]
-                        elif s2 == i:
+                                tc, clamped = _past_goal(last, s2 - j, clamped)
+                        elif s2 == i:  # nothing banked: the partner state
                             td = -1.0
                         else:
                             tc = 1.0 - V[j, s2]
-                    if k2 >= 0 and k2 < top:
+                    elif k2 < top:
                         tc = c[k2]
                         td = d[k2]
-                    elif k2 >= top and n_last > 0:  # past the stop: holding is optimal (or forced)
-                        if i + k2 - j >= n_last:
-                            clamped = last[n_last - 1]
-                        tc = 1.0 - last[min(i + k2 - j, n_last - 1)]
-                    rc += probs[e] * tc
-                    rd += probs[e] * td
+                    elif n_last > 0:  # past the stop: holding is optimal (or forced)
+                        tc, clamped = _past_goal(last, i + k2 - j, clamped)
+                    rc += chances[e] * tc
+                    rd += chances[e] * td
                 rv = rc + rd * x
                 if record:
                     rolls[ch, k] = rv
-                opt_c[ch + 1] = rc
-                opt_d[ch + 1] = rd
+                option_c[ch + 1] = rc
+                option_d[ch + 1] = rd
                 if _better(rv, best_v, best_a, k):
                     best_v = rv
                     best_c = rc
@@ -229,27 +274,12 @@ def _turn_sweep(  # pragma: no cover - numba
                     best_a = ch + 1
             if use_fixed:
                 best_a = fixed[k]
-                best_c = opt_c[best_a]
-                best_d = opt_d[best_a]
-            # the range of x over which the chosen option still beats every other one
-            for o in range(n_choices + 1):
-                if use_fixed:
-                    break
-                if o == best_a:
-                    continue
-                oc = opt_c[o]
-                od = opt_d[o]
-                slope = best_d - od
-                if abs(slope) < 1e-12:
-                    continue  # the two options differ by a constant over all x in [0, 1]
-                if slope > 0.0:
-                    edge = (oc - best_c) / slope
-                    if edge > lo:
-                        lo = edge
-                elif slope < 0.0:
-                    edge = (oc - best_c) / slope
-                    if edge < hi:
-                        hi = edge
+                best_c = option_c[best_a]
+                best_d = option_d[best_a]
+            else:  # the range of x over which the chosen option still beats every other one
+                for o in range(n_choices + 1):
+                    if o != best_a:
+                        lo, hi = _widen(lo, hi, best_c, best_d, option_c[o], option_d[o])
             if not monotone:
                 delta = abs(best_c - c[k]) + abs(best_d - d[k])
                 if delta > change:
@@ -260,19 +290,7 @@ def _turn_sweep(  # pragma: no cover - numba
         if monotone or change < INNER_TOLERANCE or sweeps >= MAX_INNER_SWEEPS:
             if record and not monotone and sweeps < MAX_INNER_SWEEPS and change > 0.0:
                 continue  # one more sweep so the recorded roll values use converged c, d
-            bounds[0] = lo
-            bounds[1] = hi
-            bounds[2] = stop_value
-            bounds[3] = top
-            bounds[4] = clamped
-            bounds[5] = at_end
-            return sweeps
-
-
-@njit(cache=True, inline="always")
-def _sweep_kind(t, last, cap):  # pragma: no cover - numba
-    """Return the sweep turns of ``t`` take (``layout``): the general one with a last-turn table or a cap."""
-    return t.sweep if last.shape[0] == 0 and cap == 0 else SWEEP_GENERAL
+            return TurnBounds(lo, hi, stop_value, top, clamped, at_end)
 
 
 @njit(cache=True, inline="always")
@@ -295,31 +313,20 @@ def _widen(lo, hi, best_c, best_d, other_c, other_d):  # pragma: no cover - numb
 
 
 @njit(cache=True, inline="always")
-def _first_to_goal_bounds(bounds, lo, hi, top):  # pragma: no cover - numba
-    """Write a fast sweep's ``bounds`` as ``_turn_sweep`` does: the range of x, no stop past the goal."""
-    bounds[0] = lo
-    bounds[1] = hi
-    bounds[2] = 0.0
-    bounds[3] = top
-    bounds[4] = 0.0
-    bounds[5] = 0.0
-
-
-@njit(cache=True, inline="always")
-def _plain_sweep(i, j, goal, V, x, t, c, d, bounds, fixed):  # pragma: no cover - numba
+def _plain_sweep(i, j, V, x, game, c, d, fixed):  # pragma: no cover - numba
     """``_turn_sweep`` for one roll of adds, busts and resets (``SWEEP_PLAIN``), first to the goal, nothing recorded.
 
-    The same sweep, values and ties, without what the common case never needs: the switch on
-    the effect kind, several roll choices, sweeps to a fixed point, fixed actions, the
-    opponent's last turn. The roll's adds are ``t``'s window and singles (``layout``). ``c`` and
-    ``d`` must hold a win (1, 0) at every total from the goal on that an add can reach
-    (``level_rows`` pads them), so the adds need no test.
-    ``fixed`` as in ``_turn_sweep`` (empty: optimise; then ``bounds`` is not needed).
+    The same sweep, values and ties, without what the common case never needs: the effect step,
+    several roll choices, sweeps to a fixed point, fixed actions, the opponent's last turn. The
+    roll's adds are the table's window and singles (``layout``). ``c`` and ``d`` must hold a win
+    (1, 0) at every total from the goal on that an add can reach (``level_rows`` pads them), so
+    the adds need no test. ``fixed`` as in ``_turn_sweep`` (then the bounds mean nothing).
     """
+    t = game.table
     start, end, chance = t.window_start, t.window_end, t.window_chance
     singles, single_chances = t.singles, t.single_chances
     lose, reset = t.bust_probabilities[0], t.reset_probabilities[0]
-    top = goal - i
+    top = game.goal - i
     lose_c = lose + reset * (1.0 if i == 0 else 1.0 - V[j, 0])  # a reset at score 0 is a bust
     lose_d = -lose - (reset if i == 0 else 0.0)
     n_singles = singles.shape[0]
@@ -358,58 +365,60 @@ def _plain_sweep(i, j, goal, V, x, t, c, d, bounds, fixed):  # pragma: no cover 
         lo, hi = _widen(lo, hi, best_c, best_d, other_c, other_d)  # where the choice stays the better one
         c[k] = best_c
         d[k] = best_d
-    _first_to_goal_bounds(bounds, lo, hi, top)
+    return TurnBounds(lo, hi, 0.0, top, 0.0, False)
 
 
 @njit(cache=True)
-def _chain_sweep(i, j, goal, V, x, t, scratch, c, d, bounds, fixed):  # pragma: no cover - numba
+def _chain_sweep(i, j, V, x, game, c, d, rows, fixed):  # pragma: no cover - numba
     """``_turn_sweep`` for chains of rolls (``SWEEP_CHAIN``), first to the goal, with nothing recorded.
 
     Roll n's adds are roll n - 1's with one more die, so their value at turn total k is the
     die's window over roll n - 1's adds values at k + start .. k + end (the first roll's window
     runs over c): a running sum per roll, whatever the number of dice. Values, ties (fewer dice
     on a tie) and bounds as in ``_turn_sweep``; ``c``, ``d`` padded with wins as for
-    ``_plain_sweep``; ``fixed`` as there; ``scratch`` from ``chain_scratch``.
+    ``_plain_sweep``; ``fixed`` as there; ``rows`` from ``sweep_rows`` with ``chain``.
     """
+    t = game.table
     start, end, chance, totals = t.window_start, t.window_end, t.window_chance, t.add_totals
-    sums, adds, options = scratch
+    window_c, window_d, adds_c, adds_d = rows.window_c, rows.window_d, rows.adds_c, rows.adds_d
+    option_c, option_d = rows.option_c, rows.option_d
+    busts, resets = t.bust_probabilities, t.reset_probabilities
     n_choices = totals.shape[0]
-    top = goal - i
+    top = game.goal - i
     reset_c = 1.0 if i == 0 else 1.0 - V[j, 0]  # a reset at score 0 is a bust
     reset_d = -1.0 if i == 0 else 0.0
     use_fixed = fixed.shape[0] > 0
     for ch in range(n_choices):  # from top on every total wins: each roll's adds are worth their chance
         for k in range(top, top + end + 2):
-            adds[0, ch, k] = totals[ch]
-            adds[1, ch, k] = 0.0
-        inner = (end - start + 1.0) * (1.0 if ch == 0 else totals[ch - 1])
-        sums[0, ch] = inner
-        sums[1, ch] = 0.0
+            adds_c[ch, k] = totals[ch]
+            adds_d[ch, k] = 0.0
+        window_c[ch] = (end - start + 1.0) * (1.0 if ch == 0 else totals[ch - 1])
+        window_d[ch] = 0.0
     lo = -1e300
     hi = 1e300
     for k in range(top - 1, -1, -1):
         best_c, best_d = _hold(V, i, j, k)
         best_v = best_c + best_d * x
         best_a = 0
-        options[0, 0] = best_c
-        options[1, 0] = best_d
+        option_c[0] = best_c
+        option_d[0] = best_d
         for ch in range(n_choices):
             if ch == 0:
-                sum_c = sums[0, 0] + c[k + start] - c[k + end + 1]
-                sum_d = sums[1, 0] + d[k + start] - d[k + end + 1]
+                sum_c = window_c[0] + c[k + start] - c[k + end + 1]
+                sum_d = window_d[0] + d[k + start] - d[k + end + 1]
             else:
-                sum_c = sums[0, ch] + adds[0, ch - 1, k + start] - adds[0, ch - 1, k + end + 1]
-                sum_d = sums[1, ch] + adds[1, ch - 1, k + start] - adds[1, ch - 1, k + end + 1]
-            sums[0, ch] = sum_c
-            sums[1, ch] = sum_d
-            adds[0, ch, k] = chance * sum_c
-            adds[1, ch, k] = chance * sum_d
-            lose = t.bust_probabilities[ch]
-            reset = t.reset_probabilities[ch]
+                sum_c = window_c[ch] + adds_c[ch - 1, k + start] - adds_c[ch - 1, k + end + 1]
+                sum_d = window_d[ch] + adds_d[ch - 1, k + start] - adds_d[ch - 1, k + end + 1]
+            window_c[ch] = sum_c
+            window_d[ch] = sum_d
+            adds_c[ch, k] = chance * sum_c
+            adds_d[ch, k] = chance * sum_d
+            lose = busts[ch]
+            reset = resets[ch]
             roll_c = chance * sum_c + lose + reset * reset_c
             roll_d = chance * sum_d - lose + reset * reset_d
-            options[0, ch + 1] = roll_c
-            options[1, ch + 1] = roll_d
+            option_c[ch + 1] = roll_c
+            option_d[ch + 1] = roll_d
             roll_v = roll_c + roll_d * x
             if _better(roll_v, best_v, best_a, k):
                 best_v = roll_v
@@ -417,51 +426,38 @@ def _chain_sweep(i, j, goal, V, x, t, scratch, c, d, bounds, fixed):  # pragma: 
                 best_d = roll_d
                 best_a = ch + 1
         if use_fixed:
-            c[k] = options[0, fixed[k]]
-            d[k] = options[1, fixed[k]]
+            c[k] = option_c[fixed[k]]
+            d[k] = option_d[fixed[k]]
             continue
         for o in range(n_choices + 1):  # the range of x over which the choice stays the best one
             if o != best_a:
-                lo, hi = _widen(lo, hi, best_c, best_d, options[0, o], options[1, o])
+                lo, hi = _widen(lo, hi, best_c, best_d, option_c[o], option_d[o])
         c[k] = best_c
         d[k] = best_d
-    _first_to_goal_bounds(bounds, lo, hi, top)
+    return TurnBounds(lo, hi, 0.0, top, 0.0, False)
 
 
-def level_rows(
-    goal: int, t: EffectTable, ends: tuple[np.ndarray, np.ndarray, float, int]
-) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...] | None]:
-    """Return the rows C, D that ``solve_levels`` keeps its turns in (allocated once per solve) and
-    the chain sweep's scratch (None unless the table is a chain: its sweep is then not compiled).
+def level_rows(game: Game) -> LevelRows:
+    """Return the rows ``solve_levels`` keeps its turns in (allocated once per solve).
 
-    C[i], D[i] hold the last turn solved with score i, so the next one with the same score (a
+    c[i], d[i] hold the last turn solved with score i, so the next one with the same score (a
     neighbour) starts its sweeps close to the answer when effects can lower the turn total. For
     the fast sweeps every total from the goal on is padded with a win (1, 0).
     """
-    last_a, last_b, _, cap = ends
-    fast = t.sweep != SWEEP_GENERAL and last_a.shape[0] == 0 and last_b.shape[0] == 0 and cap == 0
-    rows = _rows(2, goal, goal + last_a.shape[0], t, fast)
-    return rows[0], rows[1], chain_scratch(t, rows.shape[2]) if fast else None
+    rows = _rows(2, game.goal, game.goal + game.ends.mover_last.shape[0], game)
+    return LevelRows(rows[0], rows[1], sweep_rows(game.table, rows.shape[2], False, game.sweep == SWEEP_CHAIN))
 
 
-def evaluation_rows(goal: int, t: EffectTable) -> tuple[np.ndarray, tuple[np.ndarray, ...] | None]:
-    """Return fresh rows for ``evaluate_levels``' ``warm`` (A's c, d and B's c, d per score) and its scratch."""
-    rows = _rows(4, goal, goal, t, t.sweep != SWEEP_GENERAL)
-    return rows, chain_scratch(t, rows.shape[2])
+def evaluation_rows(game: Game) -> EvaluationRows:
+    """Return fresh rows for ``evaluate_levels``: A's and B's turn rows per score, and the sweep's."""
+    rows = _rows(4, game.goal, game.goal, game)
+    return EvaluationRows(rows, sweep_rows(game.table, rows.shape[2], False, game.sweep == SWEEP_CHAIN))
 
 
-def chain_scratch(t: EffectTable, width: int) -> tuple[np.ndarray, ...] | None:
-    """Return ``_chain_sweep``'s scratch for rows of ``width`` (window sums per roll, each roll's adds
-    value per total, the options' values), or None if ``t`` is no chain."""
-    if t.sweep != SWEEP_CHAIN:
-        return None
-    rolls = t.offsets.shape[0] - 1
-    extra = t.window_end + 2
-    return np.zeros((2, rolls)), np.zeros((2, rolls, width + extra)), np.zeros((2, rolls + 1))
-
-
-def _rows(n: int, goal: int, width: int, t: EffectTable, padded: bool) -> np.ndarray:
-    """Return n / 2 pairs of turn rows (c = 0.5, d = 0), padded with wins past the goal if ``padded``."""
+def _rows(n: int, goal: int, width: int, game: Game) -> np.ndarray:
+    """Return n / 2 pairs of turn rows (c = 0.5, d = 0) in one array, padded with wins past the goal (fast sweeps)."""
+    t: EffectTable = game.table
+    padded = game.sweep != SWEEP_GENERAL
     if padded and t.add_amounts.shape[0] > 0:
         width = goal + int(np.max(t.add_amounts)) + 1
     rows = np.full((n, goal, width), 0.5)
@@ -473,106 +469,38 @@ def _rows(n: int, goal: int, width: int, t: EffectTable, padded: bool) -> np.nda
 
 
 @njit(cache=True, inline="always")
-def _solve_pair(  # pragma: no cover - numba
-    i,
-    j,
-    goal,
-    VA,
-    VB,
-    t,
-    C,
-    D,
-    act,
-    rolls,
-    bounds,
-    last_a,
-    last_b,
-    pbust,
-    cap,
-    same,
-    work,
-    kind,
-    scratch,
-):
-    """Solve VA[i, j] and VB[j, i] together by policy iteration on their 2x2 affine system.
+def _pair_solution(c1, d1, c2, d2, z, diagonal):  # pragma: no cover - numba
+    """Return (x, z) solving x = c1 + d1 z and z = c2 + d2 x, the pair's 2x2 system (one state if ``diagonal``).
 
-    VA holds the turn-start values of the player who moves at (i, j), VB the other's; they are
-    one array (``same``) unless the seat matters (equal turns). ``last_a`` (``last_b``) is the
-    last-turn table read when the player at (i, j) (at (j, i)) banks past the goal, ``pbust``
-    and ``cap`` as in ``_turn_sweep``. Returns the Bellman
-    residual of the pair: how far the solved values are from the right-hand sides of their own
-    equations (rounding only, once the policies are stable). bounds[3] receives the most the
-    stop past the goal may have cost (see ``_turn_sweep``; at most TRUNCATION_ERROR).
+    A singular system (both turns surely hand the other the same scores) keeps the old partner value z.
     """
-    x = VA[i, j]
-    z = VB[j, i]
-    residual = 0.0
-    truncation = 0.0
-    for _ in range(MAX_PAIR_ROUNDS):
-        if kind == SWEEP_PLAIN:
-            _plain_sweep(i, j, goal, VB, z, t, C[i], D[i], bounds, NO_FIXED)
-        elif scratch is not None:  # a chain (None prunes the chain sweep: not compiled for other tables)
-            _chain_sweep(i, j, goal, VB, z, t, scratch, C[i], D[i], bounds, NO_FIXED)
-        else:
-            _turn_sweep(i, j, goal, VB, z, t, C[i], D[i], act, rolls, bounds, NO_FIXED, last_a, pbust, cap, 0, work)
-        c1 = C[i, 0]
-        d1 = D[i, 0]
-        lo1 = bounds[0]
-        hi1 = bounds[1]
-        stop1 = bounds[2]
-        loose1 = bounds[4]
-        end1 = bounds[5]
-        if same and i == j:
-            xn = c1 / (1.0 - d1) if d1 < 1.0 else c1
-            zn = xn
-            c2 = c1
-            d2 = d1
-            lo2 = lo1
-            hi2 = hi1
-            stop2 = stop1
-            loose2 = loose1
-            end2 = end1
-        else:
-            if kind == SWEEP_PLAIN:
-                _plain_sweep(j, i, goal, VA, x, t, C[j], D[j], bounds, NO_FIXED)
-            elif scratch is not None:
-                _chain_sweep(j, i, goal, VA, x, t, scratch, C[j], D[j], bounds, NO_FIXED)
-            else:
-                _turn_sweep(j, i, goal, VA, x, t, C[j], D[j], act, rolls, bounds, NO_FIXED, last_b, pbust, cap, 0, work)
-            c2 = C[j, 0]
-            d2 = D[j, 0]
-            lo2 = bounds[0]
-            hi2 = bounds[1]
-            stop2 = bounds[2]
-            loose2 = bounds[4]
-            end2 = bounds[5]
-            det = 1.0 - d1 * d2
-            if abs(det) > 1e-12:
-                xn = (c1 + d1 * c2) / det
-            else:
-                xn = c1 + d1 * z
-            zn = c2 + d2 * xn
-        residual = max(abs(c1 + d1 * zn - xn), abs(c2 + d2 * xn - zn))
-        stable = lo1 - BOUNDS_SLACK <= zn <= hi1 + BOUNDS_SLACK and lo2 - BOUNDS_SLACK <= xn <= hi2 + BOUNDS_SLACK
-        # options that tie to rounding can swap forever without moving the values: stop then too
-        stable = stable or (abs(xn - x) <= 1e-15 and abs(zn - z) <= 1e-15)
-        # the stop past the goal must still be where holding is provably optimal (or negligible),
-        # unless it lies at the end of the last-turn table: then the caller lengthens the table
-        miss1 = stop1 - pbust * zn
-        miss2 = stop2 - pbust * xn
-        if (miss1 > TRUNCATION_ERROR + BOUNDS_SLACK and end1 == 0.0) or (
-            miss2 > TRUNCATION_ERROR + BOUNDS_SLACK and end2 == 0.0
-        ):
-            stable = False
-        truncation = max(miss1, miss2, loose1, loose2, 0.0)
-        x = xn
-        z = zn
-        if stable:
-            break
-    VA[i, j] = x
-    VB[j, i] = z
-    bounds[3] = truncation
-    return residual
+    if diagonal:
+        x = c1 / (1.0 - d1) if d1 < 1.0 else c1
+        return x, x
+    det = 1.0 - d1 * d2
+    x = (c1 + d1 * c2) / det if abs(det) > 1e-12 else c1 + d1 * z
+    return x, c2 + d2 * x
+
+
+@njit(cache=True, inline="always")
+def _pair_settled(mine, theirs, x, z, new_x, new_z, pbust):  # pragma: no cover - numba
+    """Return (whether the pair's chosen actions stay optimal at its new values, the most the stop past the goal cost).
+
+    ``mine`` and ``theirs`` are the two turns' ``TurnBounds``; x, z the values the round started
+    from. Options that tie to rounding can swap forever without moving the values: the pair then
+    stops too. The stop past the goal must still be where holding is provably optimal (or
+    negligible), unless it lies at the end of the last-turn table: then the caller lengthens the table.
+    """
+    stable = mine.low - BOUNDS_SLACK <= new_z <= mine.high + BOUNDS_SLACK
+    stable = stable and theirs.low - BOUNDS_SLACK <= new_x <= theirs.high + BOUNDS_SLACK
+    stable = stable or (abs(new_x - x) <= 1e-15 and abs(new_z - z) <= 1e-15)
+    miss_mine = mine.stop - pbust * new_z
+    miss_theirs = theirs.stop - pbust * new_x
+    if (miss_mine > TRUNCATION_ERROR + BOUNDS_SLACK and not mine.at_end) or (
+        miss_theirs > TRUNCATION_ERROR + BOUNDS_SLACK and not theirs.at_end
+    ):
+        stable = False
+    return stable, max(miss_mine, miss_theirs, mine.clamped, theirs.clamped, 0.0)
 
 
 @njit(cache=True, inline="always")
@@ -587,46 +515,70 @@ def _guess(V, i, j, goal):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def solve_levels(VA, VB, goal, s_high, s_low, t, fresh, out, ends, same, C, D, scratch):  # pragma: no cover - numba
-    """Solve every pair whose score sum lies in [s_low, s_high], high sums first.
+def solve_levels(VA, VB, s_high, s_low, game, rows, fresh, same):  # pragma: no cover - numba
+    """Solve every pair whose score sum lies in [s_low, s_high], high sums first; return a ``LevelSweep``.
 
-    ``fresh``: the arrays hold no earlier estimate, so guess from the level above. Writes the
-    largest change of any value to out[0], the largest pair residual to out[1] and the largest
-    truncation past the goal to out[2]. ``same``: VA is VB (the seat does not matter). ``C``,
-    ``D``, ``scratch``: from ``level_rows``, kept from one call to the next.
+    VA[i, j] and VB[j, i] are solved together by policy iteration on their 2x2 affine system: VA
+    holds the turn-start values of the player who moves at (i, j), VB the other's; they are one
+    array (``same``) unless the seat matters (equal turns), and the game's ends give each side's
+    last-turn table. ``fresh``: the arrays hold no earlier estimate, so guess from the level
+    above. ``rows``: from ``level_rows``, kept from one call to the next. The residual is the
+    largest Bellman residual of a pair (rounding only, once the policies are stable).
     """
-    last_a, last_b, pbust, cap = ends
-    work = _work(t)
-    kind = _sweep_kind(t, last_a, cap) if last_b.shape[0] == 0 else SWEEP_GENERAL
-    act = np.empty(C.shape[1], dtype=np.int64)
-    rolls = np.empty((0, 0))
-    bounds = np.zeros(6)
+    goal, kind, pbust = game.goal, game.sweep, game.ends.bust_chance
+    mover_last, other_last = game.ends.mover_last, game.ends.other_last
+    C, D, sweep = rows.c, rows.d, rows.sweep
     change = 0.0
     residual = 0.0
     truncation = 0.0
     for s in range(s_high, s_low - 1, -1):
-        i_low = s - goal + 1
-        if i_low < 0:
-            i_low = 0
+        i_low = max(s - goal + 1, 0)
         i_high = s // 2 if same else s - i_low
         for i in range(i_low, i_high + 1):
             j = s - i
+            diagonal = same and i == j
             old_x = VA[i, j]
             old_z = VB[j, i]
-            if fresh:
-                # first guesses extrapolated from the two levels above, where they exist
+            if fresh:  # first guesses extrapolated from the two levels above, where they exist
                 VA[i, j] = _guess(VA, i, j, goal)
                 VB[j, i] = _guess(VB, j, i, goal)
-            r = _solve_pair(i, j, goal, VA, VB, t, C, D, act, rolls, bounds, last_a, last_b, pbust, cap, same,
-                            work, kind, scratch)  # fmt: skip
-            residual = max(residual, r)
-            truncation = max(truncation, bounds[3])
-            delta = max(abs(VA[i, j] - old_x), abs(VB[j, i] - old_z))
-            if delta > change:
-                change = delta
-    out[0] = change
-    out[1] = residual
-    out[2] = truncation
+            x = VA[i, j]
+            z = VB[j, i]
+            pair_residual = 0.0
+            pair_truncation = 0.0
+            for _ in range(MAX_PAIR_ROUNDS):
+                # The sweeps are chosen here, not in a helper: numba counts the references of every
+                # array in a bundle an inline helper hands on, which cost Pig's solve a quarter.
+                if kind == SWEEP_PLAIN:
+                    mine = _plain_sweep(i, j, VB, z, game, C[i], D[i], NO_FIXED)
+                elif kind == SWEEP_CHAIN:
+                    mine = _chain_sweep(i, j, VB, z, game, C[i], D[i], sweep, NO_FIXED)
+                else:
+                    mine = _turn_sweep(i, j, VB, z, game, mover_last, C[i], D[i], sweep, NO_FIXED, 0)
+                # read before B's sweep: at i == j with the seat mattering, both turns share one row
+                c1, d1 = C[i, 0], D[i, 0]
+                theirs = mine
+                if not diagonal:
+                    if kind == SWEEP_PLAIN:
+                        theirs = _plain_sweep(j, i, VA, x, game, C[j], D[j], NO_FIXED)
+                    elif kind == SWEEP_CHAIN:
+                        theirs = _chain_sweep(j, i, VA, x, game, C[j], D[j], sweep, NO_FIXED)
+                    else:
+                        theirs = _turn_sweep(j, i, VA, x, game, other_last, C[j], D[j], sweep, NO_FIXED, 0)
+                c2, d2 = C[j, 0], D[j, 0]
+                new_x, new_z = _pair_solution(c1, d1, c2, d2, z, diagonal)
+                pair_residual = max(abs(c1 + d1 * new_z - new_x), abs(c2 + d2 * new_x - new_z))
+                stable, pair_truncation = _pair_settled(mine, theirs, x, z, new_x, new_z, pbust)
+                x = new_x
+                z = new_z
+                if stable:
+                    break
+            VA[i, j] = x
+            VB[j, i] = z
+            residual = max(residual, pair_residual)
+            truncation = max(truncation, pair_truncation)
+            change = max(change, abs(x - old_x), abs(z - old_z))
+    return LevelSweep(change, residual, truncation)
 
 
 @njit(cache=True)
@@ -634,22 +586,19 @@ def turn_row(V, i, j, goal, t, fixed, ends, min_top):  # pragma: no cover - numb
     """Return the turn at (i, j) given the next mover's values V: win, action, hold and roll values.
 
     Optimal play if ``fixed`` is empty, else the given actions (see ``_turn_sweep``). ``ends``
-    as in ``_solve_pair``, read for the mover's side (its first table); the row covers turn
-    totals up to where holding is provably optimal past the goal, and at least ``min_top``.
+    (``Ends``) is read for the mover's side (its first table); the row covers turn totals up to
+    where holding is provably optimal past the goal, and at least ``min_top``.
     """
-    last, _, pbust, cap = ends
-    n_choices = t.offsets.shape[0] - 1
+    last = ends.mover_last
     width = max(goal + last.shape[0], min_top)
     c = np.full(width, 0.5)
     d = np.zeros(width)
-    act = np.zeros(width, dtype=np.int64)
-    rolls = np.empty((n_choices, width))
-    bounds = np.zeros(6)
+    rows = sweep_rows(t, width, True, False)
     x = V[j, i]
-    _turn_sweep(i, j, goal, V, x, t, c, d, act, rolls, bounds, fixed, last, pbust, cap, min_top, _work(t))
+    bounds = _turn_sweep(i, j, V, x, Game(goal, t, ends, SWEEP_GENERAL), last, c, d, rows, fixed, min_top)
     top = goal - i
     if last.shape[0] > 0:
-        top = int(bounds[3])
+        top = bounds.top
     win = np.empty(top)
     hold = np.empty(top)
     for k in range(top):
@@ -660,61 +609,78 @@ def turn_row(V, i, j, goal, t, fixed, ends, min_top):  # pragma: no cover - numb
             hold[k] = 1.0 - V[j, i + k]
         else:
             hold[k] = 1.0 - last[min(i + k - j, last.shape[0] - 1)]
-    return win, act[:top].copy(), hold, rolls[:, :top].copy()
+    return win, rows.act[:top].copy(), hold, rows.rolls[:, :top].copy()
 
 
 @njit(cache=True)
-def turn_actions(V, i, j, goal, t, c, d, act):  # pragma: no cover - numba
-    """Write the optimal actions of the turn at (i, j), first to the goal, into ``act``.
+def optimal_actions(V, i0, i1, game, table):  # pragma: no cover - numba
+    """Write the optimal action of every turn with score i0 <= i < i1, first to the goal, into table[i, j, k].
 
-    ``c`` and ``d`` (length >= goal - i) are the sweep's rows and its start: passing the last
-    turn's rows with the same score i warm-starts sweeps that repeat to a fixed point.
+    Each turn's sweep starts from the one before it with the same score (warm rows): where rolls
+    can lower the turn total (Pig Dice) the sweeps to a fixed point then take a few rounds, not many.
     """
-    bounds = np.zeros(6)
-    _turn_sweep(i, j, goal, V, V[j, i], t, c, d, act, np.empty((0, 0)), bounds, NO_FIXED, NO_LAST, 0.0, 0, 0, _work(t))
+    goal = game.goal
+    c = np.empty(goal)
+    d = np.empty(goal)
+    rows = sweep_rows(game.table, goal, False, False)
+    act = rows.act
+    for i in range(i0, i1):
+        c[:] = 0.5
+        d[:] = 0.0
+        for j in range(goal):
+            _turn_sweep(i, j, V, V[j, i], game, NO_LAST, c, d, rows, NO_FIXED, 0)
+            for k in range(goal - i):
+                table[i, j, k] = act[k]
 
 
 @njit(cache=True)
-def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, scratch, loop, out):  # pragma: no cover - numba
-    """Evaluate two fixed strategies: VA[i, j] (VB) is the win probability of A (B) at the start
-    of A's (B's) turn with the mover's score first. TA/TB[i, j, k] are their actions.
+def evaluate_levels(VA, VB, TA, TB, game, rows, loop):  # pragma: no cover - numba
+    """Evaluate two fixed strategies, every score sum from high to low; return an ``Evaluation``.
 
-    The same level order and 2x2 pair solve as the solver, without the max: the pairs are
-    (VA[i, j], VB[j, i]) and (VA[j, i], VB[i, j]), coupled by busting or passing. ``warm`` and
-    ``scratch`` (``evaluation_rows``): each row's last in-turn solution (A's c, d; B's c, d), so
-    turns whose rolls can lower the turn total start their sweeps close to the answer. Writes
-    the largest change to out[0].
+    VA[i, j] (VB) is the win probability of A (B) at the start of A's (B's) turn with the mover's
+    score first. TA/TB[i, j, k] are their actions. The same level order and 2x2 pair solve as the
+    solver, without the max: the pairs are (VA[i, j], VB[j, i]) and (VA[j, i], VB[i, j]), coupled
+    by busting or passing. ``rows`` (``evaluation_rows``): each side's last in-turn solution per
+    score, so turns whose rolls can lower the turn total start their sweeps close to the answer.
 
     A pair whose turns both surely hand the other the same scores (both pass at turn total 0)
-    never ends: its 2x2 system is singular. A is given ``loop`` there (B 1 - loop), and out[1]
-    counts such pairs, out[2], out[3] the (i, j) of the one with the lowest score sum.
+    never ends: its 2x2 system is singular. A is given ``loop`` there (B 1 - loop), and the
+    evaluation counts such pairs and names the one with the lowest score sum.
     """
-    work = _work(t)
-    kind = t.sweep
-    act = np.empty(goal, dtype=np.int64)
-    rolls = np.empty((0, 0))
-    bounds = np.zeros(6)
+    if game.sweep == SWEEP_PLAIN:  # None leaves the other sweeps out of Pig's loop, a sixth faster
+        return _evaluate(VA, VB, TA, TB, game, rows, None, loop)
+    return _evaluate(VA, VB, TA, TB, game, rows, rows.sweep, loop)
+
+
+@njit(cache=True)
+def _evaluate(VA, VB, TA, TB, game, rows, sweep, loop):  # pragma: no cover - numba
+    """``evaluate_levels`` with the sweep's rows, or None for the plain sweep (numba then compiles no other)."""
+    goal, kind = game.goal, game.sweep
+    turns = rows.turns
     change = 0.0
-    for s in range(s_high, s_low - 1, -1):
+    endless = 0
+    endless_score = 0
+    endless_other = 0
+    for s in range(2 * goal - 2, -1, -1):
         i_low = max(s - goal + 1, 0)
         for i in range(i_low, s + 1 - i_low):
             j = s - i
             # A moves at (i, j) against B's turn-start values; B moves at (j, i) against A's
             old_a = VA[i, j]
             old_b = VB[j, i]
-            ca = warm[0, i]
-            da = warm[1, i]
-            cb = warm[2, j]
-            db = warm[3, j]
-            if kind == SWEEP_PLAIN:
-                _plain_sweep(i, j, goal, VB, old_b, t, ca, da, bounds, TA[i, j])
-                _plain_sweep(j, i, goal, VA, old_a, t, cb, db, bounds, TB[j, i])
-            elif scratch is not None:  # a chain
-                _chain_sweep(i, j, goal, VB, old_b, t, scratch, ca, da, bounds, TA[i, j])
-                _chain_sweep(j, i, goal, VA, old_a, t, scratch, cb, db, bounds, TB[j, i])
+            ca = turns[A_C, i]
+            da = turns[A_D, i]
+            cb = turns[B_C, j]
+            db = turns[B_D, j]
+            if sweep is None:  # chosen here, not in a helper: see ``solve_levels``
+                _plain_sweep(i, j, VB, old_b, game, ca, da, TA[i, j])
+                _plain_sweep(j, i, VA, old_a, game, cb, db, TB[j, i])
+            elif kind == SWEEP_CHAIN:
+                _chain_sweep(i, j, VB, old_b, game, ca, da, sweep, TA[i, j])
+                _chain_sweep(j, i, VA, old_a, game, cb, db, sweep, TB[j, i])
             else:
-                _turn_sweep(i, j, goal, VB, old_b, t, ca, da, act, rolls, bounds, TA[i, j], NO_LAST, 0.0, 0, 0, work)
-                _turn_sweep(j, i, goal, VA, old_a, t, cb, db, act, rolls, bounds, TB[j, i], NO_LAST, 0.0, 0, 0, work)
+                _turn_sweep(i, j, VB, old_b, game, NO_LAST, ca, da, sweep, TA[i, j], 0)
+                _turn_sweep(j, i, VA, old_a, game, NO_LAST, cb, db, sweep, TB[j, i], 0)
             c1 = ca[0]
             d1 = da[0]
             c2 = cb[0]
@@ -724,11 +690,11 @@ def evaluate_levels(VA, VB, TA, TB, goal, s_high, s_low, t, warm, scratch, loop,
                 a = (c1 + d1 * c2) / det
             else:  # neither turn ever leaves this pair of states: the game never ends here
                 a = loop
-                out[1] += 1.0
-                out[2] = i
-                out[3] = j
+                endless += 1
+                endless_score = i
+                endless_other = j
             b = c2 + d2 * a
             VA[i, j] = a
             VB[j, i] = b
             change = max(change, abs(a - old_a), abs(b - old_b))
-    out[0] = change
+    return Evaluation(change, endless, endless_score, endless_other)
