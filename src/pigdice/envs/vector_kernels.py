@@ -130,6 +130,11 @@ class Outputs(NamedTuple):
 # -- the dice --------------------------------------------------------------------------------
 
 
+# Every helper below is inlined (numba IR): a call that passes the bundles' arrays would count their
+# references on every move, which cost more than the move itself. Each is inlined at one or two
+# places, so the two kernels (``reset_games``, ``step_games``) compile in seconds.
+
+
 @njit(cache=True, inline="always")
 def _multiply_high(a, b):  # pragma: no cover - numba
     """Return the high 64 bits of the 128-bit product of two uint64."""
@@ -142,7 +147,7 @@ def _multiply_high(a, b):  # pragma: no cover - numba
     return a_high * b_high + (low_high >> np.uint64(32)) + (high_low >> np.uint64(32)) + (middle >> np.uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_uint64(rng, game):  # pragma: no cover - numba
     """Return the next 64 random bits of game ``game``'s PCG64 (numpy's ``pcg64_next64``), advancing it."""
     high, low = rng[game, 0], rng[game, 1]
@@ -173,8 +178,8 @@ def _face_index(dice, die, u):  # pragma: no cover - numba
     return min(index, end - start - 1)
 
 
-@njit(cache=True)
-def throw(dice, choice, rng, game):  # pragma: no cover - numba
+@njit(cache=True, inline="always")
+def _throw(dice, choice, rng, game):  # pragma: no cover - numba
     """Return (kind, amount, keep) of one throw of roll choice ``choice``, drawn as ``RollSpec.throw`` draws."""
     if dice.mishap[choice] > 0.0 and next_double(rng, game) < dice.mishap[choice]:
         return dice.mishap_kind[choice], dice.mishap_amount[choice], dice.mishap_keep[choice]
@@ -209,7 +214,7 @@ def _is_final_roll(rules, games, game):  # pragma: no cover - numba
     return rules.final_roll and games.final_on[game]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _game_over_best(rules, games, game):  # pragma: no cover - numba
     """End the game: the best score wins, ties shared or to whoever reached it first (``_best``)."""
     players = rules.players
@@ -217,12 +222,10 @@ def _game_over_best(rules, games, game):  # pragma: no cover - numba
     for p in range(1, players):
         top = max(top, games.scores[game, p])
     first = np.iinfo(np.int64).max
-    for p in range(players):
-        if games.scores[game, p] == top:
-            first = min(first, games.reached[game, p])
     tied = 0
     for p in range(players):
         if games.scores[game, p] == top:
+            first = min(first, games.reached[game, p])
             tied += 1
     for p in range(players):
         wins = games.scores[game, p] == top
@@ -232,9 +235,9 @@ def _game_over_best(rules, games, game):  # pragma: no cover - numba
     games.over[game] = True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _end_turn(rules, games, game, new_score):  # pragma: no cover - numba
-    """End the mover's turn with ``new_score`` banked (``_end_turn``): the goal, the final round, the next mover."""
+    """End the mover's turn with ``new_score`` banked (``_end_turn``); return True if the game is over then."""
     player = games.current[game]
     if new_score > games.scores[game, player]:
         games.reached[game, player] = games.step[game]
@@ -246,10 +249,9 @@ def _end_turn(rules, games, game, new_score):  # pragma: no cover - numba
             for p in range(rules.players):
                 games.winners[game, p] = p == player
             games.over[game] = True
-            return
+            return True
         if rules.endgame == EQUAL_TURNS and player == rules.players - 1:
-            _game_over_best(rules, games, game)  # the round is complete: nobody is owed a turn
-            return
+            return True  # the round is complete: nobody is owed a turn, the best score wins
         games.final_on[game] = True
         for p in range(rules.players):
             games.owed[game, p] = p != player if rules.endgame == FINAL_ROUND else p > player
@@ -260,76 +262,74 @@ def _end_turn(rules, games, game, new_score):  # pragma: no cover - numba
             if games.owed[game, following]:
                 games.owed[game, player] = False
                 games.current[game] = following
-                return
-        _game_over_best(rules, games, game)
-        return
+                return False
+        return True
     games.current[game] = (player + 1) % rules.players
+    return False
 
 
-@njit(cache=True)
-def apply_action(rules, dice, games, game, action):  # pragma: no cover - numba
+@njit(cache=True, inline="always")
+def _apply(rules, dice, games, game, action):  # pragma: no cover - numba
     """Play integer ``action`` (the encoding's) for the mover of game ``game``, as ``engine.game.apply`` does."""
     games.step[game] += 1
     player = games.current[game]
-    if action == rules.choices:  # hold
-        _end_turn(rules, games, game, games.scores[game, player] + games.turn_total[game])
-    else:
-        kind, amount, keep = throw(dice, action, games.rng, game)
+    new_score = games.scores[game, player] + games.turn_total[game]  # hold
+    ends = True
+    if action != rules.choices:
+        kind, amount, keep = _throw(dice, action, games.rng, game)
         score, turn_total, ends = effect_step(kind, amount, keep, games.scores[game, player], games.turn_total[game])
         games.rolls[game] += 1
-        if ends:
-            _end_turn(rules, games, game, score)
-        elif rules.decision == DICE_PER_TURN or _is_final_roll(rules, games, game):
-            _end_turn(rules, games, game, score + turn_total)
-        else:
+        new_score = score
+        if not ends and (rules.decision == DICE_PER_TURN or _is_final_roll(rules, games, game)):
+            new_score, ends = score + turn_total, True
+        elif not ends:
             games.turn_total[game] = turn_total
-    if games.step[game] >= rules.move_limit and not games.over[game]:
+    decided = False  # the game ends on the best score (not by reaching the goal first)
+    if ends:
+        decided = _end_turn(rules, games, game, new_score) and not games.over[game]
+    if decided or (games.step[game] >= rules.move_limit and not games.over[game]):
         _game_over_best(rules, games, game)
 
 
-@njit(cache=True)
-def _can_win_by_holding(rules, games, game):  # pragma: no cover - numba
-    """Return True if holding now wins, or in a final round beats every other score (``can_win_by_holding``)."""
-    player = games.current[game]
-    total = games.scores[game, player] + games.turn_total[game]
-    if not games.final_on[game]:
-        return total >= rules.goal
-    for p in range(rules.players):
-        if p != player and games.scores[game, p] >= total:
-            return False
-    return True
-
-
-@njit(cache=True)
-def robot_action(rules, robots, games, game):  # pragma: no cover - numba
+@njit(cache=True, inline="always")
+def _robot_action(rules, robots, games, game):  # pragma: no cover - numba
     """Return the integer action the robot to move in game ``game`` plays (its ``choose``)."""
     player = games.current[game]
     kind = robots.kind[player]
     turn_total = games.turn_total[game]
+    score = games.scores[game, player]
     if kind == TABLE:
-        score = games.scores[game, player]
         if score + turn_total >= rules.goal:
             return rules.choices if rules.can_hold else rules.choices - 1
         code = robots.table[score, games.scores[game, 1 - player], turn_total]
         return rules.choices if code == 0 else code - 1
     if kind == HOLD_AT and rules.can_hold and not _is_final_roll(rules, games, game):
-        wins = _can_win_by_holding(rules, games, game)
+        total = score + turn_total
+        wins = total >= rules.goal  # can_win_by_holding
+        if games.final_on[game]:
+            wins = True
+            for p in range(rules.players):
+                if p != player and games.scores[game, p] >= total:
+                    wins = False
         if not (games.final_on[game] and not wins):  # may_hold: a final round forces a roll while behind
             if turn_total >= robots.threshold[player] or (turn_total > 0 and wins):
                 return rules.choices
     return robots.roll[player]
 
 
-@njit(cache=True)
-def advance(rules, dice, robots, games, game):  # pragma: no cover - numba
-    """Let the robots play until the learner has a choice or the game is over (``PigdiceEnv._advance``)."""
+@njit(cache=True, inline="always")
+def _play(rules, dice, robots, games, game, action):  # pragma: no cover - numba
+    """Play the learner's ``action`` (none if negative), then the robots until the learner's move or the end."""
+    if action >= 0:
+        _apply(rules, dice, games, game, action)
+        games.decisions[game] += 1
     while not games.over[game] and games.current[game] != rules.seat:
-        apply_action(rules, dice, games, game, robot_action(rules, robots, games, game))
+        _apply(rules, dice, games, game, _robot_action(rules, robots, games, game))
 
 
-@njit(cache=True)
-def _new_game(rules, dice, robots, games, game):  # pragma: no cover - numba
-    """Start a new game in row ``game`` as ``PigdiceEnv.reset`` does: one draw seeds the robots, then they play."""
+@njit(cache=True, inline="always")
+def _new_game(rules, games, game):  # pragma: no cover - numba
+    """Start a new game in row ``game`` as ``PigdiceEnv.reset`` does (the robots then play up to the learner)."""
     next_uint64(games.rng, game)  # reset's integers(2**63) for the robots' generator: one 64-bit draw
     for p in range(rules.players):
         games.scores[game, p] = 0
@@ -344,59 +344,34 @@ def _new_game(rules, dice, robots, games, game):  # pragma: no cover - numba
     games.over[game] = False
     games.decisions[game] = 0
     games.reported[game] = False
-    advance(rules, dice, robots, games, game)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _observe(rules, games, game, out):  # pragma: no cover - numba
     """Write game ``game`` seen from the learner's seat into ``out[game]`` (``encoding.observe``)."""
     players = rules.players
     final_on = games.final_on[game]
-    out[game, 0] = rules.goal
-    out[game, 1] = games.turn_total[game]
-    out[game, 2] = games.rolls[game]
+    out[game, 0] = min(rules.goal, OBSERVATION_HIGH)
+    out[game, 1] = min(games.turn_total[game], OBSERVATION_HIGH)
+    out[game, 2] = min(games.rolls[game], OBSERVATION_HIGH)
     out[game, 3] = final_on
     for offset in range(players):
         player = (rules.seat + offset) % players
         base = HEADER + PER_PLAYER * offset
-        out[game, base] = games.scores[game, player]
+        out[game, base] = min(games.scores[game, player], OBSERVATION_HIGH)
         out[game, base + 1] = not games.over[game] and player == games.current[game]
         out[game, base + 2] = final_on and games.owed[game, player]
         out[game, base + 3] = 1
-    for column in range(out.shape[1]):
-        out[game, column] = min(out[game, column], OBSERVATION_HIGH)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mask(rules, games, game, out):  # pragma: no cover - numba
     """Write the learner's legal actions in game ``game`` into ``out[game]`` (``encoding.action_mask``)."""
-    for a in range(out.shape[1]):
-        out[game, a] = 0
-    if games.over[game] or games.current[game] != rules.seat:
-        return
+    playing = not games.over[game] and games.current[game] == rules.seat
     for a in range(rules.choices):
-        out[game, a] = 1
-    if rules.can_hold and not _is_final_roll(rules, games, game):
-        out[game, rules.choices] = 1
-
-
-@njit(cache=True)
-def _report(rules, games, game, outputs):  # pragma: no cover - numba
-    """Write game ``game``'s observation and mask, and its reward and ends after the learner's move."""
-    _observe(rules, games, game, outputs.observations)
-    _mask(rules, games, game, outputs.masks)
-    reward = 0.0
-    if games.over[game]:
-        winners = 0
-        for p in range(rules.players):
-            if games.winners[game, p]:
-                winners += 1
-        if games.winners[game, rules.seat]:
-            reward = 1.0 / winners
-    outputs.rewards[game] = reward
-    outputs.terminated[game] = games.over[game]
-    outputs.truncated[game] = not games.over[game] and games.decisions[game] >= rules.max_decisions
-    games.reported[game] = outputs.terminated[game] or outputs.truncated[game]
+        out[game, a] = playing
+    if rules.can_hold:
+        out[game, rules.choices] = playing and not _is_final_roll(rules, games, game)
 
 
 @njit(cache=True)
@@ -404,9 +379,11 @@ def reset_games(rules, dice, robots, games, which, outputs):  # pragma: no cover
     """Start a new game in every row where ``which`` is True; write their observations and masks."""
     for game in range(which.shape[0]):
         if which[game]:
-            _new_game(rules, dice, robots, games, game)
+            _new_game(rules, games, game)
+            _play(rules, dice, robots, games, game, -1)
             _observe(rules, games, game, outputs.observations)
             _mask(rules, games, game, outputs.masks)
+            outputs.finished[game] = False
 
 
 @njit(cache=True)
@@ -420,26 +397,37 @@ def step_games(rules, dice, robots, games, actions, same_step, outputs):  # prag
     """
     for game in range(actions.shape[0]):
         outputs.finished[game] = False
-        if games.reported[game]:
-            _new_game(rules, dice, robots, games, game)
-            _observe(rules, games, game, outputs.observations)
-            _mask(rules, games, game, outputs.masks)
-            outputs.rewards[game] = 0.0
-            outputs.terminated[game] = False
-            outputs.truncated[game] = False
-            continue
-        if not games.over[game]:
-            apply_action(rules, dice, games, game, actions[game])
-            games.decisions[game] += 1
-            advance(rules, dice, robots, games, game)
-        _report(rules, games, game, outputs)
-        if same_step and games.reported[game]:
-            for column in range(outputs.observations.shape[1]):
-                outputs.final_observations[game, column] = outputs.observations[game, column]
+        outputs.rewards[game] = 0.0
+        outputs.terminated[game] = False
+        outputs.truncated[game] = False
+        fresh = games.reported[game]
+        action = -1 if fresh or games.over[game] else actions[game]
+        for _ in range(2):  # once, or twice when a same-step autoreset starts the next game
+            if fresh:
+                _new_game(rules, games, game)
+            _play(rules, dice, robots, games, game, action)
+            if fresh:
+                break
+            over = games.over[game]
+            reward = 0.0
+            if over:
+                winners = 0
+                for p in range(rules.players):
+                    if games.winners[game, p]:
+                        winners += 1
+                if games.winners[game, rules.seat]:
+                    reward = 1.0 / winners
+            outputs.rewards[game] = reward
+            outputs.terminated[game] = over
+            outputs.truncated[game] = not over and games.decisions[game] >= rules.max_decisions
+            games.reported[game] = over or outputs.truncated[game]
+            if not (same_step and games.reported[game]):
+                break
+            _observe(rules, games, game, outputs.final_observations)
             outputs.finished[game] = True
-            _new_game(rules, dice, robots, games, game)
-            _observe(rules, games, game, outputs.observations)
-            _mask(rules, games, game, outputs.masks)
+            fresh, action = True, -1
+        _observe(rules, games, game, outputs.observations)
+        _mask(rules, games, game, outputs.masks)
 
 
 @njit(cache=True)
