@@ -135,7 +135,7 @@ def test_same_step_autoreset_keeps_the_last_observation() -> None:
         single.reset(seed=seed)
     ends = 0
     for _ in range(200):
-        observations, rewards, terminated, truncated, info = env.step(np.ones(3, dtype=np.int64))  # always hold
+        observations, rewards, terminated, _, info = env.step(np.ones(3, dtype=np.int64))  # always hold
         for row, single in enumerate(singles):
             observation, reward, ended, _, _ = single.step(1)
             assert rewards[row] == reward and terminated[row] == ended
@@ -168,7 +168,7 @@ def test_the_vector_env_api() -> None:
     assert first.tolist() == again.tolist() == observations.tolist()
     returns = np.zeros(8)
     for _ in range(300):
-        observations, rewards, terminated, truncated, info = env.step(np.zeros(8, dtype=np.int64))  # never hold
+        observations, rewards, _, truncated, info = env.step(np.zeros(8, dtype=np.int64))  # never hold
         returns += rewards
         assert not truncated.any()
     assert returns.sum() == 0.0  # a player who never holds never wins

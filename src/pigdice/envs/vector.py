@@ -229,7 +229,8 @@ class PigdiceVectorEnv(VectorEnv):
         self._dice = dice_of(self.variant)
         self._robots = robots_of(self.variant, robots, seat)
         self.single_observation_space = spaces.Box(0, OBSERVATION_HIGH, (observation_size(players),), np.int64)
-        self.single_action_space = spaces.Discrete(action_count(self.variant))
+        self._actions = action_count(self.variant)
+        self.single_action_space = spaces.Discrete(self._actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._games = self._new_games()
@@ -262,7 +263,7 @@ class PigdiceVectorEnv(VectorEnv):
             rewards=np.zeros(n, dtype=np.float64),
             terminated=np.zeros(n, dtype=np.bool_),
             truncated=np.zeros(n, dtype=np.bool_),
-            masks=np.zeros((n, int(self.single_action_space.n)), dtype=np.int8),
+            masks=np.zeros((n, self._actions), dtype=np.int8),
             final_observations=np.zeros((n, size), dtype=np.int64),
             finished=np.zeros(n, dtype=np.bool_),
         )
@@ -323,11 +324,9 @@ class PigdiceVectorEnv(VectorEnv):
                 f"step takes one action per game: an array of shape ({self.num_envs},), not {chosen.shape}"
             )
         if chosen.dtype == np.bool_ or not np.issubdtype(chosen.dtype, np.integer):
-            raise IllegalActionError(
-                f"actions are whole numbers 0..{self.single_action_space.n - 1}, not {chosen.dtype}"
-            )
+            raise IllegalActionError(f"actions are whole numbers 0..{self._actions - 1}, not {chosen.dtype}")
         chosen = chosen.astype(np.int64)
-        count = int(self.single_action_space.n)
+        count = self._actions
         outside = np.flatnonzero((chosen < 0) | (chosen >= count))
         if outside.size:
             game = int(outside[0])
