@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
 
+from pigdice.envs.aec import aec_env
 from pigdice.envs.gym import PigdiceEnv
 from pigdice.envs.vector import PigdiceVectorEnv, generator_words
 from pigdice.envs.vector_kernels import draw_doubles
+from pigdice.envs.vector_seats import PigdiceSeatsBatch
 from pigdice.errors import BadParameterError, BadStrategyError, IllegalActionError
 from pigdice.rules import find_variant
 from pigdice.rules.registry import all_variants
@@ -219,3 +221,92 @@ def test_bad_settings_are_refused() -> None:
         env.reset(seed=-1)
     with pytest.raises(BadParameterError, match="reset_mask"):
         env.reset(options={"reset_mask": np.ones(3, dtype=bool)})
+
+
+def aec_trace(settings: dict[str, Any], seed: int, row: int) -> list[tuple[Any, ...]]:
+    """Return what the AEC environment shows over ``EPISODES`` games from ``seed``: every seat's view, the mover,
+    its mask, the rewards and the ends."""
+    env = aec_env(**settings)
+    agents = env.possible_agents
+    rng = np.random.default_rng(2000 + row)
+    trace: list[tuple[Any, ...]] = []
+
+    def seen() -> tuple[Any, ...]:
+        views = [env.observe(agent)["observation"].tolist() for agent in agents]
+        mover = agents.index(env.agent_selection)
+        return views, mover, env.observe(env.agent_selection)["action_mask"].tolist()
+
+    env.reset(seed=seed)
+    for episode in range(EPISODES):
+        if episode:
+            env.reset()
+        trace.append(("reset", *seen()))
+        while True:
+            action = learner(rng, np.array(env.observe(env.agent_selection)["action_mask"]))
+            env.step(action)
+            rewards = [env.rewards[agent] for agent in agents]
+            ended = env.terminations[agents[0]]
+            views, mover, mask = seen()
+            trace.append((action, views, mover, [0] * len(mask) if ended else mask, rewards, ended))
+            if ended or env.truncations[agents[0]]:
+                break
+    return trace
+
+
+def seats_traces(settings: dict[str, Any], seed: int) -> list[list[tuple[Any, ...]]]:
+    """Return what each row of the every-seat batch shows over ``EPISODES`` games."""
+    batch = PigdiceSeatsBatch(GAMES, **settings)
+    rngs = [np.random.default_rng(2000 + row) for row in range(GAMES)]
+    traces: list[list[tuple[Any, ...]]] = [[] for _ in range(GAMES)]
+    observations, info = batch.reset(seed=seed)
+    for row in range(GAMES):
+        traces[row].append(
+            ("reset", observations[row].tolist(), int(info["mover"][row]), info["action_mask"][row].tolist())
+        )
+    finished = [0] * GAMES
+    restarting = [False] * GAMES
+    while min(finished) < EPISODES:
+        playing = [not restarting[row] and finished[row] < EPISODES for row in range(GAMES)]
+        actions = [learner(rngs[row], info["action_mask"][row]) if playing[row] else 0 for row in range(GAMES)]
+        observations, rewards, terminated, truncated, info = batch.step(np.array(actions))
+        for row in range(GAMES):
+            seen = (observations[row].tolist(), int(info["mover"][row]), info["action_mask"][row].tolist())
+            if restarting[row]:
+                traces[row].append(("reset", *seen))
+                restarting[row] = False
+            elif playing[row]:
+                traces[row].append((actions[row], *seen, rewards[row].tolist(), bool(terminated[row])))
+                ended = bool(terminated[row] or truncated[row])
+                finished[row] += ended
+                restarting[row] = ended and finished[row] < EPISODES
+    return traces
+
+
+SEAT_CASES = [
+    {"variant": "pig", "players": 2, "goal": GOAL},
+    {"variant": "pig", "players": 3, "goal": GOAL, "endgame": "final-round"},
+    {"variant": "two-dice-pig", "players": 4, "goal": GOAL, "endgame": "equal-turns", "ties": "first-to-reach"},
+    {"variant": "hog", "players": 3, "goal": GOAL},
+    {"variant": "pig-dice", "players": 2, "goal": GOAL},
+]
+
+
+@pytest.mark.parametrize("settings", SEAT_CASES, ids=lambda s: "-".join(str(v) for v in s.values()))
+def test_every_seat_batch_plays_the_aec_games(settings: dict[str, Any]) -> None:
+    seed = 17
+    traces = seats_traces(settings, seed)
+    for row in range(GAMES):
+        assert traces[row] == aec_trace(settings, seed + row, row), f"game {row}"
+
+
+def test_every_seat_batch_refuses_bad_input() -> None:
+    with pytest.raises(BadParameterError, match="swine-herd"):
+        PigdiceSeatsBatch(4, "swine-herd", players=3)
+    batch = PigdiceSeatsBatch(4, "pig", players=3, goal=GOAL)
+    with pytest.raises(BadParameterError, match="reset"):
+        batch.step(np.zeros(4, dtype=np.int64))
+    batch.reset(seed=1)
+    with pytest.raises(BadParameterError, match="shape"):
+        batch.step(np.zeros(5, dtype=np.int64))
+    with pytest.raises(IllegalActionError, match="out of range"):
+        batch.step(np.full(4, 2))

@@ -70,6 +70,7 @@ def rules_of(variant: Variant, players: int, seat: int, max_decisions: int) -> k
         seat=seat,
         max_decisions=max_decisions,
         move_limit=MOVE_LIMIT,
+        robots_draw=True,
     )
 
 
@@ -168,7 +169,7 @@ def _is_perfect(robot: Strategy) -> bool:
     return isinstance(robot, Optimal)
 
 
-def _check_games(num_envs: int) -> int:
+def check_games(num_envs: int) -> int:
     if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer):
         raise BadParameterError(f"num_envs must be a whole number, got {num_envs!r}")
     if not 1 <= num_envs <= MAX_GAMES:
@@ -199,6 +200,40 @@ def _check_seed(seed: Any) -> int | None:
     return int(seed)
 
 
+def batch_seeds(seed: int | Sequence[int | None] | None, games: int) -> list[int | None]:
+    """Return each game's seed: ``seed + k`` for game k, one of a list of ``games`` seeds, or None (fresh entropy)."""
+    if seed is None or isinstance(seed, int | np.integer):
+        first = _check_seed(seed)
+        return [None if first is None else first + k for k in range(games)]
+    if isinstance(seed, str | bytes) or not isinstance(seed, Sequence | np.ndarray):
+        raise BadParameterError(f"seed is a whole number, one per game, or None; got {type(seed).__name__}")
+    if len(seed) != games:
+        raise BadParameterError(f"give one seed per game: {games} seeds, not {len(seed)}")
+    return [_check_seed(s) for s in seed]
+
+
+def check_batch_actions(actions: Any, masks: np.ndarray, playing: np.ndarray) -> np.ndarray:
+    """Return ``actions`` as int64 after checking one whole number per game, each legal where ``playing``."""
+    games, count = masks.shape
+    chosen = np.asarray(actions)
+    if chosen.shape != (games,):
+        raise BadParameterError(f"step takes one action per game: an array of shape ({games},), not {chosen.shape}")
+    if chosen.dtype == np.bool_ or not np.issubdtype(chosen.dtype, np.integer):
+        raise IllegalActionError(f"actions are whole numbers 0..{count - 1}, not {chosen.dtype}")
+    chosen = chosen.astype(np.int64)
+    outside = np.flatnonzero((chosen < 0) | (chosen >= count))
+    if outside.size:
+        game = int(outside[0])
+        raise IllegalActionError(f"game {game}: action {chosen[game]} is out of range 0..{count - 1}")
+    legal = masks[np.arange(games), chosen].astype(bool)
+    illegal = np.flatnonzero(playing & ~legal)
+    if illegal.size:
+        game = int(illegal[0])
+        allowed = ", ".join(str(a) for a in np.flatnonzero(masks[game]))
+        raise IllegalActionError(f"game {game}: action {chosen[game]} is not allowed now; allowed: {allowed}")
+    return chosen
+
+
 class PigdiceVectorEnv(VectorEnv):
     """``num_envs`` games of one seat against robots (``PigdiceEnv``'s), stepped together in numba."""
 
@@ -214,7 +249,7 @@ class PigdiceVectorEnv(VectorEnv):
         max_decisions: int = MAX_DECISIONS,
         autoreset_mode: str | AutoresetMode = "next-step",
     ) -> None:
-        self.num_envs = _check_games(num_envs)
+        self.num_envs = check_games(num_envs)
         self.variant = make_variant(variant, goal, endgame, ties).require_turns("the batched environment")
         specs = opponents.split(",") if isinstance(opponents, str) else list(opponents)
         robots = [parse_strategy(spec.strip(), self.variant) for spec in specs]
@@ -268,16 +303,6 @@ class PigdiceVectorEnv(VectorEnv):
             finished=np.zeros(n, dtype=np.bool_),
         )
 
-    def _seeds(self, seed: int | Sequence[int | None] | None) -> list[int | None]:
-        if seed is None or isinstance(seed, int | np.integer):
-            first = _check_seed(seed)
-            return [None if first is None else first + k for k in range(self.num_envs)]
-        if isinstance(seed, str | bytes) or not isinstance(seed, Sequence | np.ndarray):
-            raise BadParameterError(f"seed is a whole number, one per game, or None; got {type(seed).__name__}")
-        if len(seed) != self.num_envs:
-            raise BadParameterError(f"give one seed per game: {self.num_envs} seeds, not {len(seed)}")
-        return [_check_seed(s) for s in seed]
-
     def _reset_mask(self, options: dict[str, Any] | None) -> np.ndarray:
         if options is None:
             return np.ones(self.num_envs, dtype=np.bool_)
@@ -293,7 +318,7 @@ class PigdiceVectorEnv(VectorEnv):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start new games (game k seeded ``seed + k``, or ``seed[k]``); play up to the learner's first move."""
         which = self._reset_mask(options)
-        seeds = self._seeds(seed)
+        seeds = batch_seeds(seed, self.num_envs)
         rng = self._games.rng
         for game in np.flatnonzero(which):
             if seeds[game] is not None or not self._seeded[game]:
@@ -318,28 +343,8 @@ class PigdiceVectorEnv(VectorEnv):
         return self._outputs.masks.astype(bool)
 
     def _check_actions(self, actions: Any) -> np.ndarray:
-        chosen = np.asarray(actions)
-        if chosen.shape != (self.num_envs,):
-            raise BadParameterError(
-                f"step takes one action per game: an array of shape ({self.num_envs},), not {chosen.shape}"
-            )
-        if chosen.dtype == np.bool_ or not np.issubdtype(chosen.dtype, np.integer):
-            raise IllegalActionError(f"actions are whole numbers 0..{self._actions - 1}, not {chosen.dtype}")
-        chosen = chosen.astype(np.int64)
-        count = self._actions
-        outside = np.flatnonzero((chosen < 0) | (chosen >= count))
-        if outside.size:
-            game = int(outside[0])
-            raise IllegalActionError(f"game {game}: action {chosen[game]} is out of range 0..{count - 1}")
-        games = self._games
-        playing = ~games.reported & ~games.over
-        legal = self._outputs.masks[np.arange(self.num_envs), chosen].astype(bool)
-        illegal = np.flatnonzero(playing & ~legal)
-        if illegal.size:
-            game = int(illegal[0])
-            allowed = ", ".join(str(a) for a in np.flatnonzero(self._outputs.masks[game]))
-            raise IllegalActionError(f"game {game}: action {chosen[game]} is not allowed now; allowed: {allowed}")
-        return chosen
+        playing = ~self._games.reported & ~self._games.over
+        return check_batch_actions(actions, self._outputs.masks, playing)
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Play every game's learner action, then its robots; return observations, rewards, ends and info."""

@@ -66,6 +66,7 @@ class Rules(NamedTuple):
     seat: int  # the learner's seat
     max_decisions: int  # the learner's decisions before a game is cut off (truncated)
     move_limit: int  # the engine's MOVE_LIMIT: moves after which the best score wins
+    robots_draw: bool  # a new game first draws the robots' seed from the dice (PigdiceEnv.reset does; AEC does not)
 
 
 class Dice(NamedTuple):
@@ -330,7 +331,8 @@ def _play(rules, dice, robots, games, game, action):  # pragma: no cover - numba
 @njit(cache=True, inline="always")
 def _new_game(rules, games, game):  # pragma: no cover - numba
     """Start a new game in row ``game`` as ``PigdiceEnv.reset`` does (the robots then play up to the learner)."""
-    next_uint64(games.rng, game)  # reset's integers(2**63) for the robots' generator: one 64-bit draw
+    if rules.robots_draw:
+        next_uint64(games.rng, game)  # reset's integers(2**63) for the robots' generator: one 64-bit draw
     for p in range(rules.players):
         games.scores[game, p] = 0
         games.owed[game, p] = False
@@ -347,27 +349,27 @@ def _new_game(rules, games, game):  # pragma: no cover - numba
 
 
 @njit(cache=True, inline="always")
-def _observe(rules, games, game, out):  # pragma: no cover - numba
-    """Write game ``game`` seen from the learner's seat into ``out[game]`` (``encoding.observe``)."""
+def _observe(rules, games, game, seat, out, row):  # pragma: no cover - numba
+    """Write game ``game`` seen from ``seat`` into ``out[row]`` (``encoding.observe``)."""
     players = rules.players
     final_on = games.final_on[game]
-    out[game, 0] = min(rules.goal, OBSERVATION_HIGH)
-    out[game, 1] = min(games.turn_total[game], OBSERVATION_HIGH)
-    out[game, 2] = min(games.rolls[game], OBSERVATION_HIGH)
-    out[game, 3] = final_on
+    out[row, 0] = min(rules.goal, OBSERVATION_HIGH)
+    out[row, 1] = min(games.turn_total[game], OBSERVATION_HIGH)
+    out[row, 2] = min(games.rolls[game], OBSERVATION_HIGH)
+    out[row, 3] = final_on
     for offset in range(players):
-        player = (rules.seat + offset) % players
+        player = (seat + offset) % players
         base = HEADER + PER_PLAYER * offset
-        out[game, base] = min(games.scores[game, player], OBSERVATION_HIGH)
-        out[game, base + 1] = not games.over[game] and player == games.current[game]
-        out[game, base + 2] = final_on and games.owed[game, player]
-        out[game, base + 3] = 1
+        out[row, base] = min(games.scores[game, player], OBSERVATION_HIGH)
+        out[row, base + 1] = not games.over[game] and player == games.current[game]
+        out[row, base + 2] = final_on and games.owed[game, player]
+        out[row, base + 3] = 1
 
 
 @njit(cache=True, inline="always")
-def _mask(rules, games, game, out):  # pragma: no cover - numba
-    """Write the learner's legal actions in game ``game`` into ``out[game]`` (``encoding.action_mask``)."""
-    playing = not games.over[game] and games.current[game] == rules.seat
+def _mask(rules, games, game, seat, out):  # pragma: no cover - numba
+    """Write the legal actions of ``seat`` in game ``game`` into ``out[game]`` (``encoding.action_mask``)."""
+    playing = not games.over[game] and games.current[game] == seat
     for a in range(rules.choices):
         out[game, a] = playing
     if rules.can_hold:
@@ -381,8 +383,8 @@ def reset_games(rules, dice, robots, games, which, outputs):  # pragma: no cover
         if which[game]:
             _new_game(rules, games, game)
             _play(rules, dice, robots, games, game, -1)
-            _observe(rules, games, game, outputs.observations)
-            _mask(rules, games, game, outputs.masks)
+            _observe(rules, games, game, rules.seat, outputs.observations, game)
+            _mask(rules, games, game, rules.seat, outputs.masks)
             outputs.finished[game] = False
 
 
@@ -423,11 +425,69 @@ def step_games(rules, dice, robots, games, actions, same_step, outputs):  # prag
             games.reported[game] = over or outputs.truncated[game]
             if not (same_step and games.reported[game]):
                 break
-            _observe(rules, games, game, outputs.final_observations)
+            _observe(rules, games, game, rules.seat, outputs.final_observations, game)
             outputs.finished[game] = True
             fresh, action = True, -1
-        _observe(rules, games, game, outputs.observations)
-        _mask(rules, games, game, outputs.masks)
+        _observe(rules, games, game, rules.seat, outputs.observations, game)
+        _mask(rules, games, game, rules.seat, outputs.masks)
+
+
+class SeatOutputs(NamedTuple):
+    """What the every-seat batch writes: each seat's observation, the mover and its mask, rewards and ends."""
+
+    observations: np.ndarray  # int64 (games, players, observation size): every seat's view
+    movers: np.ndarray  # int64 (games,): the seat to move (the last mover once the game is over)
+    masks: np.ndarray  # int8 (games, actions): the mover's legal actions (none once the game is over)
+    rewards: np.ndarray  # float64 (games, players): each seat's share of the win when the game ends
+    terminated: np.ndarray  # bool (games,)
+    truncated: np.ndarray  # bool (games,)
+
+
+@njit(cache=True, inline="always")
+def _write_seats(rules, games, game, outputs):  # pragma: no cover - numba
+    """Write every seat's observation of game ``game``, its mover and the mover's mask."""
+    views = outputs.observations[game]
+    for seat in range(rules.players):
+        _observe(rules, games, game, seat, views, seat)
+    outputs.movers[game] = games.current[game]
+    _mask(rules, games, game, games.current[game], outputs.masks)
+
+
+@njit(cache=True)
+def reset_seats(rules, games, which, outputs):  # pragma: no cover - numba
+    """Start a new game in every row where ``which`` is True (every seat a player); write what each seat sees."""
+    for game in range(which.shape[0]):
+        if which[game]:
+            _new_game(rules, games, game)
+            _write_seats(rules, games, game, outputs)
+
+
+@njit(cache=True)
+def step_seats(rules, dice, games, actions, outputs):  # pragma: no cover - numba
+    """Play every game's mover's action (a game whose end was reported starts again, its action unused)."""
+    for game in range(actions.shape[0]):
+        for p in range(rules.players):
+            outputs.rewards[game, p] = 0.0
+        outputs.terminated[game] = False
+        outputs.truncated[game] = False
+        if games.reported[game]:
+            _new_game(rules, games, game)
+        else:
+            _apply(rules, dice, games, game, actions[game])
+            games.decisions[game] += 1
+            over = games.over[game]
+            if over:
+                winners = 0
+                for p in range(rules.players):
+                    if games.winners[game, p]:
+                        winners += 1
+                for p in range(rules.players):
+                    if games.winners[game, p]:
+                        outputs.rewards[game, p] = 1.0 / winners
+            outputs.terminated[game] = over
+            outputs.truncated[game] = not over and games.decisions[game] >= rules.max_decisions
+            games.reported[game] = over or outputs.truncated[game]
+        _write_seats(rules, games, game, outputs)
 
 
 @njit(cache=True)
