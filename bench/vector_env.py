@@ -2,7 +2,9 @@
 
 Run: python bench/vector_env.py [--games N] [--steps N] [--single-steps N] [--variant NAME] [--opponents SPEC]
 Prints the learner steps per second of ``pigdice.envs.gym.PigdiceEnv`` (one game, Python) and of
-``pigdice.envs.vector.PigdiceVectorEnv`` (``--games`` games at once, one thread), and their ratio.
+``pigdice.envs.vector.PigdiceVectorEnv`` (``--games`` games at once, one thread), and their ratio;
+then the moves per second of ``pigdice.envs.aec.PigdiceAECEnv`` and of the every-seat batch
+``pigdice.envs.vector_seats.PigdiceSeatsBatch`` (``--players`` players, every seat the learner).
 Both play the same learner: roll while the turn total is below 20, else hold (any legal action
 where holding is not allowed), reading the observation and the mask as an agent would, so the
 figures include the work of choosing the batch's actions in numpy. Rates use this process's CPU
@@ -20,8 +22,10 @@ from typing import Any
 import numba
 import numpy as np
 
+from pigdice.envs.aec import PigdiceAECEnv
 from pigdice.envs.gym import PigdiceEnv
 from pigdice.envs.vector import PigdiceVectorEnv
+from pigdice.envs.vector_seats import PigdiceSeatsBatch
 
 HOLD_AT = 20  # the benchmark learner holds at this turn total
 
@@ -65,6 +69,31 @@ def run_vector(env: PigdiceVectorEnv, steps: int) -> int:
     return games
 
 
+def run_aec(env: PigdiceAECEnv, steps: int) -> int:
+    """Play ``steps`` moves of the AEC environment, every seat the benchmark learner; return the games finished."""
+    env.reset(seed=0)
+    games = 0
+    for _ in range(steps):
+        seen = env.observe(env.agent_selection)
+        env.step(int(learner_action(seen["observation"], seen["action_mask"])))
+        if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+            games += 1
+            env.reset()
+    return games
+
+
+def run_seats(batch: PigdiceSeatsBatch, steps: int) -> int:
+    """Play ``steps`` batched moves (one move of every game); return the games finished."""
+    observations, info = batch.reset(seed=0)
+    rows = np.arange(batch.num_envs)
+    games = 0
+    for _ in range(steps):
+        action = learner_action(observations[rows, info["mover"]], info["action_mask"])
+        observations, _, terminated, truncated, info = batch.step(action)
+        games += int(np.count_nonzero(terminated | truncated))
+    return games
+
+
 def main() -> None:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -73,6 +102,7 @@ def main() -> None:
     parser.add_argument("--single-steps", type=int, default=20_000, help="steps of the single env")
     parser.add_argument("--variant", default="pig")
     parser.add_argument("--opponents", default="optimal")
+    parser.add_argument("--players", type=int, default=3, help="players of the every-seat batch")
     args = parser.parse_args()
     numba.set_num_threads(1)
     print(f"machine: {os.cpu_count()} CPUs, numba {numba.__version__}, one thread")
@@ -94,6 +124,19 @@ def main() -> None:
     print(f"  vector env  {vector_steps:>12,} steps  {vector_rate:>14,.0f} steps/s per core", end="")
     print(f"  ({vector_games:,} games, {args.games:,} at once, {vector_steps / vector_wall:,.0f} wall)")
     print(f"  ratio vector / single (per core): {vector_rate / single_rate:,.0f}x")
+
+    print(f"{args.variant}, {args.players} players, every seat the learner (PettingZoo-style)")
+    aec = PigdiceAECEnv(args.variant, args.players)
+    seats = PigdiceSeatsBatch(args.games, args.variant, args.players)
+    run_seats(seats, 2)
+    aec_games, _, aec_cpu = timed(lambda: run_aec(aec, args.single_steps))
+    seats_games, seats_wall, seats_cpu = timed(lambda: run_seats(seats, args.steps))
+    aec_rate = args.single_steps / aec_cpu
+    seats_rate = vector_steps / seats_cpu
+    print(f"  AEC env     {args.single_steps:>12,} moves  {aec_rate:>14,.0f} moves/s per core  ({aec_games:,} games)")
+    print(f"  seats batch {vector_steps:>12,} moves  {seats_rate:>14,.0f} moves/s per core", end="")
+    print(f"  ({seats_games:,} games, {vector_steps / seats_wall:,.0f} wall)")
+    print(f"  ratio seats batch / AEC (per core): {seats_rate / aec_rate:,.0f}x")
 
 
 if __name__ == "__main__":
