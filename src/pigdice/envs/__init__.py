@@ -5,6 +5,7 @@ missing extra is a clear error naming ``pip install 'pigdice[rl]'``:
 
 - ``PigdiceEnv`` (Gymnasium, ``pigdice/Pigdice-v0``): one seat (fixed or random) against robots, a pool
   of them or itself (self-play);
+- ``PigdiceVectorEnv`` (Gymnasium ``VectorEnv``, ``pigdice/PigdiceVector-v0``): thousands of those games in numba;
 - ``aec_env`` / ``PigdiceAECEnv`` (PettingZoo AEC): every turn-based variant, 2-10 players;
 - ``parallel_env`` / ``PigdiceParallelEnv`` (PettingZoo parallel): Swine Herd, choices at once;
 - ``pigdice.envs.openspiel`` registers the OpenSpiel game ``python_pigdice``.
@@ -22,6 +23,7 @@ from pigdice.errors import require_modules
 
 _HOMES = {
     "PigdiceEnv": ("pigdice.envs.gym", ("gymnasium",)),
+    "PigdiceVectorEnv": ("pigdice.envs.vector", ("gymnasium",)),
     "PigdiceAECEnv": ("pigdice.envs.aec", ("gymnasium", "pettingzoo")),
     "aec_env": ("pigdice.envs.aec", ("gymnasium", "pettingzoo")),
     "PigdiceParallelEnv": ("pigdice.envs.parallel", ("gymnasium", "pettingzoo")),
