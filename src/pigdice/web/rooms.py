@@ -43,7 +43,7 @@ from pigdice.engine.game import (
     parse_action,
     parse_move,
 )
-from pigdice.engine.record import Commitment, GameRecord, SeatEntry, commitment_digest, record_game
+from pigdice.engine.record import Commitment, GameRecord, SeatEntry, commitment_digest
 from pigdice.engine.simultaneous import choosing_seats, seat_view
 from pigdice.errors import IllegalActionError
 from pigdice.players.optimal import Optimal
@@ -51,6 +51,7 @@ from pigdice.rules.variant import Variant
 from pigdice.web.errors import WebError
 from pigdice.web.lines import events_for_clients
 from pigdice.web.live import Connection, dumps
+from pigdice.web.longjobs import RecordOrder
 from pigdice.web.rematch import Rematch
 from pigdice.web.seats import Seat, clean_name, hash_token
 from pigdice.web.store import GameAheadError, GameClosedError, MoveRecord, MoveWrite, faults
@@ -308,22 +309,17 @@ class Room:
 
     def game_record(self) -> GameRecord:
         """Return the room's game as a record: the seed and salt only once the game is over."""
-        seats = [SeatEntry(s.name, s.spec, s.kind) for s in self.seats]
+        return self.record_order().record()
+
+    def record_order(self) -> RecordOrder:
+        """Return what rebuilds the room's record, in this process or a worker (``pigdice.web.longjobs``)."""
+        seats = tuple(SeatEntry(s.name, s.spec, s.kind) for s in self.seats)
         finished = self.state.is_terminal()
         commitment = None
         if self.salt is not None:  # the salt stays secret, like the seed, until the end
             commitment = Commitment(self.salt if finished else None, commitment_digest(self.seed, self.salt))
-        return record_game(
-            self.variant,
-            seats,
-            self.seed,
-            self.actions,
-            commitment=commitment,
-            reveal_seed=finished,
-            origin="web",
-            room=self.code,
-            played_at=self.played_at,
-        )
+        actions = "\n".join(self.actions)  # one string: a worker receives it at the cost of a copy
+        return RecordOrder(self.variant, seats, self.seed, actions, commitment, finished, self.code, self.played_at)
 
     def welcome(self) -> dict[str, Any]:
         """Return the first message of a connection: the full state and the latest ``RECENT_EVENTS`` events;
