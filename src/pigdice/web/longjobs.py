@@ -34,6 +34,7 @@ from typing import IO, Any, TypeVar
 from pigdice.engine.fairness import record_dice_statistics, verify_and_count
 from pigdice.engine.record import Commitment, GameRecord, SeatEntry, record_game
 from pigdice.rules.variant import Variant
+from pigdice.web.collector import LONG_GAME, without_collection
 from pigdice.web.errors import WebError
 from pigdice.web.solving import quiet_worker, workers_ignore_ctrl_c
 
@@ -138,8 +139,9 @@ def pieces(stream: IO[bytes], size: int = RECORD_PIECE) -> Iterator[bytes]:
 class LongJobs:
     """A process pool for long games' records and verifications, with one shared job per room and step."""
 
-    def __init__(self, workers: int = 1, max_jobs: int = 4) -> None:
+    def __init__(self, workers: int = 1, max_jobs: int = 4, threshold: int = LONG_GAME) -> None:
         self.workers = workers
+        self.threshold = threshold  # moves from which a game's jobs go to the worker
         self.max_jobs = max_jobs
         self._executor: ProcessPoolExecutor | None = None
         self._jobs: dict[str, asyncio.Future[Any]] = {}
@@ -172,16 +174,26 @@ class LongJobs:
             self._folder = tempfile.mkdtemp(prefix="pigdice-web-records-")
         return self._folder
 
+    def is_long(self, order: RecordOrder) -> bool:
+        """Return True if the game ``order`` describes is long enough for a worker process."""
+        return order.moves >= self.threshold
+
     async def verify(self, order: RecordOrder) -> dict[str, Any]:
-        """Return the verification of the game ``order`` describes, computed in a worker."""
+        """Return the verification of the game ``order`` describes: a long game's computed in a worker."""
+        if not self.is_long(order):  # a short replay, in a thread
+            return await asyncio.to_thread(without_collection, lambda: verification(order.record()))
         result: dict[str, Any] = await self.run(order.key("verify"), verify_order, order)
         return result
 
-    async def record(self, order: RecordOrder) -> tuple[IO[bytes], int]:
-        """Return the record file of the game ``order`` describes, written by a worker and opened (its name already
-        removed), and its size in bytes."""
+    async def record(self, order: RecordOrder) -> tuple[Iterator[bytes], int]:
+        """Return the record of the game ``order`` describes, as pieces of JSON to send, and its size in bytes: a
+        long game's written to a file by a worker and read back a piece at a time."""
+        if not self.is_long(order):
+            body = await asyncio.to_thread(without_collection, lambda: record_bytes(order.record()))
+            return iter([body]), len(body)
         path: str = await self.run(f"{order.key('record')}:{os.urandom(6).hex()}", write_record, order, self.folder())
-        return await asyncio.to_thread(open_record, path)
+        stream, size = await asyncio.to_thread(open_record, path)
+        return pieces(stream), size
 
     async def run(self, key: str, work: Callable[..., T], *args: Any) -> T:
         """Return ``work(*args)`` computed in a worker (``work`` is pickled by name); requests with the same ``key``

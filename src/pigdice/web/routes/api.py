@@ -3,7 +3,6 @@ record, verify, review), your history and practice, and explorer data."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Response
@@ -11,10 +10,8 @@ from fastapi.responses import StreamingResponse
 
 from pigdice.rules.registry import all_variants, find_variant
 from pigdice.web import leaving
-from pigdice.web.collector import LONG_GAME, without_collection
 from pigdice.web.errors import WebError
 from pigdice.web.history import OwnGames, history_answer, practice_answer
-from pigdice.web.longjobs import pieces, record_bytes, verification
 from pigdice.web.protocol import (
     AbortRequest,
     ActionRequest,
@@ -129,25 +126,19 @@ async def api_rematch(code: str, body: RematchRequest, manager: Manager, client:
 async def api_record(code: str, manager: Manager, download: bool = False) -> Response:
     """The room's game as a record (format pigdice-game 1): the seed and salt only once the game is over."""
     room = await manager.get(code)
-    headers = {"Content-Disposition": f'attachment; filename="pigdice-{room.code}.json"'} if download else {}
-    order = room.record_order()
-    if order.moves < LONG_GAME:
-        body = await asyncio.to_thread(without_collection, lambda: record_bytes(order.record()))
-        return Response(body, media_type="application/json", headers=headers)
     # a long game's record (100,000 moves: 19 MB) is written by a worker process and sent from its file in pieces
-    stream, size = await manager.long_jobs.record(order)
-    headers["Content-Length"] = str(size)
-    return StreamingResponse(pieces(stream), media_type="application/json", headers=headers)
+    body, size = await manager.long_jobs.record(room.record_order())
+    headers = {"Content-Length": str(size)}
+    if download:
+        headers["Content-Disposition"] = f'attachment; filename="pigdice-{room.code}.json"'
+    return StreamingResponse(body, media_type="application/json", headers=headers)
 
 
 @router.get("/games/{code}/verify")
 async def api_verify(code: str, manager: Manager) -> dict[str, Any]:
     """Check the room's dice: the commitment against the revealed seed, every throw, and the faces seen."""
     room = await manager.get(code)
-    order = room.record_order()
-    if order.moves < LONG_GAME:  # a short replay, in a thread
-        return await asyncio.to_thread(without_collection, lambda: verification(order.record()))
-    return await manager.long_jobs.verify(order)  # a long one in a worker process: its objects never reach here
+    return await manager.long_jobs.verify(room.record_order())  # a long game's replay in a worker process
 
 
 @router.get("/games/{code}/review")
