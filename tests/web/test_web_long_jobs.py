@@ -18,7 +18,7 @@ from pigdice.engine.fairness import verify_record
 from pigdice.engine.record import parse_record
 from pigdice.web import rooms
 from pigdice.web.live import dumps
-from pigdice.web.longjobs import LongJobs, RecordOrder, pieces
+from pigdice.web.longjobs import WORKER_NICENESS, LongJobs, RecordOrder, pieces
 from pigdice.web.rooms import Room
 
 
@@ -83,7 +83,7 @@ def test_a_record_file_is_read_in_pieces_and_closed(tmp_path: Path) -> None:
     assert list(pieces(stream, 4)) == [b"0123", b"4567", b"89"] and stream.closed
 
 
-def test_closing_stops_the_worker_and_removes_the_record_files(client: TestClient) -> None:
+def test_the_worker_yields_the_cpu_and_closing_stops_it_and_removes_the_record_files(client: TestClient) -> None:
     code = stored_game(client, 30)
     jobs = long_jobs(client)
     jobs.threshold = 1
@@ -91,6 +91,8 @@ def test_closing_stops_the_worker_and_removes_the_record_files(client: TestClien
     workers = list(jobs._executor._processes.values())  # type: ignore[union-attr]
     folder = jobs.folder()
     assert workers and all(w.is_alive() for w in workers)
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    assert all(os.getpriority(os.PRIO_PROCESS, w.pid) == min(19, mine + WORKER_NICENESS) for w in workers)
     jobs.close()
     assert not any(w.is_alive() for w in workers) and not Path(folder).exists()
 

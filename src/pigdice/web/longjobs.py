@@ -43,6 +43,7 @@ log = logging.getLogger("pigdice.web")
 T = TypeVar("T")
 
 RECORD_PIECE = 2**18  # bytes of a record file sent at a time
+WORKER_NICENESS = 5  # the worker yields the CPU to the server when they contend for it (a third of its share)
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,16 @@ def pieces(stream: IO[bytes], size: int = RECORD_PIECE) -> Iterator[bytes]:
             yield piece
 
 
+def long_jobs_worker(server: int) -> None:
+    """Set a worker up: it dies with the server and leaves Ctrl-C to it (``quiet_worker``), and it runs at a lower
+    priority than the server, whose event loop then gets a core as soon as it has something to do."""
+    quiet_worker(server)
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:  # not allowed here: the worker runs at the server's priority
+        pass
+
+
 class LongJobs:
     """A process pool for long games' records and verifications, with one shared job per room and step."""
 
@@ -163,7 +174,7 @@ class LongJobs:
             self._executor = ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=quiet_worker,
+                initializer=long_jobs_worker,
                 initargs=(os.getpid(),),
             )
         return self._executor
