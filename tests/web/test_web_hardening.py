@@ -25,8 +25,8 @@ from pigdice.engine.fairness import verify_record
 from pigdice.engine.record import parse_record
 from pigdice.rules.registry import find_variant
 from pigdice.web.collector import LONG_GAME, is_long_game, without_collection
+from pigdice.web.longjobs import record_bytes
 from pigdice.web.rooms import RECENT_EVENTS
-from pigdice.web.routes.api import record_bytes
 from pigdice.web.solving import SolvePool
 from pigdice.web.store import FaultLog, MoveWrite, Store, StoreError
 

@@ -27,10 +27,11 @@ from pigdice.errors import PigdiceError, UnknownVariantError
 from pigdice.players.optimal import Optimal
 from pigdice.rules.registry import find_variant, params_to_store, stored_params
 from pigdice.rules.variant import Variant
-from pigdice.web.collector import is_long_game, release, without_collection
+from pigdice.web.collector import LONG_GAME, is_long_game, release, without_collection
 from pigdice.web.config import Settings
 from pigdice.web.errors import WebError
 from pigdice.web.limits import ClientRooms
+from pigdice.web.longjobs import LongJobs
 from pigdice.web.perfect import PerfectPlayer
 from pigdice.web.persistence import Persistence
 from pigdice.web.rematch import Answer, moved_seat, next_link
@@ -72,6 +73,7 @@ class RoomManager:
         self.persistence = Persistence(store, settings)
         self.perfect = PerfectPlayer(settings)
         self.pool = self.perfect.pool  # the explorer and the health check share it
+        self.long_jobs = LongJobs()  # long games' records and verifications, in their own worker
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._checkpointer: asyncio.Task[None] | None = None
@@ -362,6 +364,8 @@ class RoomManager:
             await self._quarantine(code, f"replay failed: {type(exc).__name__}: {exc}")
             raise WebError("room_damaged", "this game's record is damaged and was set aside", 410) from None
         await asyncio.to_thread(release, record.moves)  # its rows are freed off the loop, not as ``record`` goes
+        if len(room.actions) >= LONG_GAME:
+            self.long_jobs.start()  # its record or verification may be asked for next: the worker gets ready
         if record.status == EXPIRED:
             room.closed = record.closed_reason or "nobody moved for a long time"
         elif record.status == ABORTED:
@@ -480,6 +484,7 @@ class RoomManager:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.perfect.close()
+        self.long_jobs.close()
         self.persistence.close()
 
 

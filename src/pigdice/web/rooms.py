@@ -43,7 +43,7 @@ from pigdice.engine.game import (
     parse_action,
     parse_move,
 )
-from pigdice.engine.record import Commitment, GameRecord, SeatEntry, commitment_digest, record_game
+from pigdice.engine.record import Commitment, GameRecord, SeatEntry, commitment_digest
 from pigdice.engine.simultaneous import choosing_seats, seat_view
 from pigdice.errors import IllegalActionError
 from pigdice.players.optimal import Optimal
@@ -51,12 +51,14 @@ from pigdice.rules.variant import Variant
 from pigdice.web.errors import WebError
 from pigdice.web.lines import events_for_clients
 from pigdice.web.live import Connection, dumps
+from pigdice.web.longjobs import RecordOrder
 from pigdice.web.rematch import Rematch
 from pigdice.web.seats import Seat, clean_name, hash_token
 from pigdice.web.store import GameAheadError, GameClosedError, MoveRecord, MoveWrite, faults
 
 log = logging.getLogger("pigdice.web")
 
+WATCHERS_DELAY = 0.2  # seconds from a spectator's coming or going to the message telling everyone how many watch
 RECENT_EVENTS = 120  # events a welcome carries (the latest); older ones are sent a page at a time on request
 
 
@@ -148,6 +150,9 @@ class Room:
     away: dict[int, float] = field(default_factory=dict)  # a person's seat -> when its last connection closed
     away_timers: dict[int, asyncio.Task[None]] = field(default_factory=dict)  # tell everyone when a seat has left
     rematch: Rematch = field(default_factory=Rematch)
+    watchers_due: bool = False  # a message with the number of spectators is on its way (``broadcast_watchers``)
+    # the welcome's latest events as JSON text and what they were encoded for (``welcome_text``)
+    welcome_events: tuple[tuple[Any, ...], str] | None = field(default=None, repr=False)
 
     # -- views ---------------------------------------------------------------------------
     @property
@@ -303,32 +308,43 @@ class Room:
         return sum(1 for conn in self.connections if not conn.seats)
 
     def broadcast_watchers(self) -> None:
-        """Tell everyone how many are watching (sent when a spectator comes or goes)."""
+        """Tell everyone how many are watching, shortly after a spectator comes or goes: once for a crowd coming at
+        once (50 visitors each telling all the others would be 1,275 messages for the event loop to send)."""
+        if not self.watchers_due:
+            self.watchers_due = True
+            asyncio.get_running_loop().call_later(WATCHERS_DELAY, self._send_watchers)
+
+    def _send_watchers(self) -> None:
+        self.watchers_due = False
         self.broadcast({"type": "watchers", "spectators": self.spectators})
 
     def game_record(self) -> GameRecord:
         """Return the room's game as a record: the seed and salt only once the game is over."""
-        seats = [SeatEntry(s.name, s.spec, s.kind) for s in self.seats]
+        return self.record_order().record()
+
+    def record_order(self) -> RecordOrder:
+        """Return what rebuilds the room's record, in this process or a worker (``pigdice.web.longjobs``)."""
+        seats = tuple(SeatEntry(s.name, s.spec, s.kind) for s in self.seats)
         finished = self.state.is_terminal()
         commitment = None
         if self.salt is not None:  # the salt stays secret, like the seed, until the end
             commitment = Commitment(self.salt if finished else None, commitment_digest(self.seed, self.salt))
-        return record_game(
-            self.variant,
-            seats,
-            self.seed,
-            self.actions,
-            commitment=commitment,
-            reveal_seed=finished,
-            origin="web",
-            room=self.code,
-            played_at=self.played_at,
-        )
+        actions = "\n".join(self.actions)  # one string: a worker receives it at the cost of a copy
+        return RecordOrder(self.variant, seats, self.seed, actions, commitment, finished, self.code, self.played_at)
 
     def welcome(self) -> dict[str, Any]:
         """Return the first message of a connection: the full state and the latest ``RECENT_EVENTS`` events;
         ``earlier`` counts the events before them (``history_page`` sends them on request)."""
         return {"type": "welcome", "state": self.snapshot(), **self.history_page(len(self.history))}
+
+    def welcome_text(self) -> str:
+        """Return ``welcome()`` as JSON text, its events encoded once per move, not once per connection (50 visitors
+        opening a room at once cost the event loop 50 encodings of 120 events with their lines)."""
+        key = (len(self.history), tuple(self.names), tuple(self.claims.items()))
+        if self.welcome_events is None or self.welcome_events[0] != key:
+            page = self.history_page(len(self.history))
+            self.welcome_events = (key, f'"events":{dumps(page["events"])},"earlier":{page["earlier"]}')
+        return f'{{"type":"welcome","state":{dumps(self.snapshot())},{self.welcome_events[1]}}}'
 
     def history_page(self, before: int, size: int = RECENT_EVENTS) -> dict[str, Any]:
         """Return the ``size`` events before event number ``before`` (0 is the first) and how many are earlier:

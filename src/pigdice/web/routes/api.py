@@ -3,17 +3,13 @@ record, verify, review), your history and practice, and explorer data."""
 
 from __future__ import annotations
 
-import asyncio
-import json
 from typing import Any
 
 from fastapi import APIRouter, Response
+from fastapi.responses import StreamingResponse
 
-from pigdice.engine.fairness import record_dice_statistics, verify_and_count
-from pigdice.engine.record import GameRecord
 from pigdice.rules.registry import all_variants, find_variant
 from pigdice.web import leaving
-from pigdice.web.collector import without_collection
 from pigdice.web.errors import WebError
 from pigdice.web.history import OwnGames, history_answer, practice_answer
 from pigdice.web.protocol import (
@@ -130,44 +126,19 @@ async def api_rematch(code: str, body: RematchRequest, manager: Manager, client:
 async def api_record(code: str, manager: Manager, download: bool = False) -> Response:
     """The room's game as a record (format pigdice-game 1): the seed and salt only once the game is over."""
     room = await manager.get(code)
-    body = await asyncio.to_thread(without_collection, lambda: record_bytes(room.game_record()))  # 100,000 moves: MBs
-    headers = {"Content-Disposition": f'attachment; filename="pigdice-{room.code}.json"'} if download else None
-    return Response(body, media_type="application/json", headers=headers)
+    # a long game's record (100,000 moves: 19 MB) is written by a worker process and sent from its file in pieces
+    body, size = await manager.long_jobs.record(room.record_order())
+    headers = {"Content-Length": str(size)}
+    if download:
+        headers["Content-Disposition"] = f'attachment; filename="pigdice-{room.code}.json"'
+    return StreamingResponse(body, media_type="application/json", headers=headers)
 
 
 @router.get("/games/{code}/verify")
 async def api_verify(code: str, manager: Manager) -> dict[str, Any]:
     """Check the room's dice: the commitment against the revealed seed, every throw, and the faces seen."""
     room = await manager.get(code)
-    # the replay, off the event loop (100,000 moves: MBs of objects, no full collection over them meanwhile)
-    return await asyncio.to_thread(without_collection, lambda: verification(room.game_record()))
-
-
-def record_bytes(record: GameRecord, moves_per_piece: int = 1000) -> bytes:
-    """Return a record as JSON (as ``json.dumps`` writes it), its moves encoded a piece at a time."""
-    # one json.dumps of 100,000 moves is one C call that holds the GIL for seconds: the event loop's thread
-    # waits all along; between pieces it gets its turn
-    data = record.to_json()
-    keys = list(data)
-    at = keys.index("moves")
-    head = json.dumps({key: data[key] for key in keys[:at]})[:-1]
-    tail = json.dumps({key: data[key] for key in keys[at + 1 :]})[1:]
-    moves = data["moves"]
-    pieces = [json.dumps(moves[i : i + moves_per_piece])[1:-1] for i in range(0, len(moves), moves_per_piece)]
-    text = f'{head}, "moves": [{", ".join(pieces)}]{", " + tail if tail != "}" else tail}'
-    return text.encode()
-
-
-def verification(record: GameRecord) -> dict[str, Any]:
-    """Return a record's verification and its dice statistics as JSON-ready data."""
-    checked, statistics = verify_and_count(record)
-    if statistics is None:  # the seed is secret (a running game) or the record does not hold: its recorded throws
-        statistics = record_dice_statistics([record])
-    return {**checked.to_json(), "dice": statistics.to_json(), "commitment_digest": _digest(record)}
-
-
-def _digest(record: GameRecord) -> str | None:
-    return None if record.commitment is None else record.commitment.digest
+    return await manager.long_jobs.verify(room.record_order())  # a long game's replay in a worker process
 
 
 @router.get("/games/{code}/review")

@@ -56,7 +56,7 @@ async def ws_room(ws: WebSocket, code: str, manager: Manager, settings: AppSetti
     conn.start()
     async with room.lock:
         room.connections.add(conn)
-        conn.send(dumps(room.welcome()))
+        conn.send(room.welcome_text())
         room.broadcast_watchers()
     bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
     strikes = 0
