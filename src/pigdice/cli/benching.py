@@ -111,10 +111,11 @@ def print_board(board: Leaderboard, paths: list[str]) -> None:
         table = Table(box=None, padding=(0, 1), header_style="bold")
         for column in ("baseline", "agent", "first", "second", "averaged", "gap", "steps", "seconds"):
             table.add_column(column, justify="left" if column in ("baseline", "agent") else "right")
+        missing = []
         for entry in variant.ranked():
             title = TITLES.get(entry.baseline, entry.baseline)
             if entry.seats is None or entry.gap is None or entry.average is None:
-                table.add_row(title, Text(f"does not apply: {entry.note}", style="dim"))
+                missing.append(Text(f"{title} does not apply: {entry.note}.", style="dim"))
                 continue
             table.add_row(
                 title,
@@ -127,4 +128,6 @@ def print_board(board: Leaderboard, paths: list[str]) -> None:
                 f"{entry.seconds:.1f}",
             )
         console.print(table)
+        for line in missing:
+            console.print(line)
     console.print(Text("Every figure is exact, not simulated. Wrote " + ", ".join(paths) + ".", style="dim"))

@@ -7,6 +7,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from pigdice import files
 
 TITLES = {
@@ -53,6 +55,7 @@ class Entry:
     games: int | None = None  # self-play games finished (tabular learner)
     curve: tuple[CurvePoint, ...] = ()
     note: str = ""
+    table: np.ndarray | None = field(default=None, repr=False, compare=False)  # a learner's evaluated table
 
     @property
     def applies(self) -> bool:

@@ -20,6 +20,7 @@ from pigdice.study.pigbench.env import BenchEnv
 from pigdice.study.pigbench.positions import action_count, code_of, observations
 
 BATCH = 65_536  # positions asked at once
+PPO_ROLLOUT = 2048  # the library's default steps between updates
 # Called with (steps so far, training seconds so far, the network's action table) at each curve mark.
 Checkpoint = Callable[[int, float, np.ndarray], None]
 
@@ -56,8 +57,11 @@ def model_table(model: Any, variant: Variant, masked: bool) -> np.ndarray:
     return table
 
 
-def make_model(kind: str, env: BenchEnv, seed: int) -> Any:
-    """Return an untrained MaskablePPO ('ppo') or DQN ('dqn') on ``env`` with the library's defaults."""
+def make_model(kind: str, env: BenchEnv, seed: int, total: int) -> Any:
+    """Return an untrained MaskablePPO ('ppo') or DQN ('dqn') on ``env`` with the library's defaults.
+
+    PPO updates every 2,048 steps; a shorter run (a test) updates once, after all of its steps.
+    """
     require_modules(("torch", "stable_baselines3", "sb3_contrib"), "learn", "Pig-Bench's neural baselines need")
     import torch
 
@@ -65,7 +69,10 @@ def make_model(kind: str, env: BenchEnv, seed: int) -> Any:
     if kind == "ppo":
         from sb3_contrib import MaskablePPO
 
-        return MaskablePPO("MlpPolicy", env, seed=seed, device="cpu", verbose=0)
+        rollout = min(PPO_ROLLOUT, max(total, 2))
+        return MaskablePPO(
+            "MlpPolicy", env, n_steps=rollout, batch_size=min(64, rollout), seed=seed, device="cpu", verbose=0
+        )
     from stable_baselines3 import DQN
 
     return DQN("MlpPolicy", env, seed=seed, device="cpu", verbose=0)
@@ -85,7 +92,7 @@ def train_network(
 
     env = BenchEnv(variant, opponent)
     env.reset(seed=seed)
-    model = make_model(kind, env, seed)
+    model = make_model(kind, env, seed, marks[-1])
     total = marks[-1]
     masked = kind == "ppo"
 

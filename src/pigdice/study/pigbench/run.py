@@ -213,7 +213,7 @@ def tabular_entry(
     shown = f"its greedy table after {learner.steps:,} steps"
     return exact_entry(
         "tabular", table, form, shown, steps=learner.steps, seconds=learner.seconds, games=learner.games,
-        curve=tuple(curve),
+        curve=tuple(curve), table=table,
     )  # fmt: skip
 
 
@@ -240,7 +240,7 @@ def neural_entry(
 
     train_network(kind, form, optimal, marks, seed, checkpoint, lambda f: report(0.95 * f))
     return exact_entry(kind, tables[-1], form, f"its greedy table after {marks[-1]:,} steps",
-                       steps=marks[-1], seconds=seconds[-1], curve=tuple(curve))  # fmt: skip
+                       steps=marks[-1], seconds=seconds[-1], curve=tuple(curve), table=tables[-1])  # fmt: skip
 
 
 def settings_notes(settings: BenchSettings) -> tuple[str, ...]:
