@@ -96,7 +96,7 @@ def train_network(
     total = marks[-1]
     masked = kind == "ppo"
 
-    class Marks(BaseCallback):  # type: ignore[misc]
+    class Marks(BaseCallback):
         """Tabulate the network at each mark (the time spent is not counted as training)."""
 
         def __init__(self) -> None:

@@ -12,6 +12,7 @@ first-to-goal form, the one exact evaluation computes, and the board says so.
 from __future__ import annotations
 
 import datetime
+import functools
 import os
 import platform
 import time
@@ -92,7 +93,7 @@ def bench_variant(name: str, goal: int | None = None) -> Variant:
 
 def machine() -> dict[str, Any]:
     """Return what the run was measured on: processor, cores, Python and the learning libraries' versions."""
-    versions = {}
+    versions: dict[str, str | None] = {}
     for package in ("numpy", "numba", "torch", "stable-baselines3", "sb3-contrib", "gymnasium"):
         try:
             versions[package] = metadata.version(package)
@@ -124,7 +125,7 @@ class Runner:
                  "dqn": self.settings.neural_steps / 700}  # fmt: skip
         return 5.0 + steps.get(baseline, 0.0)
 
-    def report(self, baseline: str, fraction: float, label: str) -> None:
+    def report(self, baseline: str, fraction: float, *, label: str) -> None:
         """Report ``fraction`` of ``baseline``'s work done."""
         share = self.weight(baseline) * min(max(fraction, 0.0), 1.0)
         self.progress(min((self.done + share) / self.total, 1.0), label)
@@ -138,8 +139,8 @@ class Runner:
         entries = []
         for baseline in self.settings.baselines:
             label = f"{form.name}: {baseline}"
-            self.report(baseline, 0.0, label)
-            entries.append(self.entry(baseline, form, optimal, lambda f, b=baseline, t=label: self.report(b, f, t)))
+            self.report(baseline, 0.0, label=label)
+            entries.append(self.entry(baseline, form, optimal, functools.partial(self.report, baseline, label=label)))
             self.done += self.weight(baseline)
         notes = []
         if original.endgame is not Endgame.FIRST_TO_GOAL:
