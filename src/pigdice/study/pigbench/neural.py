@@ -17,7 +17,7 @@ import numpy as np
 from pigdice.errors import require_modules
 from pigdice.rules.variant import Decision, Variant
 from pigdice.study.pigbench.env import BenchEnv
-from pigdice.study.pigbench.positions import action_count, code_of, observations
+from pigdice.study.pigbench.positions import action_count, observations
 
 BATCH = 65_536  # positions asked at once
 PPO_ROLLOUT = 2048  # the library's default steps between updates
@@ -49,7 +49,8 @@ def model_table(model: Any, variant: Variant, masked: bool) -> np.ndarray:
         else:
             actions, _ = model.predict(batch, deterministic=True)
         actions = np.asarray(actions).reshape(-1)
-        codes[start:stop] = [code_of(variant, int(a)) for a in actions]
+        hold = len(variant.choices) if variant.can_hold else -1
+        codes[start:stop] = np.where(actions == hold, 0, actions + 1)  # ``code_of`` for the whole batch
     table = np.ones((goal, goal, goal), dtype=np.int8)
     table[scores, others, totals] = codes
     if variant.decision is Decision.DICE_PER_TURN:
