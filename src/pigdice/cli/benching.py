@@ -113,13 +113,13 @@ def print_board(board: Leaderboard, paths: list[str]) -> None:
             table.add_column(column, justify="left" if column in ("baseline", "agent") else "right")
         missing = []
         for entry in variant.ranked():
-            title = TITLES.get(entry.baseline, entry.baseline)
             if entry.seats is None or entry.gap is None or entry.average is None:
-                missing.append(Text(f"{title} does not apply: {entry.note}.", style="dim"))
+                title = TITLES.get(entry.baseline, entry.baseline)
+                missing.append(Text(f"{entry.baseline} ({title}) does not apply: {entry.note}.", style="dim"))
                 continue
             table.add_row(
-                title,
-                entry.agent,
+                entry.baseline,
+                entry.agent.removeprefix("its greedy table after "),
                 f"{entry.seats[0]:.4f}",
                 f"{entry.seats[1]:.4f}",
                 f"{entry.average:.4f}",

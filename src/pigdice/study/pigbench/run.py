@@ -259,7 +259,8 @@ def settings_notes(settings: BenchSettings) -> tuple[str, ...]:
         "A trained network is evaluated by asking it once, greedily, at every position exact evaluation reads, "
         "and playing the resulting action table exactly.",
         f"The learning curves evaluate each learner at {settings.points} log-spaced step counts; seconds are "
-        "training time only (exact evaluation excluded); the hold baselines' seconds are the exact search.",
+        "wall-clock training time only (exact evaluation excluded; the machine may be shared with other work); "
+        "the hold baselines' seconds are the exact search.",
     )
 
 
