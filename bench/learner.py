@@ -90,7 +90,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--out", type=Path, default=Path("learner-out"), help="directory for the PNG and the JSON")
     args = parser.parse_args()
-    variant = find_variant(args.variant, goal=args.goal)
+    variant = find_variant(args.variant, goal=args.goal, files=True)  # designed:FILE too
     total = int(args.steps)
 
     started = time.perf_counter()

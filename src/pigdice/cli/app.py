@@ -1,9 +1,9 @@
 """The ``pigdice`` command line (typer + rich): the app, its error handling and its commands.
 
 The commands live in one module per topic (``catalog``, ``study``, ``playing``, ``solving``,
-``serving``, ``analyzing``, ``levels``, ``improving``, ``evaluating``) as plain functions; this module registers
-them below, in the order ``pigdice --help`` lists them. Command modules never import this one: they take their
-shared options from ``cli.options``, print with ``cli.output`` and show progress with
+``serving``, ``analyzing``, ``levels``, ``improving``, ``evaluating``, ``benching``) as plain functions; this
+module registers them below, in the order ``pigdice --help`` lists them. Command modules never import this
+one: they take their shared options from ``cli.options``, print with ``cli.output`` and show progress with
 ``cli.progress``. Input errors (every ``PigdiceError``) are caught in one place,
 ``PigdiceGroup.invoke``, and printed as ``error: <message>`` on stderr with exit code 2, and so
 are option values the strict parsers of ``cli.checks`` refuse (``OptionValueError``).
@@ -27,6 +27,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from pigdice import __version__
 from pigdice.cli import (
     analyzing,
+    benching,
     catalog,
     designing,
     evaluating,
@@ -199,6 +200,7 @@ COMMANDS: dict[str, Callable[..., None]] = {
     "plot": analyzing.plot_command,
     "compare": study.compare_command,
     "evaluate": evaluating.evaluate_command,
+    "bench-learners": benching.bench_learners_command,
     "tournament": study.tournament_command,
     "levels": levels.levels_command,
     "design": designing.design_command,
