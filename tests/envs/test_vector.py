@@ -30,6 +30,12 @@ def robot_for(name: str) -> str:
     return "dice:3" if find_variant(name).decision is Decision.DICE_PER_TURN else "hold:12"
 
 
+def first_legal(mask: np.ndarray) -> int:
+    """Return the first legal action (0 where there is none): a row whose games are all traced plays on with it."""
+    legal = np.flatnonzero(mask)
+    return int(legal[0]) if legal.size else 0
+
+
 def learner(rng: np.random.Generator, mask: np.ndarray) -> int:
     """Return a random legal action that holds a quarter of the time (0 where there is none)."""
     legal = np.flatnonzero(mask)
@@ -71,7 +77,10 @@ def vector_traces(settings: dict[str, Any], seed: int) -> list[list[tuple[Any, .
     restarting = [False] * GAMES
     while min(finished) < EPISODES:
         playing = [not restarting[row] and finished[row] < EPISODES for row in range(GAMES)]
-        actions = [learner(rngs[row], info["action_mask"][row]) if playing[row] else 0 for row in range(GAMES)]
+        actions = [
+            learner(rngs[row], info["action_mask"][row]) if playing[row] else first_legal(info["action_mask"][row])
+            for row in range(GAMES)
+        ]
         observations, rewards, terminated, truncated, info = env.step(np.array(actions))
         for row in range(GAMES):
             mask = info["action_mask"][row].tolist()
@@ -99,6 +108,9 @@ CASES = [
     {"variant": "pig", "opponents": "optimal", "goal": 40, "seat": 1},
     {"variant": "hog", "opponents": "optimal", "goal": GOAL},
     {"variant": "big-pig", "opponents": "optimal", "goal": GOAL},
+    # at the goal the learner is asked too (it may roll past it), and the robots decide for themselves
+    {"variant": "pig", "opponents": "hold:25", "goal": GOAL, "hold_at_goal": False},
+    {"variant": "two-dice-pig", "opponents": "optimal", "goal": GOAL, "hold_at_goal": False},
 ]
 
 
@@ -158,7 +170,7 @@ def test_the_dice_are_numpys_default_generator() -> None:
 
 
 def test_the_vector_env_api() -> None:
-    env = PigdiceVectorEnv(8, "two-dice-pig", "hold:20", goal=50)
+    env = PigdiceVectorEnv(8, "two-dice-pig", "hold:20", goal=50, hold_at_goal=False)
     assert env.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
     assert env.action_space == gym.spaces.MultiDiscrete([2] * 8)
     observations, info = env.reset(seed=3)
@@ -267,7 +279,10 @@ def seats_traces(settings: dict[str, Any], seed: int) -> list[list[tuple[Any, ..
     restarting = [False] * GAMES
     while min(finished) < EPISODES:
         playing = [not restarting[row] and finished[row] < EPISODES for row in range(GAMES)]
-        actions = [learner(rngs[row], info["action_mask"][row]) if playing[row] else 0 for row in range(GAMES)]
+        actions = [
+            learner(rngs[row], info["action_mask"][row]) if playing[row] else first_legal(info["action_mask"][row])
+            for row in range(GAMES)
+        ]
         observations, rewards, terminated, truncated, info = batch.step(np.array(actions))
         for row in range(GAMES):
             seen = (observations[row].tolist(), int(info["mover"][row]), info["action_mask"][row].tolist())
@@ -288,6 +303,7 @@ SEAT_CASES = [
     {"variant": "two-dice-pig", "players": 4, "goal": GOAL, "endgame": "equal-turns", "ties": "first-to-reach"},
     {"variant": "hog", "players": 3, "goal": GOAL},
     {"variant": "pig-dice", "players": 2, "goal": GOAL},
+    {"variant": "pig", "players": 3, "goal": GOAL, "hold_at_goal": False},  # rolling past the goal allowed
 ]
 
 

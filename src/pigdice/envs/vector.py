@@ -6,7 +6,8 @@ rewards, and for the same seed the same game (game k of ``reset(seed=s)`` is ``P
 reset with seed s + k; a list of seeds gives each game its own). Every turn-based variant and
 ending is played; Swine Herd (everyone at once) is not. The robots are those the kernel plays
 (``pigdice.envs.vector_kernels``): hold:N (with +dice:D), dice:N, and the perfect player in
-2-player first-to-goal games (its action table from the solver).
+2-player first-to-goal games (its action table from the solver). ``hold_at_goal`` (default True,
+as ``PigdiceEnv``'s): in a first-to-goal game whoever reaches the goal holds at once, nobody asked.
 
 Autoreset: ``metadata["autoreset_mode"]`` says which. Next-step (the default, Gymnasium's own):
 the step after a game ends starts the next one, its action unused, reward 0. Same-step: a game
@@ -31,7 +32,7 @@ from gymnasium.vector.utils import batch_space
 from pigdice.engine.game import MOVE_LIMIT
 from pigdice.envs import vector_kernels as kernels
 from pigdice.envs.encoding import OBSERVATION_HIGH, action_count, observation_size
-from pigdice.envs.setup import MAX_DECISIONS, check_decisions, check_player_count, make_variant
+from pigdice.envs.setup import MAX_DECISIONS, check_decisions, check_hold_at_goal, check_player_count, make_variant
 from pigdice.errors import BadParameterError, BadStrategyError, IllegalActionError
 from pigdice.players.base import Strategy
 from pigdice.players.fixed import DiceEachTurn, HoldAt
@@ -56,7 +57,7 @@ _ENDGAMES = {
 _MASK_64 = (1 << 64) - 1
 
 
-def rules_of(variant: Variant, players: int, seat: int, max_decisions: int) -> kernels.Rules:
+def rules_of(variant: Variant, players: int, seat: int, max_decisions: int, hold_at_goal: bool = True) -> kernels.Rules:
     """Return the kernel's numbers for ``variant`` played by ``players`` with the learner at ``seat``."""
     return kernels.Rules(
         goal=variant.goal,
@@ -71,6 +72,8 @@ def rules_of(variant: Variant, players: int, seat: int, max_decisions: int) -> k
         max_decisions=max_decisions,
         move_limit=MOVE_LIMIT,
         robots_draw=True,
+        # as envs.setup.must_hold: only a first-to-the-goal game with a hold ends by holding at the goal
+        hold_at_goal=hold_at_goal and variant.endgame is Endgame.FIRST_TO_GOAL and variant.can_hold,
     )
 
 
@@ -248,8 +251,10 @@ class PigdiceVectorEnv(VectorEnv):
         ties: str | None = None,
         max_decisions: int = MAX_DECISIONS,
         autoreset_mode: str | AutoresetMode = "next-step",
+        hold_at_goal: bool = True,
     ) -> None:
         self.num_envs = check_games(num_envs)
+        self.hold_at_goal = check_hold_at_goal(hold_at_goal)
         self.variant = make_variant(variant, goal, endgame, ties).require_turns("the batched environment")
         specs = opponents.split(",") if isinstance(opponents, str) else list(opponents)
         robots = [parse_strategy(spec.strip(), self.variant) for spec in specs]
@@ -260,7 +265,7 @@ class PigdiceVectorEnv(VectorEnv):
         self.autoreset_mode = _check_autoreset(autoreset_mode)
         self.metadata = {"autoreset_mode": self.autoreset_mode, "render_modes": []}
         self.max_decisions = check_decisions(max_decisions)
-        self._rules = rules_of(self.variant, players, seat, self.max_decisions)
+        self._rules = rules_of(self.variant, players, seat, self.max_decisions, self.hold_at_goal)
         self._dice = dice_of(self.variant)
         self._robots = robots_of(self.variant, robots, seat)
         self.single_observation_space = spaces.Box(0, OBSERVATION_HIGH, (observation_size(players),), np.int64)

@@ -67,6 +67,7 @@ class Rules(NamedTuple):
     max_decisions: int  # the learner's decisions before a game is cut off (truncated)
     move_limit: int  # the engine's MOVE_LIMIT: moves after which the best score wins
     robots_draw: bool  # a new game first draws the robots' seed from the dice (PigdiceEnv.reset does; AEC does not)
+    hold_at_goal: bool  # at the goal you hold (first to the goal only): envs.setup.must_hold
 
 
 class Dice(NamedTuple):
@@ -319,13 +320,28 @@ def _robot_action(rules, robots, games, game):  # pragma: no cover - numba
 
 
 @njit(cache=True, inline="always")
+def _must_hold(rules, games, game):  # pragma: no cover - numba
+    """Return True if the mover of game ``game`` has reached the goal and holds there (``envs.setup.must_hold``)."""
+    player = games.current[game]
+    return rules.hold_at_goal and games.scores[game, player] + games.turn_total[game] >= rules.goal
+
+
+@njit(cache=True, inline="always")
 def _play(rules, dice, robots, games, game, action):  # pragma: no cover - numba
-    """Play the learner's ``action`` (none if negative), then the robots until the learner's move or the end."""
+    """Play the learner's ``action`` (none if negative), then the robots until the learner's move or the end.
+
+    As ``PigdiceEnv._advance``: whoever reaches the goal holds at once when ``rules.hold_at_goal``.
+    """
     if action >= 0:
         _apply(rules, dice, games, game, action)
         games.decisions[game] += 1
-    while not games.over[game] and games.current[game] != rules.seat:
-        _apply(rules, dice, games, game, _robot_action(rules, robots, games, game))
+    while not games.over[game]:
+        if _must_hold(rules, games, game):
+            _apply(rules, dice, games, game, rules.choices)
+        elif games.current[game] == rules.seat:
+            return
+        else:
+            _apply(rules, dice, games, game, _robot_action(rules, robots, games, game))
 
 
 @njit(cache=True, inline="always")
@@ -370,8 +386,9 @@ def _observe(rules, games, game, seat, out, row):  # pragma: no cover - numba
 def _mask(rules, games, game, seat, out):  # pragma: no cover - numba
     """Write the legal actions of ``seat`` in game ``game`` into ``out[game]`` (``encoding.action_mask``)."""
     playing = not games.over[game] and games.current[game] == seat
+    rolls = playing and not _must_hold(rules, games, game)  # at the goal only hold is offered
     for a in range(rules.choices):
-        out[game, a] = playing
+        out[game, a] = rolls
     if rules.can_hold:
         out[game, rules.choices] = playing and not _is_final_roll(rules, games, game)
 

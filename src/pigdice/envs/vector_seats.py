@@ -8,6 +8,8 @@ and the mover's action mask. Game k of ``reset(seed=s)`` throws the dice of the 
 reset with seed s + k. Autoreset is next-step: the step after a game ends starts the next one
 (its action unused), the dice going on as the AEC environment's do after ``reset()``.
 Every turn-based variant and ending; Swine Herd (everyone at once) is not played here.
+``hold_at_goal`` (default True, as the AEC environment's): a mover who has reached the goal in a
+first-to-goal game is offered only the hold.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import numpy as np
 
 from pigdice.envs import vector_kernels as kernels
 from pigdice.envs.encoding import action_count, observation_size
-from pigdice.envs.setup import MAX_DECISIONS, check_decisions, check_player_count, make_variant
+from pigdice.envs.setup import MAX_DECISIONS, check_decisions, check_hold_at_goal, check_player_count, make_variant
 from pigdice.envs.vector import batch_seeds, check_batch_actions, check_games, dice_of, generator_words, rules_of
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Variant
@@ -37,14 +39,18 @@ class PigdiceSeatsBatch:
         endgame: str | None = None,
         ties: str | None = None,
         max_decisions: int = MAX_DECISIONS,
+        hold_at_goal: bool = True,
     ) -> None:
         self.num_envs = check_games(num_envs)
+        self.hold_at_goal = check_hold_at_goal(hold_at_goal)
         self.variant = make_variant(variant, goal, endgame, ties).require_turns("the batched environment")
         self.players = check_player_count(self.variant, players)
         self.max_decisions = check_decisions(max_decisions)
         self.actions = action_count(self.variant)
         self.observation_size = observation_size(self.players)
-        self._rules = rules_of(self.variant, self.players, 0, self.max_decisions)._replace(robots_draw=False)
+        self._rules = rules_of(self.variant, self.players, 0, self.max_decisions, self.hold_at_goal)._replace(
+            robots_draw=False
+        )
         self._dice = dice_of(self.variant)
         self._games = kernels.Games(
             scores=np.zeros((num_envs, players), dtype=np.int64),
