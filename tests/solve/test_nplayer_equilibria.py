@@ -150,3 +150,26 @@ def test_a_capped_search_says_how_far_it_got() -> None:
 def test_too_many_combinations_are_not_solved() -> None:
     report = equilibrium_report(solved(58), max_solves=8)
     assert report.multiple == 5 and report.start_low is None and "2^5" in report.why_not
+
+
+def test_solve_json_and_table_state_the_equilibria() -> None:
+    from typer.testing import CliRunner
+
+    from pigdice.cli.app import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["solve", "pig", "--players", "3", "--goal", "50", "--json"])
+    assert result.exit_code == 0, result.output
+    equilibria = json.loads(result.stdout)["equilibria"]
+    assert equilibria["selection_rule"] == SELECTION_RULE
+    assert equilibria["cycles_searched"] == equilibria["cycles"] == CASES[50]["cycles"]
+    assert equilibria["cycles_with_several_equilibria"] == 1
+    assert equilibria["examples"][0]["scores"] == [0, 7, 7]
+    assert equilibria["start_low_by_seat"] == pytest.approx(CASES[50]["start_low"], abs=1e-12)
+    assert equilibria["start_high_by_seat"] == pytest.approx(CASES[50]["start_high"], abs=1e-12)
+    table = runner.invoke(app, ["solve", "pig", "--players", "3", "--goal", "50"])
+    assert table.exit_code == 0, table.output
+    words = " ".join(table.stdout.split())
+    assert "other equilibria" in words and "41,700" in words and "combinations solved" in words
+    two = json.loads(runner.invoke(app, ["solve", "pig", "--goal", "50", "--json"]).stdout)
+    assert "equilibria" not in two  # 2 players: zero-sum, one value

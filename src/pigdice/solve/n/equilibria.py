@@ -311,8 +311,8 @@ class EquilibriumReport:
                 f"{low:.6f}" if high - low < 5e-7 else f"{low:.6f} to {high:.6f}"
                 for low, high in zip(self.start_low, self.start_high, strict=True)
             )
-            whole = "every" if self.complete else f"{self.solves} of the"
-            rows.append(("wins under other equilibria", f"{spans} (by seat; {whole} combinations solved)"))
+            whole = f"all {self.solves}" if self.complete else f"the first {self.solves}"
+            rows.append(("wins under other equilibria", f"{spans} by seat ({whole} combinations solved)"))
         else:
             rows.append(("wins under other equilibria", f"not computed: {self.why_not}"))
         return rows
