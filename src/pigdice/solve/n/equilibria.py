@@ -384,7 +384,7 @@ def search_policy(policy: Any, progress: Progress | None = None, max_cycles: int
         if progress is not None:
             progress(done / total, "searching for other equilibria")
     rows = min(int(search.out[1]), RECORD_ROWS)
-    cycles = [
+    cycles: list[dict[str, Any]] = [
         {"scores": _scores(int(search.records[i, 0]), goal, n), "equilibria": int(search.records[i, 1]),
          "spread": float(search.records[i, 2])}
         for i in range(rows)
