@@ -31,6 +31,7 @@ from pigdice.solve.positions import Position
 if TYPE_CHECKING:  # the solver loads numba and numpy: imported where a command runs, so start-up stays quick
     from pigdice.solve import Policy
     from pigdice.solve.exact import ExactPolicy
+    from pigdice.solve.n.equilibria import EquilibriumReport
 
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Solve again even if a cached policy exists.")]
 
@@ -150,6 +151,9 @@ def solve_command(
     variant.check_players(players)
     policy, seconds, kernels = solved_exactly(variant, players, no_cache)
     summary = solve_summary(policy, seconds, kernels)
+    equilibria = other_equilibria(policy)
+    if equilibria is not None:
+        summary["equilibria"] = equilibria.to_json()
     if json_out:
         emit_json(summary)
         return
@@ -178,7 +182,21 @@ def solve_command(
         source = "shipped with pigdice"
     loading = f"; loading the solver took {summary['kernel_seconds']:.3f} s" if summary["kernel_seconds"] else ""
     table.add_row("time", f"{seconds:.3f} s ({source}; solve took {policy.seconds:.3f} s{loading})")
+    if equilibria is not None:
+        for label, text in equilibria.lines():
+            table.add_row(label, text)
     console.print(table)
+
+
+def other_equilibria(policy: ExactPolicy) -> EquilibriumReport | None:
+    """Return what the search for other equilibria finds for a 3+ player turn-taking policy (progress bar)."""
+    from pigdice.solve.n.equilibria import equilibrium_report
+    from pigdice.solve.n.nplayer import PlayersPolicy
+
+    if not isinstance(policy, PlayersPolicy) or policy.players < 3:
+        return None
+    with progress_bar() as bar:
+        return equilibrium_report(policy, bar)
 
 
 def _csv_lines(policy: Policy) -> Iterator[str]:

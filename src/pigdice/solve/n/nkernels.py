@@ -42,6 +42,7 @@ from pigdice.solve.n.mixing import (
     cycle_vectors,
     find_mixed,
 )  # fmt: skip
+from pigdice.solve.n.ntuples import cycle_period, first_tuple, next_tuple
 from pigdice.solve.positions import INDIFFERENCE, TRUNCATION_ERROR
 from pigdice.solve.tables import KIND_ADD, KIND_BUST, KIND_DOUBLE, KIND_RESET, KIND_SET, KIND_SUBTRACT
 
@@ -373,45 +374,55 @@ def _guess(W, seat, target, digits, m, n, goal, powers):  # pragma: no cover - n
 
 
 @njit(cache=True)
-def first_tuple(a, s, n, goal, start):  # pragma: no cover - numba
-    """Write the smallest (lexicographic) scores a[start:] in [0, goal) with sum s."""
-    for q in range(start, n):
-        room = (n - 1 - q) * (goal - 1)
-        v = s - room
-        if v < 0:
-            v = 0
-        a[q] = v
-        s -= v
+def member_plans(  # pragma: no cover - numba
+    W, a, m, s0, n, goal, bases, kinds, amounts, keeps, probs, offsets, monotone, one_throw,
+    CW, DW, act, rolls, bounds, opt_c, opt_d, acc, x_low, x_high, PL, max_plans, prev, FT, pbust, cap,
+):  # fmt: skip
+    """Write member m's plans for x in [x_low, x_high] into PL[m] (columns: ``pigdice.solve.n.mixing``);
+    return how many.
 
-
-@njit(cache=True)
-def cycle_period(a, n, goal, top_power):  # pragma: no cover - numba
-    """Return the number of distinct rotations of the score tuple ``a`` if its flat index is the smallest
-    of them (it stands for its cycle), else 0. ``top_power`` is goal ** (n - 1)."""
-    idx = 0
-    for q in range(n):
-        idx = idx * goal + a[q]
-    rot = idx
-    for t in range(1, n):
-        rot = (rot - a[t - 1] * top_power) * goal + a[t - 1]
-        if rot < idx:
-            return 0
-        if rot == idx:
-            return t
-    return n
-
-
-@njit(cache=True)
-def next_tuple(a, n, goal):  # pragma: no cover - numba
-    """Advance ``a`` to the next score tuple with the same sum (lexicographic); False after the last."""
-    rest = a[n - 1]
-    for q in range(n - 2, -1, -1):
-        if a[q] + 1 < goal and rest >= 1:
-            a[q] += 1
-            first_tuple(a, rest - 1, n, goal, q + 1)
-            return True
-        rest += a[q]
-    return False
+    The plans are the member's turn sweeps from x_low up, each swept just past the breakpoint of the
+    one before (up to ``max_plans``; a plan whose choices are the same as the one before, only its stop
+    past the goal moved, extends it). ``prev`` is scratch (as long as ``act``).
+    """
+    seats = W.shape[0]
+    x = x_low
+    c = 0
+    prev_top = 0
+    while c < max_plans:
+        top = _sweep(W, (s0 + m) % seats, (s0 + m + 1) % seats, bases[m], bases[m] // goal, a[m], goal, n,
+                     x, x, kinds, amounts, keeps, probs, offsets, monotone, one_throw,
+                     CW[a[m]], DW[a[m]], act, rolls, bounds, opt_c, opt_d, acc, FT, pbust, cap, 0)  # fmt: skip
+        differ = 0
+        for k in range(max(top, prev_top)):
+            if (act[k] if k < top else 0) != (prev[k] if k < prev_top else 0):
+                differ += 1
+        same = c > 0 and DW[a[m], 0] == PL[m, c - 1, n + D_COL]
+        for r in range(n):
+            same = same and CW[a[m], 0, r] == PL[m, c - 1, r]
+        if c > 0 and (differ == 0 or same):  # the same plan (its stop moved, or a total it never reaches)
+            PL[m, c - 1, n + HI_COL] = bounds[1]
+            PL[m, c - 1, n + X_LAST_COL] = x
+        else:
+            for r in range(n):
+                PL[m, c, r] = CW[a[m], 0, r]
+            PL[m, c, n + D_COL] = DW[a[m], 0]
+            PL[m, c, n + LO_COL] = bounds[0]
+            PL[m, c, n + HI_COL] = bounds[1]
+            PL[m, c, n + X_FIRST_COL] = x
+            PL[m, c, n + X_LAST_COL] = x
+            PL[m, c, n + SINGLE_COL] = 0.0
+            if c > 0 and (differ == 1 or not (monotone or one_throw)):
+                PL[m, c - 1, n + SINGLE_COL] = 1.0
+            c += 1
+        for k in range(top):
+            prev[k] = act[k]
+        prev_top = top
+        edge = bounds[1]
+        if not edge < x_high:
+            break
+        x = edge + max(1e-13, 1e-12 * abs(edge))
+    return c
 
 
 @njit(cache=True)
@@ -423,53 +434,16 @@ def _mix_cycle(  # pragma: no cover - numba
     """Search the cycle for a mixed equilibrium (``pigdice.solve.n.mixing``); return its number of mixing
     members, -1 if none is found.
 
-    Member m's plans are its turn sweeps for x in [xmin[m] - pad, xmax[m] + pad], from low x up, each
-    swept just past the breakpoint of the one before (up to ``max_plans``; a plan whose choices are the
-    same as the one before, only its stop past the goal moved, extends it). Neighbours that differ
-    at one turn total may be mixed (any neighbours where the turn total can fall: the mixture is then
-    drawn once per turn, see ``pigdice.solve.n.mixing``); PL, count, seg, q, C, D, ws receive what
-    ``find_mixed`` writes.
+    Member m's plans are its turn sweeps for x in [xmin[m] - pad, xmax[m] + pad] (``member_plans``).
+    Neighbours that differ at one turn total may be mixed (any neighbours where the turn total can
+    fall: the mixture is then drawn once per turn, see ``pigdice.solve.n.mixing``); PL, count, seg, q,
+    C, D, ws receive what ``find_mixed`` writes.
     """
-    seats = W.shape[0]
     prev = np.zeros(act.shape[0], dtype=np.int64)
     for m in range(L):
-        x = xmin[m] - pad
-        c = 0
-        prev_top = 0
-        while c < max_plans:
-            top = _sweep(W, (s0 + m) % seats, (s0 + m + 1) % seats, bases[m], bases[m] // goal, a[m], goal, n,
-                         x, x, kinds, amounts, keeps, probs, offsets, monotone, one_throw,
-                         CW[a[m]], DW[a[m]], act, rolls, bounds, opt_c, opt_d, acc, FT, pbust, cap, 0)  # fmt: skip
-            differ = 0
-            for k in range(max(top, prev_top)):
-                if (act[k] if k < top else 0) != (prev[k] if k < prev_top else 0):
-                    differ += 1
-            same = c > 0 and DW[a[m], 0] == PL[m, c - 1, n + D_COL]
-            for r in range(n):
-                same = same and CW[a[m], 0, r] == PL[m, c - 1, r]
-            if c > 0 and (differ == 0 or same):  # the same plan (its stop moved, or a total it never reaches)
-                PL[m, c - 1, n + HI_COL] = bounds[1]
-                PL[m, c - 1, n + X_LAST_COL] = x
-            else:
-                for r in range(n):
-                    PL[m, c, r] = CW[a[m], 0, r]
-                PL[m, c, n + D_COL] = DW[a[m], 0]
-                PL[m, c, n + LO_COL] = bounds[0]
-                PL[m, c, n + HI_COL] = bounds[1]
-                PL[m, c, n + X_FIRST_COL] = x
-                PL[m, c, n + X_LAST_COL] = x
-                PL[m, c, n + SINGLE_COL] = 0.0
-                if c > 0 and (differ == 1 or not (monotone or one_throw)):
-                    PL[m, c - 1, n + SINGLE_COL] = 1.0
-                c += 1
-            for k in range(top):
-                prev[k] = act[k]
-            prev_top = top
-            edge = bounds[1]
-            if not edge < xmax[m] + pad:
-                break
-            x = edge + max(1e-13, 1e-12 * abs(edge))
-        count[m] = c
+        count[m] = member_plans(W, a, m, s0, n, goal, bases, kinds, amounts, keeps, probs, offsets, monotone,
+                                one_throw, CW, DW, act, rolls, bounds, opt_c, opt_d, acc, xmin[m] - pad,
+                                xmax[m] + pad, PL, max_plans, prev, FT, pbust, cap)  # fmt: skip
     return find_mixed(PL, count, L, n, seg, q, C, D, ws, acc)
 
 

@@ -64,6 +64,8 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 # of the .npz files PlayersPolicy.save writes (apart from Policy's); 2 added the last turns, 3 mixed equilibria
 FORMAT_VERSION = 3
+# called by the solve after each score sum (W, s_high, s_low, banked): ``pigdice.solve.n.equilibria``
+LevelHook = Callable[[np.ndarray, int, int, np.ndarray], None]
 KIND = "players"  # the file's kind, so a 2-player Policy file is never read as one of these
 SUM_SLACK = 1e-9  # a loaded state's win vector must sum to 1 this closely
 # progress is reported after about this many states (a level of 4-player Pig goal 100 is up to 1e6)
@@ -120,7 +122,12 @@ def players_form(variant: Variant, players: int) -> Variant:
 
 
 def solve_players(
-    variant: Variant, players: int, progress: Progress | None = None, tolerance: float = TOLERANCE, cap: int = 0
+    variant: Variant,
+    players: int,
+    progress: Progress | None = None,
+    tolerance: float = TOLERANCE,
+    cap: int = 0,
+    level_hook: LevelHook | None = None,
 ) -> PlayersPolicy:
     """Solve ``variant`` exactly for ``players`` players; return the policy.
 
@@ -130,13 +137,15 @@ def solve_players(
     ResourceLimitError before allocating if the values would not fit in memory (the message names the
     largest goal that fits for this many players). ``cap`` > 0 (endings only, for the tests' reference):
     the player who reaches the goal, and a last turn with someone still to play after it, hold at totals
-    at or past ``cap``.
+    at or past ``cap``. ``level_hook`` (W, s_high, s_low, banked) is called after each score sum is solved,
+    one sum at a time, and may change the values just solved (``pigdice.solve.n.equilibria``: the solve
+    under another choice of equilibria); the solve then follows the changed values.
     """
     variant = players_form(variant, players)
     check_players(variant, players)
     table = effect_table(variant)
     if variant.endgame is Endgame.FIRST_TO_GOAL:
-        return _solve(variant, players, table, nkernels.FIRST_TO_GOAL, NO_LAST, progress, tolerance, 0)
+        return _solve(variant, players, table, nkernels.FIRST_TO_GOAL, NO_LAST, progress, tolerance, 0, level_hook)
     from pigdice.solve.n.finalturns import banked_bytes, banked_tables
 
     equal_turns = variant.endgame is Endgame.EQUAL_TURNS
@@ -150,7 +159,7 @@ def solve_players(
         if progress is not None:
             progress(0.0, "the last turns")
         banked, last = banked_tables(variant, table, width, cap)
-        policy = _solve(variant, players, table, banked, last, progress, tolerance, cap)
+        policy = _solve(variant, players, table, banked, last, progress, tolerance, cap, level_hook)
         if (policy.truncation <= TRUNCATION_ERROR and not _at_end(policy)) or width >= MAX_WIDTH:
             break
         if banked_bytes(variant.goal, 2 * width, equal_turns) > MAX_BANKED_BYTES:
@@ -178,6 +187,7 @@ def _solve(
     progress: Progress | None,
     tolerance: float,
     cap: int,
+    level_hook: LevelHook | None = None,
 ) -> PlayersPolicy:
     """Solve with the banked table ``banked`` (``nkernels.banked_share``); return the policy."""
     from pigdice.solve.two.endgame import bust_chance
@@ -223,13 +233,15 @@ def _solve(
         while s >= 0:
             low = s
             chunk = weights[s]
-            while low > 0 and chunk + weights[low - 1] <= PROGRESS_STATES:
+            while level_hook is None and low > 0 and chunk + weights[low - 1] <= PROGRESS_STATES:
                 low -= 1
                 chunk += weights[low]
             keep = passes > 1 and settling[0] < nkernels.KEEP_AFTER
             nkernels.solve_levels(W, goal, n, s, low, kinds, amounts, keeps, probs, offsets,
                                   table.monotone, one_throw, passes == 1, CW, DW, overrides, out,
                                   banked, pbust, cap, anchors, keep)  # fmt: skip
+            if level_hook is not None:
+                level_hook(W, s, low, banked)
             change = max(change, float(out[0]))
             cycle_residual = max(cycle_residual, float(out[1]))
             counts[0] += out[2]
