@@ -173,3 +173,26 @@ def test_solve_json_and_table_state_the_equilibria() -> None:
     assert "other equilibria" in words and "41,700" in words and "combinations solved" in words
     two = json.loads(runner.invoke(app, ["solve", "pig", "--goal", "50", "--json"]).stdout)
     assert "equilibria" not in two  # 2 players: zero-sum, one value
+
+
+def test_a_report_is_kept_for_the_same_values_and_a_damaged_one_searched_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pigdice.solve.n import equilibria
+
+    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
+    policy = solved(50)
+    first = equilibria.kept_equilibrium_report(policy)
+    path = equilibria.report_path(policy)
+    assert path.is_file() and path.parent == tmp_path / "equilibria"
+
+    def no_search(*args: object, **kwargs: object) -> None:
+        raise AssertionError("searched again although a report was kept")
+
+    monkeypatch.setattr(equilibria, "equilibrium_report", no_search)
+    assert equilibria.kept_equilibrium_report(policy) == first
+    path.write_text('{"cycles": "damaged"')
+    monkeypatch.undo()
+    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
+    assert equilibria.kept_equilibrium_report(policy) == first
+    assert json.loads(path.read_text())["multiple"] == first.multiple

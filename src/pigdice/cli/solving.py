@@ -190,13 +190,13 @@ def solve_command(
 
 def other_equilibria(policy: ExactPolicy) -> EquilibriumReport | None:
     """Return what the search for other equilibria finds for a 3+ player turn-taking policy (progress bar)."""
-    from pigdice.solve.n.equilibria import equilibrium_report
+    from pigdice.solve.n.equilibria import kept_equilibrium_report
     from pigdice.solve.n.nplayer import PlayersPolicy
 
     if not isinstance(policy, PlayersPolicy) or policy.players < 3:
         return None
     with progress_bar() as bar:
-        return equilibrium_report(policy, bar)
+        return kept_equilibrium_report(policy, bar)
 
 
 def _csv_lines(policy: Policy) -> Iterator[str]:

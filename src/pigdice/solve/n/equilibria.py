@@ -28,17 +28,22 @@ equilibria solved and say so.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numba import njit
 
 from pigdice.errors import BadParameterError
+from pigdice.files import read_text, write_text
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.n import nkernels
 from pigdice.solve.n.mixing import D_COL, HI_COL, LO_COL, PLAN_EXTRA, SLACK, cycle_vectors
 from pigdice.solve.n.ntuples import cycle_period, first_tuple, next_tuple
+from pigdice.solve.policyfile import cache_dir
 from pigdice.solve.solver import Progress
 
 SELECTION_RULE = (
@@ -467,3 +472,34 @@ def equilibrium_report(
     except BadParameterError as exc:
         return replace(report, why_not=str(exc))
     return replace(report, start_low=low, start_high=high, solves=solves, complete=complete, why_not=why)
+
+
+REPORT_FILE_LIMIT = 1 << 20  # a kept report is a few kilobytes; a larger file is not one of ours
+
+
+def report_path(policy: Any) -> Path:
+    """Return where the report of ``policy`` is kept: beside the policy cache, named by its values' digest."""
+    digest = hashlib.sha256(np.ascontiguousarray(policy.values).data).hexdigest()[:24]
+    variant = policy.variant
+    return cache_dir() / "equilibria" / f"{variant.name}-goal{policy.goal}-p{policy.players}-{digest}.json"
+
+
+def kept_equilibrium_report(policy: Any, progress: Progress | None = None) -> EquilibriumReport:
+    """Return ``equilibrium_report(policy)``, read from the report kept for the same values when there is one.
+
+    The search takes tens of seconds at goal 100 and depends only on the values, so a report is kept
+    under their digest; a damaged or foreign file is searched again and replaced.
+    """
+    path = report_path(policy)
+    try:
+        kept = json.loads(read_text(path, REPORT_FILE_LIMIT, "the kept equilibrium report"))
+        return EquilibriumReport(**kept)
+    except (OSError, ValueError, TypeError):
+        pass  # none kept yet, or not a sound one: search again
+    report = equilibrium_report(policy, progress)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_text(path, json.dumps(asdict(report)))
+    except (OSError, ValueError):
+        pass  # an unwritable cache only costs the next run the search
+    return report
