@@ -119,7 +119,7 @@ def serve_command(
     )
     try:
         # uvicorn stops on Ctrl-C (SIGINT) and SIGTERM: the app's shutdown stops the solve workers, which leave
-        # Ctrl-C to it (pigdice.web.solving.quiet_worker); a Ctrl-C before uvicorn listens ends here, quietly
+        # Ctrl-C to it (pigdice.web.workerpool.quiet_worker); a Ctrl-C before uvicorn listens ends here, quietly
         uvicorn.run(
             create_app(settings),
             host=host,

@@ -20,12 +20,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import multiprocessing
 import os
-import shutil
-import tempfile
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +32,7 @@ from pigdice.engine.record import Commitment, GameRecord, SeatEntry, record_game
 from pigdice.rules.variant import Variant
 from pigdice.web.collector import LONG_GAME, without_collection
 from pigdice.web.errors import WebError
-from pigdice.web.solving import quiet_worker, workers_ignore_ctrl_c
+from pigdice.web.workerpool import WorkerPool, quiet_worker, workers_ignore_ctrl_c
 
 log = logging.getLogger("pigdice.web")
 
@@ -147,43 +143,19 @@ def long_jobs_worker(server: int) -> None:
         pass
 
 
-class LongJobs:
+class LongJobs(WorkerPool):
     """A process pool for long games' records and verifications, with one shared job per room and step."""
 
-    def __init__(self, workers: int = 1, max_jobs: int = 4, threshold: int = LONG_GAME) -> None:
-        self.workers = workers
-        self.threshold = threshold  # moves from which a game's jobs go to the worker
-        self.max_jobs = max_jobs
-        self._executor: ProcessPoolExecutor | None = None
-        self._jobs: dict[str, asyncio.Future[Any]] = {}
-        self._folder: str | None = None
+    busy_message = "the server is busy with other long games; try again in a minute"
 
-    @property
-    def busy(self) -> int:
-        """Return how many jobs run or wait."""
-        return len(self._jobs)
+    def __init__(self, workers: int = 1, max_jobs: int = 4, threshold: int = LONG_GAME) -> None:
+        super().__init__(workers, max_jobs, long_jobs_worker, "pigdice-web-records-")
+        self.threshold = threshold  # moves from which a game's jobs go to the worker
 
     def start(self) -> None:
         """Start the worker now (it imports the engine), so that a long game's first job does not wait for it."""
         with workers_ignore_ctrl_c():
             self._pool().submit(int)
-
-    def _pool(self) -> ProcessPoolExecutor:
-        if self._executor is None:
-            # spawn: a fresh interpreter, never a fork of the server with its threads and sockets
-            self._executor = ProcessPoolExecutor(
-                self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=long_jobs_worker,
-                initargs=(os.getpid(),),
-            )
-        return self._executor
-
-    def folder(self) -> str:
-        """Return this server's folder of record files (made on first use, removed when the pool closes)."""
-        if self._folder is None:
-            self._folder = tempfile.mkdtemp(prefix="pigdice-web-records-")
-        return self._folder
 
     def is_long(self, order: RecordOrder) -> bool:
         """Return True if the game ``order`` describes is long enough for a worker process."""
@@ -213,38 +185,6 @@ class LongJobs:
             try:
                 return await asyncio.shield(self._submit(key, work, *args))
             except BrokenProcessPool:
-                if self._executor is not None and getattr(self._executor, "_broken", False):
-                    self._executor = None  # a fresh pool for the next job
+                self._forget_broken_pool()
                 log.warning("a long game's worker died during job %s (attempt %d)", key, attempt)
         raise WebError("busy", "the server could not finish this long game's work; try again", 503)
-
-    def _submit(self, key: str, work: Callable[..., T], *args: Any) -> asyncio.Future[T]:
-        future = self._jobs.get(key)
-        if future is not None:
-            return future
-        if len(self._jobs) >= self.max_jobs:
-            raise WebError("busy", "the server is busy with other long games; try again in a minute", 503)
-        loop = asyncio.get_running_loop()
-        with workers_ignore_ctrl_c():
-            try:
-                future = asyncio.wrap_future(self._pool().submit(work, *args), loop=loop)
-            except BrokenProcessPool:
-                self._executor = None
-                future = asyncio.wrap_future(self._pool().submit(work, *args), loop=loop)
-        self._jobs[key] = future
-        future.add_done_callback(lambda _: self._jobs.pop(key, None))
-        return future
-
-    def close(self) -> None:
-        """Stop the worker processes (running jobs are abandoned) and remove the record files."""
-        if self._executor is not None:
-            workers = list((getattr(self._executor, "_processes", None) or {}).values())
-            for process in workers:
-                process.kill()
-            for process in workers:
-                process.join(timeout=5)
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
-        if self._folder is not None:
-            shutil.rmtree(self._folder, ignore_errors=True)
-            self._folder = None

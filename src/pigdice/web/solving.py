@@ -19,22 +19,13 @@ has its job tried once more in a fresh worker; workers die with the server (``qu
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import ctypes
 import json
 import logging
 import mmap
-import multiprocessing
 import os
 import pickle
-import shutil
-import signal
-import sys
-import tempfile
-import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +35,7 @@ from pigdice import files
 from pigdice.errors import PigdiceError
 from pigdice.rules.variant import Variant
 from pigdice.web.errors import WebError
+from pigdice.web.workerpool import WorkerPool, quiet_worker, workers_ignore_ctrl_c
 
 if TYPE_CHECKING:
     from pigdice.solve.exact import ExactPolicy
@@ -57,7 +49,6 @@ SPILL_BYTES = 16 * 2**20  # a result with more array bytes than this comes back 
 MAPPED_POLICIES = 8  # spilled policies kept mapped (their pages are the page cache's, not the server's)
 SPILL_MAGIC = b"pigdice-spill-1\n"
 ALIGN = 64  # each array of a spill file starts at a multiple of this (numpy reads aligned data fastest)
-PR_SET_PDEATHSIG = 1  # Linux prctl: the signal a process gets when its parent dies
 
 
 @dataclass(frozen=True)
@@ -120,40 +111,6 @@ def exact_in_worker(variant: Variant, players: int, folder: str = "", threshold:
     return spill(policy, folder, threshold) if folder else policy
 
 
-def quiet_worker(server: int = 0) -> None:
-    """Set a worker up: it dies with the server, and leaves Ctrl-C to it.
-
-    On Linux the kernel kills the worker when the server dies, however it dies (``kill -9`` included), and a
-    server already gone kills it at once; so no worker, nor the resource tracker they keep open, outlives it.
-    A terminal sends Ctrl-C (SIGINT) to every process of the group, and a worker that took it would die printing
-    a traceback while the server shuts down (the server stops its workers itself): it is ignored here.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass  # no prctl: the worker still stops when the server closes the pool
-    if server and os.getppid() != server:  # the server died before the line above took effect
-        os._exit(1)
-
-
-@contextlib.contextmanager
-def workers_ignore_ctrl_c() -> Iterator[None]:
-    """Start worker processes inside this block with Ctrl-C ignored from their first instruction: an ignored
-    signal stays ignored across exec, so a Ctrl-C while a worker still imports cannot print its traceback. The
-    server's own handler is put back at once (only the main thread may change it; elsewhere nothing changes)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def warm_worker() -> bool:
     """Import the solvers (numba and their compiled kernels) in a fresh worker."""
     import pigdice.solve.exact  # noqa: F401
@@ -187,24 +144,15 @@ def exact_job_key(variant: Variant, players: int) -> str:
     return f"exact:{exact_key(variant, players)}"
 
 
-class SolvePool:
+class SolvePool(WorkerPool):
     """A bounded process pool for solves, with one shared job per solve and a limit on waiting jobs."""
 
     def __init__(self, workers: int = 1, max_jobs: int = 8, spill_bytes: int = SPILL_BYTES) -> None:
-        self.workers = workers
-        self.max_jobs = max_jobs
+        super().__init__(workers, max_jobs, quiet_worker, "pigdice-web-spill-")
         self.spill_bytes = spill_bytes
-        self._executor: ProcessPoolExecutor | None = None
-        self._jobs: dict[str, asyncio.Future[Any]] = {}
-        self._spill_dir: str | None = None
         self._spilled: dict[str, str] = {}  # exact job key -> its spill file
         self._mapped: OrderedDict[str, ExactPolicy] = OrderedDict()  # spilled policies mapped, most recent last
         self.retried = 0  # jobs tried again after their worker died
-
-    @property
-    def busy(self) -> int:
-        """Return how many jobs run or wait."""
-        return len(self._jobs)
 
     @property
     def running(self) -> list[str]:
@@ -216,22 +164,9 @@ class SolvePool:
         with workers_ignore_ctrl_c():
             self._pool().submit(warm_worker)
 
-    def _pool(self) -> ProcessPoolExecutor:
-        if self._executor is None:
-            # spawn: a fresh interpreter, never a fork of the server with its threads and sockets
-            self._executor = ProcessPoolExecutor(
-                self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=quiet_worker,
-                initargs=(os.getpid(),),
-            )
-        return self._executor
-
     def spill_dir(self) -> str:
         """Return this server's folder of spill files (made on first use, removed when the pool closes)."""
-        if self._spill_dir is None:
-            self._spill_dir = tempfile.mkdtemp(prefix="pigdice-web-spill-")
-        return self._spill_dir
+        return self.folder()
 
     def is_running(self, kind: str, variant: Variant) -> bool:
         """Return True while a job for ``variant`` runs or waits."""
@@ -253,23 +188,8 @@ class SolvePool:
         """Return the future of the job computing ``work(variant)`` in a worker, starting it unless it runs."""
         return self._submit(job_key(kind, variant), work, variant)
 
-    def _submit(self, key: str, work: Callable[..., T], *args: Any) -> asyncio.Future[T]:
-        """Return the future of the job ``key`` computing ``work(*args)`` in a worker, starting it unless it runs."""
-        future = self._jobs.get(key)
-        if future is not None:
-            return future
-        self._check_key(key)
-        loop = asyncio.get_running_loop()
-        with workers_ignore_ctrl_c():  # the pool starts (or replaces) its workers as jobs are submitted
-            try:
-                future = asyncio.wrap_future(self._pool().submit(work, *args), loop=loop)
-            except BrokenProcessPool:  # a worker died (killed, out of memory): start a fresh pool
-                log.error("the solve pool broke; starting a new one")
-                self._executor = None
-                future = asyncio.wrap_future(self._pool().submit(work, *args), loop=loop)
-        self._jobs[key] = future
-        future.add_done_callback(lambda done: self._finished(key, done))
-        return future
+    def _pool_broke(self) -> None:
+        log.error("the solve pool broke; starting a new one")
 
     def _finished(self, key: str, future: asyncio.Future[Any]) -> None:
         """Forget a finished job; its error, if nobody waits for it any more, is logged rather than lost."""
@@ -378,8 +298,7 @@ class SolvePool:
             except PigdiceError:
                 raise
             except BrokenProcessPool:
-                if self._executor is not None and getattr(self._executor, "_broken", False):
-                    self._executor = None  # a fresh pool for the next job
+                self._forget_broken_pool()
                 if retried:
                     raise WebError("solve_failed", "the perfect player could not be prepared; try again", 503) from None
                 retried = True
@@ -391,21 +310,10 @@ class SolvePool:
                 ) from None
 
     def close(self) -> None:
-        """Stop the worker processes (running jobs are abandoned)."""
-        if self._executor is not None:
-            # a running solve may take minutes: its worker is stopped, not waited for (the pool has no API for it)
-            workers = list((getattr(self._executor, "_processes", None) or {}).values())
-            for process in workers:
-                process.kill()
-            for process in workers:
-                process.join(timeout=5)
-            self._executor.shutdown(wait=True, cancel_futures=True)  # quick now: its workers are gone
-            self._executor = None
+        """Stop the worker processes (running jobs are abandoned) and remove the spill files."""
+        super().close()
         self._mapped.clear()
         self._spilled.clear()
-        if self._spill_dir is not None:
-            shutil.rmtree(self._spill_dir, ignore_errors=True)
-            self._spill_dir = None
 
 
 def _plain(policy: ExactPolicy) -> Policy:
