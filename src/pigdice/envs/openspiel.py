@@ -268,6 +268,14 @@ class PigdiceGame(pyspiel.Game):
         """Return the state at the start of a game."""
         return PigdiceState(self)
 
+    def state_at(self, position: GameState) -> PigdiceState:
+        """Return a decision node at ``position`` (its history is empty: the node is built, not played to)."""
+        if position.variant != self.rules.variant or position.players != self.rules.players:
+            raise BadParameterError(f"the position is not one of this game ({self.rules.variant.name})")
+        state = PigdiceState(self)
+        state._position = _Shared(position)
+        return state
+
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
     ) -> Any:

@@ -15,7 +15,9 @@ c + 1 to roll with dice choice c (Pig: 1 rolls); ``pigdice.players.tables`` expl
   A2C, DQN, MaskablePPO), asked for its greedy action at every position at once, with the research
   environments' observation (``pigdice.envs.encoding``) of the kind its observation space has: "exact"
   (8 numbers) holds just what the table reads; with "full" (12 numbers) "rolls this turn" cannot be
-  told from the turn total, so it is 0 at turn total 0 and 1 after.
+  told from the turn total, so it is 0 at turn total 0 and 1 after;
+- an OpenSpiel policy of ``python_pigdice`` or of OpenSpiel's ``pig`` (``pigdice.study.openspiel_policies``),
+  its most probable action at every position.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from pigdice.players.tables import action_table
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.memory import action_table_bytes, check_memory
 from pigdice.solve.storage import READ_LOCK
+from pigdice.study.openspiel_policies import is_openspiel_policy, openspiel_table
 from pigdice.study.saved_models import OBSERVATION_KINDS, is_model_spec, load_model
 
 TABLE_FILE_SUFFIXES = (".npy", ".npz")
@@ -85,6 +88,8 @@ def agent_table(agent: Any, variant: Variant, progress: Progress | None = None) 
         return AgentTable("the table", checked_table(agent, variant))
     if isinstance(agent, Strategy):
         return AgentTable(agent.name, action_table(agent, variant, progress))
+    if is_openspiel_policy(agent):
+        return AgentTable(f"OpenSpiel {type(agent).__name__}", openspiel_table(agent, variant, progress))
     if isinstance(agent, PredictingModel) and not inspect.isroutine(agent):
         return AgentTable(type(agent).__name__, model_table(agent, variant, progress))
     if callable(agent):
@@ -93,8 +98,8 @@ def agent_table(agent: Any, variant: Variant, progress: Progress | None = None) 
         return AgentTable(name, action_table(strategy, variant, progress))
     raise BadStrategyError(
         f"cannot evaluate a {type(agent).__name__}: give a strategy spec, a Strategy, a function "
-        "f(score, opponent_score, turn_total), an action table (array, .npy or .npz), a model with predict() "
-        "or a saved Stable-Baselines3 model (sb3:PATH)"
+        "f(score, opponent_score, turn_total), an action table (array, .npy or .npz), a model with predict(), "
+        "a saved Stable-Baselines3 model (sb3:PATH) or an OpenSpiel policy"
     )
 
 
