@@ -31,7 +31,9 @@ def evaluate_command(
             help="The agent: a strategy (hold:20, keep-pace, level:3, py:mine.py:f), an action table "
             "file (.npy or .npz: roll 1, hold 0, indexed [my score, other score, turn total]) or a saved "
             "Stable-Baselines3 model (sb3:model.zip: PPO, A2C, DQN or MaskablePPO trained on a pigdice "
-            "environment at this goal; its greedy choice at every position is evaluated).",
+            "environment at this goal; its greedy choice at every position is evaluated) or a saved OpenSpiel "
+            "TabularPolicy of pig or python_pigdice keyed by positions (openspiel:policy.txt, the text of "
+            "pyspiel.TabularPolicy.serialize()).",
         ),
     ],
     variant_name: VariantOpt = "pig",
@@ -64,13 +66,17 @@ def check_agent(text: str, variant: Variant) -> None:
     """Raise a PigdiceError unless ``text`` names a strategy, a readable action table or model for ``variant``."""
     from pigdice.players.specs import parse_strategy
     from pigdice.study.agent_tables import is_table_file, read_table_file
+    from pigdice.study.openspiel_policies import is_policy_file_spec, read_policy_file
     from pigdice.study.saved_models import is_model_spec, load_model
 
     if not text.strip():
         raise BadStrategyError("name an agent: a strategy such as hold:20, or an action table file")
-    if is_model_spec(text):
-        if variant.is_simultaneous:
-            raise BadStrategyError(f"{variant.name} is played by everyone at once: a saved model is not evaluated")
+    saved = is_policy_file_spec(text) or is_model_spec(text)
+    if saved and variant.is_simultaneous:
+        raise BadStrategyError(f"{variant.name} is played by everyone at once: a saved model is not evaluated")
+    if is_policy_file_spec(text):
+        read_policy_file(text, variant.roll_hold_form().first_to_goal())
+    elif is_model_spec(text):
         load_model(text, variant.roll_hold_form())
     elif is_table_file(text):
         read_table_file(text, variant.roll_hold_form())

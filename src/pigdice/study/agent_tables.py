@@ -17,7 +17,8 @@ c + 1 to roll with dice choice c (Pig: 1 rolls); ``pigdice.players.tables`` expl
   (8 numbers) holds just what the table reads; with "full" (12 numbers) "rolls this turn" cannot be
   told from the turn total, so it is 0 at turn total 0 and 1 after;
 - an OpenSpiel policy of ``python_pigdice`` or of OpenSpiel's ``pig`` (``pigdice.study.openspiel_policies``),
-  its most probable action at every position.
+  its most probable action at every position, or a saved TabularPolicy in OpenSpiel's text form
+  (``openspiel:PATH``).
 """
 
 from __future__ import annotations
@@ -41,7 +42,12 @@ from pigdice.players.tables import action_table
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.memory import action_table_bytes, check_memory
 from pigdice.solve.storage import READ_LOCK
-from pigdice.study.openspiel_policies import is_openspiel_policy, openspiel_table
+from pigdice.study.openspiel_policies import (
+    is_openspiel_policy,
+    is_policy_file_spec,
+    openspiel_table,
+    read_policy_file,
+)
 from pigdice.study.saved_models import OBSERVATION_KINDS, is_model_spec, load_model
 
 TABLE_FILE_SUFFIXES = (".npy", ".npz")
@@ -76,6 +82,8 @@ def agent_table(agent: Any, variant: Variant, progress: Progress | None = None) 
     """Return ``agent``'s action table in 2-player, first-to-goal ``variant`` (see the module docstring)."""
     variant = variant.require_turns("an agent's action table").first_to_goal()
     check_memory("an agent's action table", variant.goal, action_table_bytes)
+    if is_policy_file_spec(agent):
+        return AgentTable(*read_policy_file(agent, variant))
     if is_model_spec(agent):
         saved = load_model(agent, variant)
         return AgentTable(saved.name, model_table(saved.model, variant, progress))

@@ -24,10 +24,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from pigdice import files
 from pigdice.engine.game import new_game
 from pigdice.errors import BadStrategyError
 from pigdice.players.base import Progress
@@ -38,7 +40,11 @@ PIGDICE_GAME = "python_pigdice"
 PIG_GAME = "pig"
 PIG_FACES = 6
 PIG_ROLL, PIG_STOP = 0, 1  # pig's actions; its chance outcome f - 1 is face f
-PIG_POSITION = re.compile(r"Scores: (\d+) (\d+), Turn total: (\d+)\s+Current player: (\d+)")
+PIG_POSITION = re.compile(r"Scores: (\d+) (\d+), Turn total: (\d+)\s+Current player: (\d+)")  # pig's text
+PIGDICE_POSITION = re.compile(r"Scores: (\d+) (\d+), turn total: (\d+)\s+Player (\d+) to move")
+POLICY_PREFIX = "openspiel:"
+POLICY_DELIMITER = "<~>"  # OpenSpiel's TabularPolicy.serialize() separator
+POLICY_FILE_LIMIT = 256 << 20  # bytes: a goal-100 pig table in OpenSpiel's text is about 60 MB
 
 Position = tuple[int, int, int]  # the mover's score, the other score, the turn total
 Asker = Callable[[int, int, int, int], int | None]  # (player, own score, other score, turn total) -> action
@@ -226,3 +232,88 @@ def _pig_node(game: Any, player: int, score: int, other: int, total: int) -> Any
             "the pig game ends (its horizon) before every position can be reached: load it with a larger horizon"
         )
     return state
+
+
+def is_policy_file_spec(agent: Any) -> bool:
+    """Return True if ``agent`` names a saved OpenSpiel tabular policy: ``openspiel:PATH``."""
+    return isinstance(agent, str) and agent.strip().lower().startswith(POLICY_PREFIX)
+
+
+def read_policy_file(agent: str, variant: Variant) -> tuple[str, np.ndarray]:
+    """Return the name and action table of a serialized OpenSpiel TabularPolicy (``openspiel:PATH``) in ``variant``.
+
+    The file is OpenSpiel's text form (``pyspiel.TabularPolicy.serialize()``, "TabularPolicy:" then keys and
+    "action=probability" lists separated by "<~>"), read as plain text of bounded size; its keys must be
+    positions (``pig``'s or ``python_pigdice``'s observation text), not histories.
+    """
+    path = agent.strip()[len(POLICY_PREFIX) :]
+    if not path:
+        raise BadStrategyError("name the policy file after openspiel:, e.g. openspiel:pig_policy.txt")
+    shown = Path(path).name or path
+    try:
+        text = files.read_text(path, POLICY_FILE_LIMIT, "an OpenSpiel policy")
+    except files.UnsafeFileError as exc:
+        raise BadStrategyError(str(exc)) from None
+    except FileNotFoundError:
+        raise BadStrategyError(f"no policy file {shown}") from None
+    except UnicodeDecodeError:
+        raise BadStrategyError(f"{shown} is not an OpenSpiel policy (not text)") from None
+    except OSError as exc:
+        raise BadStrategyError(f"cannot read {shown}: {exc.strerror or exc}") from None
+    choices = _serialized_choices(text, variant, shown)
+    return f"OpenSpiel policy {shown}", _table(variant, [0, 1], lambda p, i, j, k: choices.get((p, i, j, k)), None)
+
+
+def _serialized_choices(text: str, variant: Variant, shown: str) -> dict[tuple[int, int, int, int], int]:
+    """Return the most probable action at every position a serialized TabularPolicy names, by (player, i, j, k)."""
+    head, _, body = text.partition(":")
+    if head != "TabularPolicy" or not body:
+        raise BadStrategyError(f"{shown} is not an OpenSpiel TabularPolicy (its text starts 'TabularPolicy:')")
+    parts = body.split(POLICY_DELIMITER)
+    if len(parts) % 2:
+        raise BadStrategyError(f"{shown} is not an OpenSpiel TabularPolicy (a key without its probabilities)")
+    actions = len(variant.choices) + int(variant.can_hold)
+    goal = variant.goal
+    choices: dict[tuple[int, int, int, int], int] = {}
+    only_hold = {len(variant.choices)} if variant.can_hold else None
+    for key, listed in zip(parts[::2], parts[1::2], strict=True):
+        found = PIG_POSITION.fullmatch(key.strip()) or PIGDICE_POSITION.fullmatch(key.strip())
+        if found is None:
+            raise BadStrategyError(
+                f"{shown}: the key {key[:60]!r} is not a position (pig's or python_pigdice's observation text); "
+                "a table keyed by histories is evaluated from the TabularPolicy object itself (pigdice.evaluate)"
+            )
+        scores, total, player = (int(found[1]), int(found[2])), int(found[3]), int(found[4])
+        if player not in (0, 1) or max(scores) >= goal:
+            raise BadStrategyError(f"{shown} holds the position {key.strip()!r}, outside {variant.name} to {goal}")
+        probabilities = _probabilities(listed, actions, shown)
+        i, j = scores[player], scores[1 - player]
+        if i + total >= goal or not probabilities:
+            continue
+        if set(probabilities) == only_hold:  # the game allows only a hold: its goal is reached there
+            raise BadStrategyError(
+                f"{shown} may only hold at {key.strip()!r}, which is short of {goal}: a policy of a smaller goal?"
+            )
+        legal = sorted(probabilities)
+        action = legal[int(np.argmax([probabilities[a] for a in legal]))]
+        if choices.setdefault((player, i, j, total), action) != action:
+            raise BadStrategyError(f"{shown} names the position {key.strip()!r} twice with different choices")
+    return choices
+
+
+def _probabilities(listed: str, actions: int, shown: str) -> dict[int, float]:
+    """Return the "action=probability" list of one key (decimal or OpenSpiel's hexadecimal numbers)."""
+    found: dict[int, float] = {}
+    for item in filter(None, listed.split(",")):
+        action_text, equals, number = item.partition("=")
+        try:
+            action = int(action_text)
+            value = float.fromhex(number) if number.strip().lower().startswith(("0x", "-0x")) else float(number)
+        except ValueError:
+            raise BadStrategyError(f"{shown}: {item[:40]!r} is not action=probability") from None
+        if not equals or not 0 <= action < actions:
+            raise BadStrategyError(f"{shown} names action {action_text[:20]!r}; {actions} actions here (another game?)")
+        if not 0.0 <= value <= 1.0:
+            raise BadStrategyError(f"{shown} gives action {action} the probability {number[:20]!r}, not 0 to 1")
+        found[action] = value
+    return found
