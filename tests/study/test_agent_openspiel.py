@@ -19,9 +19,9 @@ from typer.testing import CliRunner  # noqa: E402
 import pigdice.envs.openspiel  # noqa: E402, F401  (registers python_pigdice)
 from pigdice.cli.app import app  # noqa: E402
 from pigdice.errors import BadStrategyError  # noqa: E402
+from pigdice.rules import find_variant  # noqa: E402
 from pigdice.study.agent_evaluation import evaluate  # noqa: E402
 from pigdice.study.agent_tables import agent_table, decision_positions  # noqa: E402
-from pigdice.rules import find_variant  # noqa: E402
 
 GOAL = 10
 HOLD_AT = 4

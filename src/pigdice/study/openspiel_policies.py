@@ -9,14 +9,21 @@ each seat the policy plays. Its OpenSpiel state is built for that position:
 - ``pig`` (6 faces, no piglet: pigdice's Pig at goal ``winscore``): the node is played to along one fixed
   history. Where the second player is to move, the first busts at once (rolls a 1); then the player to
   move rolls 2s (one 3 first for an odd score) and holds at their score (a score of 0: a bust), the other
-  player likewise, and the player to move rolls 2s (one 3 first for an odd total) up to the turn total. A score or turn total of 1 cannot be reached in
-  ``pig``; those positions are read as roll, which changes no figure (the game never gets there).
+  player likewise, and the player to move rolls 2s (one 3 first for an odd total) up to the turn
+  total. A score or turn total of 1 cannot be reached in ``pig``; those positions are read as roll,
+  which changes no figure (the game never gets there).
 
 A ``TabularPolicy`` is read from its own states instead (its keys may be histories, which a built node
 does not share): each state's position and row. Histories that reach one position must choose alike,
 and positions it has no state for are read as roll (a table built over every state of the game lacks
 only positions that cannot be reached). A policy that chooses differently as the first and the second
 player is refused: an action table is one choice per position, whichever seat moves.
+
+A saved table (``openspiel:PATH``) is OpenSpiel's own text form of a tabular policy,
+``pyspiel.TabularPolicy.serialize()`` (from a Python one: ``policy.python_policy_to_pyspiel_policy``),
+read as bounded plain text, never unpickled. Its keys must name positions (``pig``'s keys, its
+observation text, do; ``python_pigdice``'s are histories unless the table is keyed by ``str(state)``):
+a history cannot be replayed without the game, so such a file is refused.
 """
 
 from __future__ import annotations
@@ -131,12 +138,12 @@ def _table(variant: Variant, seats: list[int], choice: Asker, progress: Progress
     return table
 
 
-def _greedy(probabilities: Callable[[int], float], legal: list[int]) -> int | None:
-    """Return the most probable legal action (the lower number on a tie), None where none is legal."""
-    if not legal:
+def _most_probable(probabilities: dict[int, float]) -> int | None:
+    """Return the most probable action of a legal-action -> probability map (the lower one on a tie; None if empty)."""
+    if not probabilities:
         return None
-    values = [float(probabilities(a)) for a in sorted(legal)]
-    return sorted(legal)[int(np.argmax(values))]
+    legal = sorted(probabilities)
+    return legal[int(np.argmax([probabilities[a] for a in legal]))]
 
 
 def _ask(policy: Any, state: Any, player: int) -> int | None:
@@ -145,11 +152,12 @@ def _ask(policy: Any, state: Any, player: int) -> int | None:
         return None
     try:
         answer = dict(policy.action_probabilities(state, player))
+        probabilities = {int(a): float(answer.get(a, 0.0)) for a in state.legal_actions(player)}
     except Exception as exc:  # the policy's own code failed, or a table has no entry for the state
         raise BadStrategyError(
             f"the policy gave no choice at {str(state).strip()!r}: {type(exc).__name__}: {exc}"
         ) from None
-    return _greedy(lambda a: answer.get(a, 0.0), list(state.legal_actions(player)))
+    return _most_probable(probabilities)
 
 
 def _tabular_choices(policy: Any, game: Any) -> dict[tuple[int, int, int, int], int]:
@@ -162,7 +170,7 @@ def _tabular_choices(policy: Any, game: Any) -> dict[tuple[int, int, int, int], 
             continue
         player = int(state.current_player())
         row = probabilities[index]
-        action = _greedy(lambda a, row=row: row[a], list(state.legal_actions(player)))
+        action = _most_probable({int(a): float(row[a]) for a in state.legal_actions(player)})
         if action is None:
             continue
         key = (player, *read(state, player))
@@ -288,15 +296,14 @@ def _serialized_choices(text: str, variant: Variant, shown: str) -> dict[tuple[i
             raise BadStrategyError(f"{shown} holds the position {key.strip()!r}, outside {variant.name} to {goal}")
         probabilities = _probabilities(listed, actions, shown)
         i, j = scores[player], scores[1 - player]
-        if i + total >= goal or not probabilities:
+        if i + total >= goal:
             continue
         if set(probabilities) == only_hold:  # the game allows only a hold: its goal is reached there
             raise BadStrategyError(
                 f"{shown} may only hold at {key.strip()!r}, which is short of {goal}: a policy of a smaller goal?"
             )
-        legal = sorted(probabilities)
-        action = legal[int(np.argmax([probabilities[a] for a in legal]))]
-        if choices.setdefault((player, i, j, total), action) != action:
+        action = _most_probable(probabilities)
+        if action is not None and choices.setdefault((player, i, j, total), action) != action:
             raise BadStrategyError(f"{shown} names the position {key.strip()!r} twice with different choices")
     return choices
 
