@@ -91,6 +91,23 @@ def test_another_variant_through_python_pigdice() -> None:
     assert evaluate(HoldAt(game, 8), "two-dice-pig", goal=12).seats == evaluate("hold:8", "two-dice-pig", goal=12).seats
 
 
+class Dice(openspiel_policy.Policy):
+    """A Hog policy that always throws the same number of dice."""
+
+    def __init__(self, game: Any, dice: int) -> None:
+        super().__init__(game, [0, 1])
+        self.action = game.variant.choices.index(dice)
+
+    def action_probabilities(self, state: Any, player_id: int | None = None) -> dict[int, float]:
+        """Return the one dice choice with certainty."""
+        return {action: float(action == self.action) for action in state.legal_actions()}
+
+
+def test_a_dice_choice_variant_through_python_pigdice() -> None:
+    game = pyspiel.load_game("python_pigdice", {"variant": "hog", "goal": 12})
+    assert evaluate(Dice(game, 5), "hog", goal=12).seats == evaluate("dice:5", "hog", goal=12).seats
+
+
 def test_the_table_matches_the_spec_where_the_game_can_go(games: dict[str, Any]) -> None:
     pig = find_variant("pig", goal=GOAL)
     mine = agent_table(hold_at_table(games["pig"]), pig).table
