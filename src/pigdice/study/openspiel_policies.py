@@ -99,7 +99,7 @@ def openspiel_table(policy: Any, variant: Variant, progress: Progress | None = N
     if _is_tabular(policy):
         choices = _tabular_choices(policy, game)
         return _table(variant, seats, lambda p, i, j, k: choices.get((p, i, j, k)), progress)
-    builder = _pig_node if game.get_type().short_name == PIG_GAME else _pigdice_node
+    builder = PigNodes() if game.get_type().short_name == PIG_GAME else _pigdice_node
     return _table(variant, seats, lambda p, i, j, k: _ask(policy, builder(game, p, i, j, k), p), progress)
 
 
@@ -235,11 +235,41 @@ def _pig_node(game: Any, player: int, score: int, other: int, total: int) -> Any
         else:
             _rolled(state, [1])
     _rolled(state, rolls)
+    return _checked(state, player)
+
+
+def _checked(state: Any, player: int) -> Any:
+    """Return ``state`` if ``player`` is to move in it (a short horizon may have ended the game first)."""
     if state.is_terminal() or state.current_player() != player:
         raise BadStrategyError(
             "the pig game ends (its horizon) before every position can be reached: load it with a larger horizon"
         )
     return state
+
+
+class PigNodes:
+    """pig decision nodes along the fixed history, each turn total from 4 on grown from the one 2 below."""
+
+    def __init__(self) -> None:
+        self.scores: tuple[int, int] | None = None
+        self.built: dict[tuple[int, int], Any] = {}  # (player, turn total) -> node, for the current scores
+
+    def __call__(self, game: Any, player: int, score: int, other: int, total: int) -> Any:
+        """Return the node at a position (None if pig cannot reach it), as ``_pig_node`` plays to it."""
+        if self.scores != (score, other):
+            self.scores, self.built = (score, other), {}
+        key = (player, total)
+        if key not in self.built:
+            if total < 4:
+                node = _pig_node(game, player, score, other, total)
+            else:
+                below = self(game, player, score, other, total - 2)
+                node = None if below is None else below.clone()
+                if node is not None:
+                    _rolled(node, [2])
+                    _checked(node, player)
+            self.built[key] = node
+        return self.built[key]
 
 
 def is_policy_file_spec(agent: Any) -> bool:
