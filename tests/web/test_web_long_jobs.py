@@ -1,22 +1,18 @@
 """A long game's big jobs leave the event loop its turns (issue 32, bench/web_health.py): its record and its
 verification are made in a worker process and only their result comes back (the record from a file, in pieces);
-its welcome's events are encoded once per move, not once per visitor, and a crowd of visitors is announced to the
-room once, not once per visitor to every other."""
+its welcome's events are encoded once per move, not once per visitor."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from pathlib import Path
 
-import pytest
 from fastapi.testclient import TestClient
-from webhelpers import create_game, receive_until, stored_game
+from webhelpers import create_game, stored_game
 
 from pigdice.engine.fairness import verify_record
 from pigdice.engine.record import parse_record
-from pigdice.web import rooms
 from pigdice.web.live import dumps
 from pigdice.web.longjobs import WORKER_NICENESS, LongJobs, RecordOrder, pieces
 from pigdice.web.rooms import Room
@@ -115,23 +111,3 @@ def test_a_welcome_is_encoded_once_per_move_and_names_included(client: TestClien
     assert "Ada" in json.loads(moved)["events"][0]["line"]
     with client.websocket_connect(f"/ws/{code}") as ws:
         assert json.loads(ws.receive_text()) == json.loads(dumps(room.welcome()))
-
-
-def test_a_crowd_of_spectators_is_announced_once(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rooms, "WATCHERS_DELAY", 2.0)  # all of them come within this
-    game = create_game(client, players=["you", "friend"])
-    code = game["code"]
-    with client.websocket_connect(f"/ws/{code}") as player:
-        player.receive_json()
-        player.send_json({"type": "hello", "tokens": game["tokens"]})
-        receive_until(player, "hello")
-        with contextlib.ExitStack() as crowd:
-            for _ in range(4):
-                crowd.enter_context(client.websocket_connect(f"/ws/{code}")).receive_json()
-            told = receive_until(player, "watchers")
-            player.send_json({"type": "ping", "id": 1})
-            between = []
-            while (message := player.receive_json())["type"] != "pong":
-                between.append(message["type"])
-        assert told["spectators"] == 4 and "watchers" not in between
-        assert receive_until(player, "watchers")["spectators"] == 0  # and once more as they leave

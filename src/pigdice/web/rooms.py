@@ -58,7 +58,6 @@ from pigdice.web.store import GameAheadError, GameClosedError, MoveRecord, MoveW
 
 log = logging.getLogger("pigdice.web")
 
-WATCHERS_DELAY = 0.2  # seconds from a spectator's coming or going to the message telling everyone how many watch
 RECENT_EVENTS = 120  # events a welcome carries (the latest); older ones are sent a page at a time on request
 
 
@@ -150,7 +149,6 @@ class Room:
     away: dict[int, float] = field(default_factory=dict)  # a person's seat -> when its last connection closed
     away_timers: dict[int, asyncio.Task[None]] = field(default_factory=dict)  # tell everyone when a seat has left
     rematch: Rematch = field(default_factory=Rematch)
-    watchers_due: bool = False  # a message with the number of spectators is on its way (``broadcast_watchers``)
     # the welcome's latest events as JSON text and what they were encoded for (``welcome_text``)
     welcome_events: tuple[tuple[Any, ...], str] | None = field(default=None, repr=False)
 
@@ -308,14 +306,7 @@ class Room:
         return sum(1 for conn in self.connections if not conn.seats)
 
     def broadcast_watchers(self) -> None:
-        """Tell everyone how many are watching, shortly after a spectator comes or goes: once for a crowd coming at
-        once (50 visitors each telling all the others would be 1,275 messages for the event loop to send)."""
-        if not self.watchers_due:
-            self.watchers_due = True
-            asyncio.get_running_loop().call_later(WATCHERS_DELAY, self._send_watchers)
-
-    def _send_watchers(self) -> None:
-        self.watchers_due = False
+        """Tell everyone how many are watching (sent when a spectator comes or goes)."""
         self.broadcast({"type": "watchers", "spectators": self.spectators})
 
     def game_record(self) -> GameRecord:
