@@ -177,11 +177,15 @@ def next_double(rng, game):  # pragma: no cover - numba
 @njit(cache=True, inline="always")
 def _face_index(dice, die, u):  # pragma: no cover - numba
     """Return the index of the face ``u`` picks on die ``die`` (``bisect_right`` on its cumulative chances)."""
-    start, end = dice.face_start[die], dice.face_start[die + 1]
-    index = 0
-    while start + index < end and dice.cumulative[start + index] <= u:
+    start, last = dice.face_start[die], dice.face_start[die + 1] - 1
+    # guess floor(u * sides), right on a die of equal faces but where rounding shifts an edge, then
+    # step to the index i with cumulative[i - 1] <= u < cumulative[i]: that is bisect_right's
+    index = min(int(u * (last - start + 1)), last - start)
+    while index > 0 and dice.cumulative[start + index - 1] > u:
+        index -= 1
+    while start + index < last and dice.cumulative[start + index] <= u:
         index += 1
-    return min(index, end - start - 1)
+    return index
 
 
 @njit(cache=True, inline="always")
