@@ -16,7 +16,7 @@ the batch seeded s throws the very dice ``PigdiceEnv`` seeded s throws.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -139,6 +139,7 @@ class Outputs(NamedTuple):
 # issues #2345 and #2350 measure): they allocate nothing and only borrow the caller's arrays, yet
 # every inlined helper's bundle argument still cost an atomic count up and down (about 840 calls
 # in the compiled ``step_games``, 90% of its time: 1,150 ns a learner step with them, 107 without).
+WITHOUT_REFCOUNTS: dict[str, Any] = {"_nrt": False}  # numba's switch, which its type stubs do not list
 
 
 @njit(cache=True, inline="always")
@@ -401,7 +402,7 @@ def _mask(rules, games, game, seat, out):  # pragma: no cover - numba
         out[game, rules.choices] = playing and not _is_final_roll(rules, games, game)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def reset_games(rules, dice, robots, games, which, outputs):  # pragma: no cover - numba
     """Start a new game in every row where ``which`` is True; write their observations and masks."""
     for game in range(which.shape[0]):
@@ -413,7 +414,7 @@ def reset_games(rules, dice, robots, games, which, outputs):  # pragma: no cover
             outputs.finished[game] = False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def step_games(rules, dice, robots, games, actions, same_step, outputs):  # pragma: no cover - numba
     """Play every game's learner action, then its robots; write observations, rewards, ends and masks.
 
@@ -478,7 +479,7 @@ def _write_seats(rules, games, game, outputs):  # pragma: no cover - numba
     _mask(rules, games, game, games.current[game], outputs.masks)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def reset_seats(rules, games, which, outputs):  # pragma: no cover - numba
     """Start a new game in every row where ``which`` is True (every seat a player); write what each seat sees."""
     for game in range(which.shape[0]):
@@ -487,7 +488,7 @@ def reset_seats(rules, games, which, outputs):  # pragma: no cover - numba
             _write_seats(rules, games, game, outputs)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def step_seats(rules, dice, games, actions, outputs):  # pragma: no cover - numba
     """Play every game's mover's action (a game whose end was reported starts again, its action unused)."""
     for game in range(actions.shape[0]):
@@ -515,7 +516,7 @@ def step_seats(rules, dice, games, actions, outputs):  # pragma: no cover - numb
         _write_seats(rules, games, game, outputs)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def draw_doubles(rng, game, count, out):  # pragma: no cover - numba
     """Write the next ``count`` ``Generator.random()`` doubles of game ``game`` into ``out`` (for tests)."""
     for i in range(count):
