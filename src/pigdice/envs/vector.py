@@ -273,28 +273,10 @@ class PigdiceVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(self._actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._games = self._new_games()
+        self._games = kernels.new_games(self.num_envs, self.players)
         self._outputs = self._new_outputs()
         self._seeded = np.zeros(self.num_envs, dtype=np.bool_)
         self._started = False
-
-    def _new_games(self) -> kernels.Games:
-        n, p = self.num_envs, self.players
-        return kernels.Games(
-            scores=np.zeros((n, p), dtype=np.int64),
-            current=np.zeros(n, dtype=np.int64),
-            turn_total=np.zeros(n, dtype=np.int64),
-            rolls=np.zeros(n, dtype=np.int64),
-            final_on=np.zeros(n, dtype=np.bool_),
-            owed=np.zeros((n, p), dtype=np.bool_),
-            reached=np.zeros((n, p), dtype=np.int64),
-            step=np.zeros(n, dtype=np.int64),
-            winners=np.zeros((n, p), dtype=np.bool_),
-            over=np.zeros(n, dtype=np.bool_),
-            decisions=np.zeros(n, dtype=np.int64),
-            reported=np.zeros(n, dtype=np.bool_),
-            rng=np.zeros((n, 4), dtype=np.uint64),
-        )
 
     def _new_outputs(self) -> kernels.Outputs:
         n, size = self.num_envs, observation_size(self.players)

@@ -117,6 +117,25 @@ class Games(NamedTuple):
     rng: np.ndarray  # uint64 (games, 4): PCG64 state high, state low, increment high, increment low
 
 
+def new_games(games: int, players: int) -> Games:
+    """Return the rows of ``games`` games of ``players`` players, every field zero (``reset`` starts them)."""
+    return Games(
+        scores=np.zeros((games, players), dtype=np.int64),
+        current=np.zeros(games, dtype=np.int64),
+        turn_total=np.zeros(games, dtype=np.int64),
+        rolls=np.zeros(games, dtype=np.int64),
+        final_on=np.zeros(games, dtype=np.bool_),
+        owed=np.zeros((games, players), dtype=np.bool_),
+        reached=np.zeros((games, players), dtype=np.int64),
+        step=np.zeros(games, dtype=np.int64),
+        winners=np.zeros((games, players), dtype=np.bool_),
+        over=np.zeros(games, dtype=np.bool_),
+        decisions=np.zeros(games, dtype=np.int64),
+        reported=np.zeros(games, dtype=np.bool_),
+        rng=np.zeros((games, 4), dtype=np.uint64),
+    )
+
+
 class Outputs(NamedTuple):
     """What a step or a reset writes: the batch's observations, rewards, ends and masks."""
 

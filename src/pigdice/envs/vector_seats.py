@@ -52,21 +52,7 @@ class PigdiceSeatsBatch:
             robots_draw=False
         )
         self._dice = dice_of(self.variant)
-        self._games = kernels.Games(
-            scores=np.zeros((num_envs, players), dtype=np.int64),
-            current=np.zeros(num_envs, dtype=np.int64),
-            turn_total=np.zeros(num_envs, dtype=np.int64),
-            rolls=np.zeros(num_envs, dtype=np.int64),
-            final_on=np.zeros(num_envs, dtype=np.bool_),
-            owed=np.zeros((num_envs, players), dtype=np.bool_),
-            reached=np.zeros((num_envs, players), dtype=np.int64),
-            step=np.zeros(num_envs, dtype=np.int64),
-            winners=np.zeros((num_envs, players), dtype=np.bool_),
-            over=np.zeros(num_envs, dtype=np.bool_),
-            decisions=np.zeros(num_envs, dtype=np.int64),
-            reported=np.zeros(num_envs, dtype=np.bool_),
-            rng=np.zeros((num_envs, 4), dtype=np.uint64),
-        )
+        self._games = kernels.new_games(num_envs, players)
         self._outputs = kernels.SeatOutputs(
             observations=np.zeros((num_envs, players, self.observation_size), dtype=np.int64),
             movers=np.zeros(num_envs, dtype=np.int64),
