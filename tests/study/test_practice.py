@@ -16,6 +16,7 @@ from pigdice.study.practice import (
     build_deck,
     cards_from_review,
     load_progress,
+    one_per_position,
     save_progress,
 )
 from pigdice.study.review import review_game
@@ -48,6 +49,22 @@ def test_cards_are_the_decisions_that_gave_away_a_point_or_more() -> None:
         assert card.question().startswith("Pig to 30. You have ") and "Babe has" in card.question()
         assert card.answer().startswith("Best: roll.") and "%" in card.answer()
         assert card.key == f"game.json#{card.move}"
+
+
+def test_the_same_position_from_two_games_is_one_card() -> None:
+    from dataclasses import replace
+
+    cards = careless_cards()
+    again = [
+        replace(card, source="other.json", loss=card.loss + (0.01 if i == 0 else -0.001))
+        for i, card in enumerate(cards)
+    ]
+    kept = one_per_position(cards + again)
+    assert len(kept) == len({card.question() for card in cards}) == len(cards)
+    assert kept[0].source == "other.json" and all(card.source == "game.json" for card in kept[1:])
+    deck = build_deck(cards + again)
+    assert len(deck.cards) == len(cards)
+    assert len({card.question() for card in deck.session(TODAY, limit=100).queue}) == len(cards)
 
 
 def test_a_session_asks_a_wrong_card_again_until_it_is_right() -> None:

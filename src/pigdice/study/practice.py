@@ -225,10 +225,24 @@ class Session:
         return right
 
 
-def build_deck(cards: Iterable[Card], progress: Mapping[str, CardProgress] | None = None) -> Deck:
-    """Return a deck of ``cards`` (the first of any two with the same key) with their progress so far."""
+def one_per_position(cards: Iterable[Card]) -> list[Card]:
+    """Return ``cards`` with one card per position (the costliest): the same question is never asked twice.
+
+    The same position can come from two games (both at 0 to 0 with a turn total of 6, say); its options
+    and chances are the same, so it is one card, kept under the key of the game where it cost the most.
+    """
     kept: dict[str, Card] = {}
     for card in cards:
+        question = card.question()
+        if question not in kept or (-card.loss, card.key) < (-kept[question].loss, kept[question].key):
+            kept[question] = card
+    return list(kept.values())
+
+
+def build_deck(cards: Iterable[Card], progress: Mapping[str, CardProgress] | None = None) -> Deck:
+    """Return a deck of ``cards`` (one per key and per position) with their progress so far."""
+    kept: dict[str, Card] = {}
+    for card in one_per_position(cards):
         kept.setdefault(card.key, card)
     return Deck(kept, {key: value for key, value in (progress or {}).items() if key in kept})
 

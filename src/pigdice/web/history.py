@@ -17,7 +17,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from pigdice.study.history import History, HistoryGame, game_entry
-from pigdice.study.practice import INTERVALS, SESSION, Card, cards_from_review
+from pigdice.study.practice import INTERVALS, SESSION, Card, cards_from_review, one_per_position
 from pigdice.web.errors import WebError
 from pigdice.web.manager import RoomManager
 from pigdice.web.protocol import SeatIndex, Strict, Token
@@ -113,5 +113,5 @@ async def practice_answer(manager: RoomManager, body: OwnGames) -> dict[str, Any
     cards: list[Card] = []
     for own, room, review in found:
         cards.extend(cards_from_review(review, [own.seat], room.code, _title(room)))
-    cards.sort(key=lambda card: -card.loss)
+    cards = sorted(one_per_position(cards), key=lambda card: -card.loss)
     return {"cards": [card.to_json() for card in cards], "skipped": skipped, "intervals": INTERVALS, "session": SESSION}
