@@ -53,6 +53,11 @@ class Settings:
     rate_per_second: float = 20.0  # websocket messages per connection per second (token bucket)
     rate_burst: float = 20.0
     max_message_bytes: int = 4096
+    # Websockets per address: being opened at once (handshake until the welcome is sent: a burst of them is work
+    # the event loop does before anything else), open at once; and open in all. Beyond: closed with a reason
+    ws_opening_per_client: int = 8
+    ws_per_client: int = 100
+    ws_in_all: int = 4000
     max_hint_goal: int = 200  # hints and the perfect player need a solve (seconds at 200); bigger goals are refused
     max_explore_goal: int = 200
     max_solver_dice: int = 30  # the perfect player's dice choices (Hog up to 100 dice takes minutes to solve)
