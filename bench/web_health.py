@@ -189,7 +189,7 @@ async def timed_welcome(ws_url: str) -> tuple[int, float, int]:
                 if closed.rcvd is None or closed.rcvd.code != REFUSED_CODE:
                     raise
         refused += 1
-        await asyncio.sleep(0.05 + 0.1 * random.random())
+        await asyncio.sleep(0.2 + 0.4 * random.random())
 
 
 async def open_long_room(base: str, code: str, pages: int, connects: int) -> list[Step]:
