@@ -13,7 +13,9 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from webhelpers import create_game, make_settings
 
+from pigdice.errors import BadParameterError
 from pigdice.web.app import create_app
+from pigdice.web.config import Settings
 from pigdice.web.manager import seeds_from
 from pigdice.web.socketlimits import REFUSED_CODE, TOO_MANY_FROM_YOU, TOO_MANY_IN_ALL, SocketLimits
 
@@ -72,3 +74,11 @@ def test_a_refused_websocket_holds_no_place(tmp_path: Path) -> None:
         for _ in range(3):
             assert refused_reason(client, code) == (REFUSED_CODE, TOO_MANY_FROM_YOU)
         assert client.get("/healthz").json()["websockets"] == {"open": 0, "opening": 0}
+
+
+def test_an_unknown_websocket_implementation_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PIGDICE_WS_PROTOCOL", "carrier-pigeon")
+    with pytest.raises(BadParameterError, match="PIGDICE_WS_PROTOCOL must be one of websockets"):
+        Settings.from_env("sqlite:///unused.sqlite3")
+    monkeypatch.setenv("PIGDICE_WS_PROTOCOL", "websockets-sansio")
+    assert Settings.from_env("sqlite:///unused.sqlite3").ws_protocol == "websockets-sansio"

@@ -81,12 +81,12 @@ async def live_room(
         room.connections.add(conn)
         conn.send(room.welcome_text())
         room.broadcast_watchers()
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(conn.first_sent.wait(), WELCOME_SENT_SECONDS)
-    opened()
     bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
     strikes = 0
     try:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(conn.first_sent.wait(), WELCOME_SENT_SECONDS)
+        opened()
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
