@@ -68,7 +68,7 @@ def test_websockets_past_a_bound_are_closed_with_a_reason(tmp_path: Path, bounds
 
 
 def test_a_refused_websocket_holds_no_place(tmp_path: Path) -> None:
-    settings = make_settings(tmp_path, ws_opening_per_client=0)
+    settings = make_settings(tmp_path, ws_opening_per_client=0, ws_opening_wait_seconds=0.2)
     with TestClient(create_app(settings, seeds_from(np.random.default_rng(6)))) as client:
         code = create_game(client, players=["you", "you"])["code"]
         for _ in range(3):

@@ -57,8 +57,10 @@ class Settings:
     rate_burst: float = 20.0
     max_message_bytes: int = 4096
     # Websockets per address: being opened at once (handshake until the welcome is sent: a burst of them is work
-    # the event loop does before anything else), open at once; and open in all. Beyond: closed with a reason
+    # the event loop does before anything else; one past the bound waits up to ws_opening_wait_seconds for a
+    # place), open at once; and open in all. Beyond: closed with a reason the page shows
     ws_opening_per_client: int = 8
+    ws_opening_wait_seconds: float = 2.0
     ws_per_client: int = 100
     ws_in_all: int = 4000
     # uvicorn's websocket implementation: "websockets", "websockets-sansio" or "wsproto" (a pip package)

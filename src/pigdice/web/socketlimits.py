@@ -32,6 +32,10 @@ class SocketLimits:
             return TOO_MANY_IN_ALL
         return None
 
+    def opening_full(self, client: str) -> bool:
+        """Return whether ``client`` has as many websockets being opened as it may."""
+        return self.opening[client] >= self.opening_per_client
+
     def admit(self, client: str) -> Admission:
         """Count a new websocket of ``client`` as being opened and open; return what ends each."""
         self.opening[client] += 1
