@@ -246,7 +246,11 @@ def main() -> None:
         else:
             port = free_port()
             base = f"http://127.0.0.1:{port}"
-            server = start_server(port, Path(tmp) / "load.sqlite3")
+            # all clients connect from one address, at once: past the server's bounds on websockets per address
+            many = str(10 * args.clients)
+            server = start_server(
+                port, Path(tmp) / "load.sqlite3", {"PIGDICE_WS_OPENING_PER_CLIENT": many, "PIGDICE_WS_PER_CLIENT": many}
+            )
             watch = WalWatch(Path(tmp) / "load.sqlite3-wal")
             watch.start()
         try:

@@ -139,6 +139,25 @@ def test_a_seat_opened_after_a_timeout_is_claimed_and_its_holder_is_told(tmp_pat
         _close(people)
 
 
+def test_a_page_past_the_bound_on_connections_says_so_and_gets_in_once_there_is_room(
+    tmp_path: Path, chromium: Any
+) -> None:
+    with served(tmp_path / "crowded.sqlite3", ws_per_client="1") as url:  # one websocket per address
+        people = _people(chromium, 2)
+        (_, alice, _), (_, carol, _) = people
+        alice.goto(url + "/")
+        alice.click("#start")
+        alice.wait_for_url("**/play/**")
+        alice.wait_for_selector("#roll-btn:not([disabled])")
+        carol.goto(alice.url)  # from the same address: refused while Alice's page holds its one websocket
+        carol.wait_for_selector("#status:has-text('Too many connections from your address; try again')")
+        assert "Reconnecting" in carol.inner_text("#status")
+        alice.close()
+        carol.wait_for_selector(".seat", timeout=20000)  # the welcome came: the room's seats are shown
+        carol.wait_for_function("!document.getElementById('status').textContent.includes('Too many')", timeout=20000)
+        _close(people)
+
+
 def test_nameless_players_are_never_you_to_the_others(server: str, chromium: Any) -> None:
     people = _people(chromium, 2)
     (_, first, _), (_, second, _) = people

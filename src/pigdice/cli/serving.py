@@ -132,6 +132,7 @@ def serve_command(
             # anyone else (loopback included) it could reset the per-address room limit
             proxy_headers=bool(settings.forwarded_allow_ips),
             forwarded_allow_ips=settings.forwarded_allow_ips or None,
+            ws=settings.ws_protocol,
             ws_max_size=65536,
             ws_per_message_deflate=False,  # messages are small; compressing them costs more CPU than it saves
         )

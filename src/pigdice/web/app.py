@@ -27,6 +27,7 @@ from pigdice.web.explorer import Explorer
 from pigdice.web.limits import BodyLimit, json_error
 from pigdice.web.manager import RoomManager, SeedSource, secret_seed
 from pigdice.web.routes import api, pages, ws
+from pigdice.web.socketlimits import SocketLimits
 from pigdice.web.solving import load_hint_kernels
 from pigdice.web.store import Store, StoreError, faults
 
@@ -183,6 +184,7 @@ def create_app(settings: Settings | None = None, seeds: SeedSource = secret_seed
     app.state.settings = settings
     app.state.templates = templates
     app.state.explorer = Explorer(manager.pool, settings.explorer_cache_bytes)
+    app.state.sockets = SocketLimits(settings.ws_opening_per_client, settings.ws_per_client, settings.ws_in_all)
     for exc_type, handler in HANDLERS:
         app.exception_handler(exc_type)(handler)
     app.include_router(pages.router)

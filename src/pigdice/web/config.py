@@ -44,6 +44,9 @@ def check_robot_delay(value: float) -> float:
     return value
 
 
+WS_PROTOCOLS = ("websockets", "websockets-sansio", "wsproto")
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything the web app needs to know at start-up."""
@@ -53,6 +56,15 @@ class Settings:
     rate_per_second: float = 20.0  # websocket messages per connection per second (token bucket)
     rate_burst: float = 20.0
     max_message_bytes: int = 4096
+    # Websockets per address: being opened at once (handshake until the welcome is sent: a burst of them is work
+    # the event loop does before anything else; one past the bound waits up to ws_opening_wait_seconds for a
+    # place), open at once; and open in all. Beyond: closed with a reason the page shows
+    ws_opening_per_client: int = 8
+    ws_opening_wait_seconds: float = 2.0
+    ws_per_client: int = 100
+    ws_in_all: int = 4000
+    # uvicorn's websocket implementation: "websockets", "websockets-sansio" or "wsproto" (a pip package)
+    ws_protocol: str = "websockets"
     max_hint_goal: int = 200  # hints and the perfect player need a solve (seconds at 200); bigger goals are refused
     max_explore_goal: int = 200
     max_solver_dice: int = 30  # the perfect player's dice choices (Hog up to 100 dice takes minutes to solve)
@@ -91,6 +103,12 @@ class Settings:
     checkpoint_seconds: float = 2.0  # SQLite: a passive checkpoint this often ...
     wal_truncate_bytes: int = 32 * 2**20  # ... and a truncating one once the write-ahead log is larger
     extra: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        """Refuse a websocket implementation uvicorn does not have."""
+        if self.ws_protocol not in WS_PROTOCOLS:
+            choices = ", ".join(WS_PROTOCOLS)
+            raise BadParameterError(f"PIGDICE_WS_PROTOCOL must be one of {choices}, got {self.ws_protocol[:40]!r}")
 
     @classmethod
     def from_env(cls, database_url: str | None = None, robot_delay: float | None = None) -> Settings:

@@ -38,6 +38,7 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(max_queue)
         self.seats: set[int] = set()  # seats this connection proved it holds
         self.closed = False
+        self.first_sent = asyncio.Event()  # set once the first message (the welcome) is written, or the send failed
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -54,6 +55,8 @@ class Connection:
             except Exception:  # the peer went away; the reader loop notices and cleans up
                 self.closed = True
                 return
+            finally:
+                self.first_sent.set()
 
     def send(self, text: str) -> None:
         """Queue a message; a connection that falls 1000 messages behind is dropped."""

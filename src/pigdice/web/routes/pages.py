@@ -165,7 +165,7 @@ async def explore_page(
 
 
 @router.get("/healthz")
-async def healthz(manager: Manager) -> dict[str, Any]:
+async def healthz(request: Request, manager: Manager) -> dict[str, Any]:
     """Liveness check."""
     return {
         "ok": True,
@@ -174,6 +174,7 @@ async def healthz(manager: Manager) -> dict[str, Any]:
         "solving": manager.pool.busy,
         "resumed": manager.resumed,
         "quarantined": manager.quarantined,
+        "websockets": request.app.state.sockets.usage(),
     }
 
 

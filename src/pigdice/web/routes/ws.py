@@ -3,7 +3,9 @@ request), every move pushed; actions, joins and hints in."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -25,12 +27,15 @@ from pigdice.web.protocol import (
     ws_adapter,
 )
 from pigdice.web.rooms import Room
-from pigdice.web.routes import AppSettings, Manager
+from pigdice.web.routes import AppSettings, Client, Manager
+from pigdice.web.socketlimits import REFUSED_CODE, SocketLimits
 from pigdice.web.store import StoreError
 
 router = APIRouter()
 
 MAX_STRIKES = 100  # rate-limited messages before a connection is closed
+OPENING_POLL_SECONDS = 0.05  # how often a websocket waiting for a place to open looks again
+WELCOME_SENT_SECONDS = 10.0  # a websocket counts as being opened until its welcome is sent, or this long
 
 
 def error_message(code: str, message: str) -> str:
@@ -39,9 +44,32 @@ def error_message(code: str, message: str) -> str:
 
 
 @router.websocket("/ws/{code}")
-async def ws_room(ws: WebSocket, code: str, manager: Manager, settings: AppSettings) -> None:
-    """Live room: the full state on connect, every move pushed; actions, joins and hints in."""
-    await ws.accept()
+async def ws_room(ws: WebSocket, code: str, manager: Manager, settings: AppSettings, client: Client) -> None:
+    """Live room: the full state on connect, every move pushed; actions, joins and hints in (within the bounds on
+    websockets per address)."""
+    limits: SocketLimits = ws.app.state.sockets
+    waited = 0.0
+    while limits.opening_full(client) and waited < settings.ws_opening_wait_seconds:
+        await asyncio.sleep(OPENING_POLL_SECONDS)  # a burst from one address is let in a few at a time
+        waited += OPENING_POLL_SECONDS
+    refusal = limits.refusal(client)
+    if refusal is not None:
+        await ws.accept()
+        await ws.close(code=REFUSED_CODE, reason=refusal)  # the page shows the reason and tries again later
+        return
+    admission = limits.admit(client)
+    try:
+        await ws.accept()
+        await live_room(ws, code, manager, settings, admission.opened)
+    finally:
+        admission.close()
+
+
+async def live_room(
+    ws: WebSocket, code: str, manager: Manager, settings: AppSettings, opened: Callable[[], None]
+) -> None:
+    """Welcome the websocket to room ``code`` (``opened()`` once its welcome is sent or it ends), then answer its
+    messages until it closes."""
     try:
         room = await manager.get(code)
     except WebError as exc:
@@ -61,6 +89,9 @@ async def ws_room(ws: WebSocket, code: str, manager: Manager, settings: AppSetti
     bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
     strikes = 0
     try:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(conn.first_sent.wait(), WELCOME_SENT_SECONDS)
+        opened()
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":

@@ -105,12 +105,13 @@
       if (Object.keys(tokens).length) send({ type: "hello", tokens });
     };
     ws.onmessage = (msg) => handle(JSON.parse(msg.data));
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       pending = false;
-      setStatus("Connection lost, reconnecting…", false);
+      const crowded = event.code === 4429;  // the server's bound on connections: its reason says so
+      setStatus(crowded ? capitalized(event.reason) + ". Reconnecting in a few seconds…" : "Connection lost, reconnecting…", false);
       disableControls();
       retry = Math.min(retry + 1, 6);
-      setTimeout(connect, 300 * retry);
+      setTimeout(connect, (crowded ? 1000 + Math.random() * 2000 : 0) + 300 * retry);
     };
   }
   function send(message) {
@@ -214,6 +215,7 @@
   }
 
   // -- rendering ---------------------------------------------------------------------------
+  function capitalized(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
   function setStatus(text, mine) {
     const el = $("status");
     el.textContent = text;
