@@ -28,6 +28,9 @@ MAX_PASSES = 10_000
 # 256 MiB holds Pig's goal 1000 policy (8 MB) 30 times over, or hundreds of goal 100 ones.
 MEMORY_CACHE_BYTES = 256 * MiB
 Progress = Callable[[float, str], None]
+# A solve needing at most this much memory skips asking the system what is free (which took as
+# long as solving Pig to 50): any machine that runs Python has it.
+SMALL_SOLVE_BYTES = 4 * MiB
 
 
 class Anderson:
@@ -135,6 +138,7 @@ def solve_values(
     game = game_of(goal, table, ends)
     one_throw = variant.decision is Decision.DICE_PER_TURN
     rows = None if one_throw else rollhold.level_rows(game)
+    exact = one_pass_is_exact(variant, table)
 
     # A pass is a Gauss-Seidel sweep over all score sums, high sums first. Without resets every
     # dependency is solved before it is used, so one pass is exact and its residual is the
@@ -144,7 +148,7 @@ def solve_values(
         change = 0.0
         pair_residual = 0.0
         truncation = 0.0
-        reset_inputs = np.concatenate([v[:, 0] for v in seats])
+        reset_inputs = None if exact else np.concatenate([v[:, 0] for v in seats])
         s = top
         while s >= 0:
             low = max(0, s - chunk + 1)
@@ -162,7 +166,7 @@ def solve_values(
         # Given the reset values w_j = V[j, 0] a pass started from, every other value is solved
         # exactly, so the Bellman residual is at most how far the pass moved w (resets have
         # probability <= 1) plus the pair residual.
-        if one_pass_is_exact(variant, table):
+        if reset_inputs is None:
             return pair_residual
         moved = np.concatenate([v[:, 0] for v in seats]) - reset_inputs
         moved_most = float(np.max(np.abs(moved))) if table.has_reset else change
@@ -170,7 +174,7 @@ def solve_values(
 
     passes, residual = fixed_point(
         one_pass,
-        one_pass_is_exact(variant, table),
+        exact,
         [v[:, 0] for v in seats] if table.has_reset else [],
         tolerance,
         f"{variant.name} did not converge: residual {{residual:.3g}} after {{passes}} passes",
@@ -182,7 +186,8 @@ def solve_uncached(variant: Variant, tolerance: float = TOLERANCE, progress: Pro
     """Solve ``variant`` from scratch (no cache) and return its policy."""
     variant = solvable(variant)
     goal = variant.goal
-    check_memory(f"solving {variant.name}", goal, solver_bytes)
+    if solver_bytes(goal) > SMALL_SOLVE_BYTES:
+        check_memory(f"solving {variant.name}", goal, solver_bytes)
     table = effect_table(variant)
     values = np.full((goal, goal), 0.5)
     started = time.perf_counter()
