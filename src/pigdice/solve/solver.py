@@ -28,9 +28,6 @@ MAX_PASSES = 10_000
 # 256 MiB holds Pig's goal 1000 policy (8 MB) 30 times over, or hundreds of goal 100 ones.
 MEMORY_CACHE_BYTES = 256 * MiB
 Progress = Callable[[float, str], None]
-# A solve needing at most this much memory skips asking the system what is free (which took as
-# long as solving Pig to 50): any machine that runs Python has it.
-SMALL_SOLVE_BYTES = 4 * MiB
 
 
 class Anderson:
@@ -186,8 +183,7 @@ def solve_uncached(variant: Variant, tolerance: float = TOLERANCE, progress: Pro
     """Solve ``variant`` from scratch (no cache) and return its policy."""
     variant = solvable(variant)
     goal = variant.goal
-    if solver_bytes(goal) > SMALL_SOLVE_BYTES:
-        check_memory(f"solving {variant.name}", goal, solver_bytes)
+    check_memory(f"solving {variant.name}", goal, solver_bytes)
     table = effect_table(variant)
     values = np.full((goal, goal), 0.5)
     started = time.perf_counter()
