@@ -2,10 +2,18 @@
 
 Run: python bench/bench_solve.py [--big]
 Prints the compile time (a fresh numba cache), the warm solve of Pig (goal 100, to 1e-12)
-against a Pig-only kernel running the same algorithm and against plain-numpy value iteration,
-then every variant's warm solve at goal 100 as a ratio to Pig's; --big also solves Pig to goal
-1000 (about 5e8 states) and reports time and peak memory. Times are the process's CPU time
-(the kernels run on one thread), so other work on a shared machine moves them little.
+against the floor kernel and against plain-numpy value iteration, pigdice's ratio to the floor
+at goals 50 to 1000, then every variant's warm solve at goal 100 as a ratio to Pig's; --big
+also solves Pig to goal 1000 (about 5e8 states) and reports time and peak memory.
+
+The floor kernel (``floor_pig``) is the tightest Pig-only kernel of the solver's algorithm we
+could write: score sums high to low, each pair by policy iteration on its 2x2 system with the
+actions' bounds, the adds' run (2-6) as a window sum. Pig's die is written in, and a turn's six
+latest totals live in registers, so a turn sweep reads one row of V and writes nothing. Its
+values agree with pigdice's to 1e-13 (asserted). The ratios: the generic level kernel alone
+(``rollhold.solve_levels``) and the whole ``solve_uncached`` (the Python around it included).
+Times are the process's CPU time (the kernels run on one thread), so other work on a shared
+machine moves them little.
 """
 
 from __future__ import annotations
@@ -15,6 +23,8 @@ import resource
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
+from functools import partial
 
 os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="pigdice-numba-"))  # compile from scratch
 
@@ -54,77 +64,96 @@ def numpy_value_iteration(goal: int) -> tuple[float, int, float]:
 
 
 SIXTH = 1.0 / 6.0
+BOUNDS_SLACK = 1e-14  # as rollhold's
+FLOOR_GOALS = (50, 100, 200, 500, 1000)
+FLOOR_AGREEMENT = 1e-13  # the floor kernel's values and pigdice's agree this closely
 
 
-@njit(cache=False)
-def _pig_sweep(i, j, goal, V, x, c, d, bounds):  # pragma: no cover - numba
-    """One Pig turn at (i, j) given the partner value x: the solver's sweep with Pig's die written in."""
-    top = goal - i
+@njit(cache=False, inline="always")
+def _floor_narrow(lo, hi, gap, slope, chosen_rolls):  # pragma: no cover - numba
+    """Return (lo, hi) narrowed to the partner values x at which gap + slope x keeps the chosen option's sign."""
+    if chosen_rolls:
+        if slope <= -1e-12:
+            hi = min(hi, -gap / slope)
+        elif slope >= 1e-12:
+            lo = max(lo, -gap / slope)
+    elif slope >= 1e-12:
+        hi = min(hi, -gap / slope)
+    elif slope <= -1e-12:
+        lo = max(lo, -gap / slope)
+    return lo, hi
+
+
+@njit(cache=False, inline="always")
+def _floor_turn(i, j, goal, V, x):  # pragma: no cover - numba
+    """One Pig turn at (i, j) against the partner value x, in registers; return (c0, d0, lo, hi).
+
+    The turn totals k + 1 .. k + 6 live in six registers per row (a win, (1, 0), from the top
+    on), so the sweep reads only the hold values V[j, i + k] and writes nothing; the newest total
+    enters the window's sum last, which keeps the chain from one total to the next short.
+    """
+    c1 = c2 = c3 = c4 = c5 = c6 = 1.0
+    d1 = d2 = d3 = d4 = d5 = d6 = 0.0
     lo = -1e300
     hi = 1e300
-    for k in range(top - 1, -1, -1):
-        if k == 0:
-            hold_c, hold_d = 1.0, -1.0
+    hold_row = V[j]
+    for k in range(goal - i - 1, 0, -1):
+        roll_c = SIXTH * (((1.0 + c6) + (c5 + c4)) + (c3 + c2))
+        roll_d = SIXTH * (((d6 - 1.0) + (d5 + d4)) + (d3 + d2))
+        hold_c = 1.0 - hold_row[i + k]
+        rolls = roll_c + roll_d * x > hold_c  # ties hold
+        lo, hi = _floor_narrow(lo, hi, roll_c - hold_c, roll_d, rolls)
+        if rolls:
+            c, d = roll_c, roll_d
         else:
-            hold_c, hold_d = 1.0 - V[j, i + k], 0.0
-        roll_c, roll_d = SIXTH, -SIXTH
-        for face in range(2, 7):
-            if k + face < top:
-                roll_c += SIXTH * c[k + face]
-                roll_d += SIXTH * d[k + face]
-            else:
-                roll_c += SIXTH
-        if roll_c + roll_d * x > hold_c + hold_d * x or (k == 0 and roll_c + roll_d * x >= hold_c + hold_d * x):
-            best_c, best_d, other_c, other_d = roll_c, roll_d, hold_c, hold_d
-        else:
-            best_c, best_d, other_c, other_d = hold_c, hold_d, roll_c, roll_d
-        slope = best_d - other_d
-        if slope >= 1e-12:
-            lo = max(lo, (other_c - best_c) / slope)
-        elif slope <= -1e-12:
-            hi = min(hi, (other_c - best_c) / slope)
-        c[k] = best_c
-        d[k] = best_d
-    bounds[0] = lo
-    bounds[1] = hi
+            c, d = hold_c, 0.0
+        c6, c5, c4, c3, c2, c1 = c5, c4, c3, c2, c1, c
+        d6, d5, d4, d3, d2, d1 = d5, d4, d3, d2, d1, d
+    roll_c = SIXTH * (((1.0 + c6) + (c5 + c4)) + (c3 + c2))
+    roll_d = SIXTH * (((d6 - 1.0) + (d5 + d4)) + (d3 + d2))
+    rolls = roll_c + roll_d * x >= 1.0 - x  # k = 0: holding passes (1 - x); ties roll
+    lo, hi = _floor_narrow(lo, hi, roll_c - 1.0, roll_d + 1.0, rolls)
+    if rolls:
+        return roll_c, roll_d, lo, hi
+    return 1.0, -1.0, lo, hi
 
 
-@njit(cache=False)
-def _guess(V, i, j, goal):  # pragma: no cover - numba
-    """The solver's first guess of V[i, j] from the level above."""
+@njit(cache=False, inline="always")
+def _floor_guess(V, i, j, goal):  # pragma: no cover - numba
+    """Return the solver's first guess of V[i, j], extrapolated from the level above."""
     if j + 2 < goal:
         return min(max(2.0 * V[i, j + 1] - V[i, j + 2], 0.0), 1.0)
     return V[i, j + 1] if j + 1 < goal else 0.5
 
 
 @njit(cache=False)
-def specialised_pig(goal):  # pragma: no cover - numba
-    """Pig's values by the solver's algorithm (levels high to low, each pair by policy iteration on
-    its 2x2 system, stopping when the partner values stay in the choices' range), Pig only."""
-    V = np.full((goal, goal), 0.5)
-    C = np.zeros((goal, goal + 1))
-    D = np.zeros((goal, goal + 1))
-    bounds = np.zeros(2)
+def floor_pig(goal):  # pragma: no cover - numba
+    """Pig's values by the solver's algorithm, Pig only: the floor its generic kernel is measured against.
+
+    Levels (score sums) high to low; each pair V[i, j], V[j, i] by policy iteration on its 2x2
+    affine system, stopping when both partner values lie in the range where the chosen actions
+    stay optimal (``_floor_turn``'s bounds); no row arrays, no allocation but V.
+    """
+    V = np.empty((goal, goal))
     for s in range(2 * goal - 2, -1, -1):
         for i in range(max(0, s - goal + 1), s // 2 + 1):
             j = s - i
-            x = _guess(V, i, j, goal)
-            z = _guess(V, j, i, goal)
+            x = _floor_guess(V, i, j, goal)
+            z = _floor_guess(V, j, i, goal)
             for _ in range(100):
-                _pig_sweep(i, j, goal, V, z, C[i], D[i], bounds)
-                c1, d1, lo1, hi1 = C[i, 0], D[i, 0], bounds[0], bounds[1]
+                c1, d1, lo1, hi1 = _floor_turn(i, j, goal, V, z)
                 if i == j:
-                    xn = c1 / (1.0 - d1) if d1 < 1.0 else c1
-                    zn, lo2, hi2 = xn, lo1, hi1
+                    new_x = c1 / (1.0 - d1) if d1 < 1.0 else c1
+                    new_z, lo2, hi2 = new_x, lo1, hi1
                 else:
-                    _pig_sweep(j, i, goal, V, x, C[j], D[j], bounds)
-                    c2, d2, lo2, hi2 = C[j, 0], D[j, 0], bounds[0], bounds[1]
+                    c2, d2, lo2, hi2 = _floor_turn(j, i, goal, V, x)
                     det = 1.0 - d1 * d2
-                    xn = (c1 + d1 * c2) / det if abs(det) > 1e-12 else c1 + d1 * z
-                    zn = c2 + d2 * xn
-                stable = lo1 - 1e-14 <= zn <= hi1 + 1e-14 and lo2 - 1e-14 <= xn <= hi2 + 1e-14
-                stable = stable or (abs(xn - x) <= 1e-15 and abs(zn - z) <= 1e-15)
-                x, z = xn, zn
+                    new_x = (c1 + d1 * c2) / det if abs(det) > 1e-12 else c1 + d1 * z
+                    new_z = c2 + d2 * new_x
+                stable = lo1 - BOUNDS_SLACK <= new_z <= hi1 + BOUNDS_SLACK
+                stable = stable and lo2 - BOUNDS_SLACK <= new_x <= hi2 + BOUNDS_SLACK
+                stable = stable or (abs(new_x - x) <= 1e-15 and abs(new_z - z) <= 1e-15)
+                x, z = new_x, new_z
                 if stable:
                     break
             V[i, j] = x
@@ -132,17 +161,54 @@ def specialised_pig(goal):  # pragma: no cover - numba
     return V
 
 
-def generic_kernel_time(goal: int, runs: int = 5) -> float:
-    """Return the fastest of ``runs`` calls of the generic level kernel alone on Pig (no Python around it)."""
+def generic_kernel(goal: int) -> float:
+    """Return the CPU seconds of one call of the generic level kernel alone on Pig (no Python around it)."""
     game = rollhold.game_of(goal, effect_table(find_variant("pig", goal=goal)))
     rows = rollhold.level_rows(game)
-    times = []
-    for _ in range(runs):
-        values = np.full((goal, goal), 0.5)
-        started = time.process_time()
-        rollhold.solve_levels(values, values, 2 * goal - 2, 0, game, rows, True, True)
-        times.append(time.process_time() - started)
-    return min(times)
+    values = np.full((goal, goal), 0.5)
+    started = time.process_time()
+    rollhold.solve_levels(values, values, 2 * goal - 2, 0, game, rows, True, True)
+    return time.process_time() - started
+
+
+def timed(work: Callable[[], object]) -> float:
+    """Return the CPU seconds ``work`` takes."""
+    started = time.process_time()
+    work()
+    return time.process_time() - started
+
+
+def floor_ratios(goals: Sequence[int]) -> dict[int, tuple[float, float, float]]:
+    """Return per goal the fastest floor kernel, generic kernel and whole solve of Pig, runs alternating.
+
+    Asserts first that the floor kernel's values agree with the solver's to ``FLOOR_AGREEMENT``.
+    """
+    floor_pig(20)  # compile
+    figures = {}
+    for goal in goals:
+        variant = find_variant("pig", goal=goal)
+        apart = float(np.abs(floor_pig(goal) - solve_uncached(variant).values).max())
+        assert apart <= FLOOR_AGREEMENT, f"the floor kernel is {apart:.1e} off pigdice's values at goal {goal}"
+        runs = 5 if goal <= 200 else 3 if goal <= 500 else 2
+        floors, kernels, solves = [], [], []
+        for _ in range(runs):
+            floors.append(timed(partial(floor_pig, goal)))
+            kernels.append(generic_kernel(goal))
+            solves.append(timed(partial(solve_uncached, variant)))
+        figures[goal] = (min(floors), min(kernels), min(solves))
+    return figures
+
+
+def print_floor(figures: dict[int, tuple[float, float, float]]) -> None:
+    """Print pigdice's ratios to the floor kernel per goal."""
+    print("pigdice against the floor (a Pig-only kernel of the same algorithm), CPU time, runs alternating:")
+    print(f"  {'goal':>5s} {'floor':>10s} {'kernel':>10s} {'solve':>10s} {'kernel/floor':>13s} {'solve/floor':>12s}")
+    for goal, (floor, kernel, solve) in figures.items():
+        print(
+            f"  {goal:5d} {floor * 1000:8.2f} ms {kernel * 1000:7.2f} ms {solve * 1000:7.2f} ms "
+            f"{kernel / floor:12.2f}x {solve / floor:11.2f}x"
+        )
+    print("  (target: the solve within 1.5 x of the floor from goal 100 on)")
 
 
 def best_of(runs: int, name: str, goal: int) -> float:
@@ -168,19 +234,14 @@ def main() -> None:
     )
     print(f"  first call (numba compile, fresh cache): {first:.2f} s")
     print(f"  warm solve: {pig * 1000:.1f} ms")
-    special = specialised_pig(100)
-    times = []
-    for _ in range(5):
-        started = time.process_time()
-        specialised_pig(100)
-        times.append(time.process_time() - started)
-    kernel = generic_kernel_time(100)
+    figures = floor_ratios(FLOOR_GOALS)
+    floor, kernel, _ = figures[100]
     print(
-        f"  a Pig-only kernel, the same algorithm: {min(times) * 1000:.1f} ms; the generic kernel takes "
-        f"{kernel * 1000:.1f} ms = {kernel / min(times):.2f} x (target 1.5 x), "
-        f"the whole solve {pig / min(times):.2f} x; "
-        f"values apart by at most {np.abs(special - policy.values).max():.1e}"
+        f"  the floor kernel (Pig only, the same algorithm): {floor * 1000:.1f} ms; the generic kernel takes "
+        f"{kernel * 1000:.1f} ms = {kernel / floor:.2f} x, the whole solve {pig / floor:.2f} x "
+        f"(values agree to {FLOOR_AGREEMENT:.0e})"
     )
+    print_floor(figures)
     print("every variant at goal 100, first to the goal, warm, as a ratio to Pig (passes: whole sweeps)")
     for name in variant_names():
         variant = find_variant(name, goal=100)

@@ -135,6 +135,7 @@ def solve_values(
     game = game_of(goal, table, ends)
     one_throw = variant.decision is Decision.DICE_PER_TURN
     rows = None if one_throw else rollhold.level_rows(game)
+    exact = one_pass_is_exact(variant, table)
 
     # A pass is a Gauss-Seidel sweep over all score sums, high sums first. Without resets every
     # dependency is solved before it is used, so one pass is exact and its residual is the
@@ -144,7 +145,7 @@ def solve_values(
         change = 0.0
         pair_residual = 0.0
         truncation = 0.0
-        reset_inputs = np.concatenate([v[:, 0] for v in seats])
+        reset_inputs = None if exact else np.concatenate([v[:, 0] for v in seats])
         s = top
         while s >= 0:
             low = max(0, s - chunk + 1)
@@ -162,7 +163,7 @@ def solve_values(
         # Given the reset values w_j = V[j, 0] a pass started from, every other value is solved
         # exactly, so the Bellman residual is at most how far the pass moved w (resets have
         # probability <= 1) plus the pair residual.
-        if one_pass_is_exact(variant, table):
+        if reset_inputs is None:
             return pair_residual
         moved = np.concatenate([v[:, 0] for v in seats]) - reset_inputs
         moved_most = float(np.max(np.abs(moved))) if table.has_reset else change
@@ -170,7 +171,7 @@ def solve_values(
 
     passes, residual = fixed_point(
         one_pass,
-        one_pass_is_exact(variant, table),
+        exact,
         [v[:, 0] for v in seats] if table.has_reset else [],
         tolerance,
         f"{variant.name} did not converge: residual {{residual:.3g}} after {{passes}} passes",

@@ -10,6 +10,7 @@ changing the step needs ``NUMBA_CACHE_DIR`` cleared.)
 
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import Any, NamedTuple
 
@@ -17,6 +18,7 @@ import numpy as np
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.effects import EffectKind
+from pigdice.rules.outcomes import RollSpec
 from pigdice.rules.variant import Variant
 from pigdice.solve.layout import sweep_layout
 
@@ -69,17 +71,23 @@ class EffectTable(NamedTuple):
 
 
 def effect_table(variant: Variant) -> EffectTable:
-    """Return the merged effect distribution of every roll choice of ``variant``."""
+    """Return the merged effect distribution of every roll choice of ``variant`` (built once per rule set)."""
     variant.require_turns("the solver")
+    return _built_table(variant.name, variant.rolls)
+
+
+@functools.lru_cache(maxsize=256)
+def _built_table(name: str, rolls: tuple[RollSpec, ...]) -> EffectTable:
+    """Return the effect table of the roll choices ``rolls`` (kept: building it took as long as Pig's goal-50 solve)."""
     kinds: list[int] = []
     amounts: list[int] = []
     keeps: list[bool] = []
     probabilities: list[float] = []
     offsets = [0]
-    for spec in variant.rolls:
+    for spec in rolls:
         for effect, probability in spec.distribution():
             if effect.amount < 0:
-                raise BadParameterError(f"{variant.name}: negative effect amounts are not supported")
+                raise BadParameterError(f"{name}: negative effect amounts are not supported")
             kinds.append(int(effect.kind))
             amounts.append(effect.amount)
             keeps.append(effect.keep_turn_total)

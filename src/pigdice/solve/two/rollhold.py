@@ -460,11 +460,11 @@ def _rows(n: int, goal: int, width: int, game: Game) -> np.ndarray:
     padded = game.sweep != SWEEP_GENERAL
     if padded and t.add_amounts.shape[0] > 0:
         width = goal + int(np.max(t.add_amounts)) + 1
-    rows = np.full((n, goal, width), 0.5)
+    rows = np.empty((n, goal, width))
+    rows[0::2] = 0.5
+    if padded:  # c = 1 at every total k >= goal - i of row i
+        rows[0::2] = np.where(np.arange(goal)[:, None] + np.arange(width) >= goal, 1.0, 0.5)
     rows[1::2] = 0.0
-    if padded:
-        for i in range(goal):
-            rows[0::2, i, goal - i :] = 1.0
     return rows
 
 
