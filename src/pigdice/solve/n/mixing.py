@@ -65,7 +65,7 @@ class Plans(NamedTuple):
     x_first: np.ndarray  # (members, plans): the x of the plan's first and last sweep
     x_last: np.ndarray
     mixable: np.ndarray  # (members, plans) bool: plan i may be mixed with plan i + 1
-    count: np.ndarray  # (members,) int64: the plans kept for each member
+    kept: np.ndarray  # (members,) int64: how many plans each member has
 
 
 class Profile(NamedTuple):
@@ -83,7 +83,8 @@ class Profile(NamedTuple):
 def plans_for(members: int, n: int, plans: int) -> Plans:
     """Return room for ``plans`` plans of each of ``members`` members of an n-player cycle."""
     shape = (members, plans)
-    return Plans(np.zeros((*shape, n)), *(np.zeros(shape) for _ in range(5)), np.zeros(shape, dtype=np.bool_),
+    d, lo, hi, x_first, x_last = (np.zeros(shape) for _ in range(5))
+    return Plans(np.zeros((*shape, n)), d, lo, hi, x_first, x_last, np.zeros(shape, dtype=np.bool_),
                  np.zeros(members, dtype=np.int64))  # fmt: skip
 
 
@@ -335,14 +336,14 @@ def _solve_profile(plans, pro, L, n, mixing):  # pragma: no cover - numba
 
 @njit(cache=True)
 def find_mixed(plans, pro, L, n):  # pragma: no cover - numba
-    """Search the profiles of member m's ``plans.count[m]`` plans for an equilibrium; return the number of
+    """Search the profiles of member m's ``plans.kept[m]`` plans for an equilibrium; return the number of
     mixing members (-1 if none is found).
 
     pro.seg[m] receives member m's part (2i: plan i; 2i + 1: plan i + 1 with chance pro.q[m], plan i
     otherwise); pro.C (L, n) and pro.D (L) the profile's turn starts; pro.ws (L, n) the cycle's vectors.
     Plans i and i + 1 are mixed only where ``plans.mixable[m, i]`` says they differ at one decision.
     """
-    seg, q, count = pro.seg, pro.q, plans.count
+    seg, q, count = pro.seg, pro.q, plans.kept
     total = 1
     for m in range(L):
         total *= 2 * count[m] - 1

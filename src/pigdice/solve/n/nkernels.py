@@ -403,7 +403,7 @@ def _mix_cycle(game, W, a, L, s0, work, pad, max_plans):  # pragma: no cover - n
             if not edge < work.xmax[m] + pad:
                 break
             x = edge + max(1e-13, 1e-12 * abs(edge))
-        plans.count[m] = c
+        plans.kept[m] = c
     return find_mixed(plans, work.profile, L, n)
 
 

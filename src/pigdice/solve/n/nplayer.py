@@ -48,6 +48,7 @@ from pigdice.solve.n.rows import (
     FIRST_TO_GOAL,
     NO_ANCHORS,
     NOTHING_SOLVED,
+    Overrides,
     PlayersGame,
     anchors_for,
     cycle_rows,
@@ -667,6 +668,17 @@ class PlayersPolicy:
         states = np.array(sorted(self.decisions), dtype=np.int64)
         rows = np.array([self.decisions[int(state)] for state in states], dtype=np.float64).reshape(-1, 3)
         return states, rows
+
+    def decision_overrides(self) -> Overrides:
+        """Return the overrides as the kernels read them: sorted by state, a column for each of x, x_mixed, chance."""
+        states = sorted(self.decisions)
+        rows = [self.decisions[state] for state in states]
+        return Overrides(
+            np.array(states, dtype=np.int64),
+            np.array([row.x for row in rows], dtype=np.float64),
+            np.array([row.x_mixed for row in rows], dtype=np.float64),
+            np.array([row.chance for row in rows], dtype=np.float64),
+        )
 
     def win_probability_by_seat(self) -> list[float]:
         """Return each seat's win probability at the start of the game, seats in turn order."""

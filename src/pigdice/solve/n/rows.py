@@ -129,19 +129,32 @@ class CycleRows(NamedTuple):
 def cycle_rows(goal: int, totals: int, players: int, choices: int) -> CycleRows:
     """Return the scratch of the cycle solves of one n-player solve: ``totals`` turn totals per warm row."""
     n = players
-    powers = goal ** np.arange(n + 1, dtype=np.int64)
-    rows = [np.zeros(n) for _ in range(4)]  # xs, first, xmin, xmax
-    chosen = Choices(np.zeros((n, n)), *(np.zeros(n) for _ in range(4)))
-    swept = Choices(np.zeros((n, n)), *(np.zeros(n) for _ in range(4)))
-    best = Choices(np.zeros((n, n)), *(np.zeros(n) for _ in range(4)))
+    chosen, swept, best = (Choices(np.zeros((n, n)), np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n)) for _ in range(3))
     acc = np.zeros(n)
     profile = Profile(np.zeros(n, dtype=np.int64), np.zeros(n), chosen.C, chosen.D, np.zeros((n, n)), acc)
     return CycleRows(
-        powers, np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.bool_),
-        np.zeros((n, n)), *rows, chosen, swept, best, np.zeros((n, n)), plans_for(n, n, max(WIDE_PLANS)), profile,
-        np.zeros((goal, totals, n)), np.zeros((goal, totals)), np.zeros(totals, dtype=np.int64), np.zeros((0, 0)),
-        np.zeros(choices + 1), np.zeros(choices + 1),
-    )  # fmt: skip
+        powers=goal ** np.arange(n + 1, dtype=np.int64),
+        idxs=np.zeros(n, dtype=np.int64),
+        bases=np.zeros(n, dtype=np.int64),
+        need=np.zeros(n, dtype=np.bool_),
+        old=np.zeros((n, n)),
+        xs=np.zeros(n),
+        first=np.zeros(n),
+        xmin=np.zeros(n),
+        xmax=np.zeros(n),
+        chosen=chosen,
+        swept=swept,
+        best=best,
+        best_ws=np.zeros((n, n)),
+        plans=plans_for(n, n, max(WIDE_PLANS)),
+        profile=profile,
+        warm_C=np.zeros((goal, totals, n)),
+        warm_d=np.zeros((goal, totals)),
+        act=np.zeros(totals, dtype=np.int64),
+        rolls=np.zeros((0, 0)),
+        opt_c=np.zeros(choices + 1),
+        opt_d=np.zeros(choices + 1),
+    )
 
 
 class Overrides(NamedTuple):
