@@ -72,8 +72,8 @@ def learner_bytes(goal: int) -> int:
 class Learning(NamedTuple):
     """What the kernel learns and how: the table, its visit counts, the learning rates and the exploration."""
 
-    q: np.ndarray  # (goal, goal, goal, 2): Q[i, j, k, a]
-    visits: np.ndarray  # (goal, goal, goal, 2) int64
+    q: np.ndarray  # (goal, goal, goal, 2): Q[i, j, k, a] (one throw a turn, ``pigbench.tabular``: Q[i, j, c])
+    visits: np.ndarray  # int64, shaped as q
     rates: np.ndarray  # rates[n] = n^-omega for n below its length
     omega: float
     explore: int  # epsilon as a 53-bit threshold
