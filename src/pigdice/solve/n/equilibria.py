@@ -75,7 +75,6 @@ class CycleSearch(NamedTuple):
     window: float  # each member's plans are listed for x within this of where the solve settled
     max_plans: int  # plans listed per member at most (past them the window narrows)
     found: np.ndarray  # (MAX_FOUND, n, n): the solve's vectors of the members, then the other equilibria's
-    prev: np.ndarray  # (totals,) int64: scratch of ``nkernels.member_plans``
 
 
 class SearchTally(NamedTuple):
@@ -140,7 +139,7 @@ def _search_cycle(game, W, a, period, s0, work, search):  # pragma: no cover - n
             x = EQ[0, m + 1 if m + 1 < L else 0, last]
             low = max(x - width, 0.0)
             high = min(x + width, 1.0)
-            plans.kept[m] = nkernels.member_plans(game, W, a, m, s0, work, low, high, search.max_plans, search.prev)
+            plans.kept[m] = nkernels.member_plans(game, W, a, m, s0, work, low, high, search.max_plans)
             if plans.kept[m] == search.max_plans and plans.hi[m, search.max_plans - 1] < high:
                 too_many = True
             total *= plans.kept[m]
@@ -264,7 +263,7 @@ class LevelSearch:
         totals = self.goal + (width + 1 if width else 0)
         self.work = cycle_rows(self.goal, totals, self.players, len(self.table.offsets) - 1)
         found = np.zeros((MAX_FOUND, self.players, self.players))
-        self.search = CycleSearch(SEARCH_WINDOW, SEARCH_PLANS, found, np.zeros(totals, dtype=np.int64))
+        self.search = CycleSearch(SEARCH_WINDOW, SEARCH_PLANS, found)
         self.width = width
 
     def restart(self) -> None:

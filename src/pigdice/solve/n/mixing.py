@@ -29,11 +29,17 @@ plans met near where policy iteration oscillated, and reports failure if none of
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
+# The kernels that allocate nothing and only borrow their caller's arrays are compiled without numba's
+# reference counting (as ``pigdice.envs.vector_kernels``): a bundle handed to a helper, or a field read from
+# it, otherwise counts each of its arrays up and down, which made the 3-player solves 20-180% slower than
+# kernels taking the arrays themselves. Everything a cycle solve calls (``nkernels._solve_cycle``, and the
+# search here) works in scratch rows allocated by the caller, so it compiles so.
+WITHOUT_REFCOUNTS: dict[str, Any] = {"_nrt": False}  # numba's switch, which its type stubs do not list
 MAX_PLANS = 8  # plans kept per member
 # ... and where no equilibrium is found among those, the plans of a wider search (the x a member visits may
 # hold more breakpoints than MAX_PLANS: 4-player Pig to 100 at 7-61-7-61), fewer the more members mix
@@ -78,6 +84,12 @@ class Profile(NamedTuple):
     D: np.ndarray  # (members,)
     ws: np.ndarray  # (members, n)
     acc: np.ndarray  # (n,)
+    # the scratch of Newton's method (``_newton``), for up to ``members`` mixing members
+    mixing: np.ndarray  # (members,) int64: which members mix
+    gaps: np.ndarray  # (members,): x_m - e of each, and after a step in one q
+    gaps_stepped: np.ndarray
+    jacobian: np.ndarray  # (members, members)
+    step: np.ndarray  # (members,)
 
 
 def plans_for(members: int, n: int, plans: int) -> Plans:
@@ -88,7 +100,7 @@ def plans_for(members: int, n: int, plans: int) -> Plans:
                  np.zeros(members, dtype=np.int64))  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def cycle_vectors(C, D, L, n, ws, acc):  # pragma: no cover - numba
     """Solve the cycle's equations w_m = C_m + D_m R w_{m+1} (members mod L) in closed form into ws[:L].
 
@@ -259,16 +271,13 @@ def _newton(plans, pro, L, n, mixing):  # pragma: no cover - numba
     from every combination of NEWTON_STARTS; return True once the gaps are below rounding."""
     seg, q = pro.seg, pro.q
     k = mixing
-    members = np.empty(k, dtype=np.int64)
+    members = pro.mixing[:k]
     j = 0
     for m in range(L):
         if seg[m] % 2 == 1:
             members[j] = m
             j += 1
-    f = np.empty(k)
-    f2 = np.empty(k)
-    J = np.empty((k, k))
-    step = np.empty(k)
+    f, f2, J, step = pro.gaps[:k], pro.gaps_stepped[:k], pro.jacobian, pro.step
     starts = len(NEWTON_STARTS)
     for code in range(starts**k):
         rest = code

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pigdice.solve.n.mixing import MAX_PLANS, WIDE_PLANS, cycle_vectors, find_mixed
+from pigdice.solve.n.mixing import MAX_PLANS, WIDE_PLANS, WITHOUT_REFCOUNTS, cycle_vectors, find_mixed
 from pigdice.solve.n.ntuples import cycle_period, first_tuple, next_tuple
 from pigdice.solve.n.rows import FIRST_TO_GOAL, CycleResult, LevelStats, Mover, Sweep, TurnRows
 from pigdice.solve.positions import INDIFFERENCE, TRUNCATION_ERROR
@@ -112,7 +112,7 @@ def _landed(game, W, mover, score, r):  # pragma: no cover - numba
     return W[mover.next_seat, mover.base + score, r - 1 if r > 0 else game.players - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def over_goal_top(game, mover, x):  # pragma: no cover - numba
     """Return (top, hi, truncation, at_end): the mover's sweep length goal - a0, plus the totals past the goal
     they may roll on at, and how that stop was found.
@@ -158,7 +158,7 @@ def _reach(game, total):  # pragma: no cover - numba
     return far
 
 
-@njit(cache=True)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _sweep(game, W, mover, x, xv, rows, min_top):  # pragma: no cover - numba
     """Solve one turn of the mover (``_mover``: score a0, seat) given x, their own entry of the cycle's next state.
 
@@ -282,7 +282,7 @@ def _sweep(game, W, mover, x, xv, rows, min_top):  # pragma: no cover - numba
             return Sweep(top, lo, hi, truncation, at_end)
 
 
-@njit(cache=True)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _guess(W, seat, target, digits, m, n, goal, powers):  # pragma: no cover - numba
     """Return a first guess of W[seat, target, n - 1] (target: member m + 1 of the cycle of ``digits``)
     from solved states one and two points higher in one score (the last player's, where it fits)."""
@@ -308,19 +308,18 @@ def _member_turn(game, W, a, m, s0, work):  # pragma: no cover - numba
     return mover, rows
 
 
-@njit(cache=True)
-def member_plans(game, W, a, m, s0, work, x_low, x_high, max_plans, prev):  # pragma: no cover - numba
+@njit(cache=True, **WITHOUT_REFCOUNTS)
+def member_plans(game, W, a, m, s0, work, x_low, x_high, max_plans):  # pragma: no cover - numba
     """Write member m's plans for x in [x_low, x_high] into work.plans (plan i at [m, i]); return how many.
 
     work.bases[m] must hold the member's base (``_start_cycle``). The plans are the member's turn sweeps
     from x_low up, each swept just past the breakpoint of the one before (up to ``max_plans``; a plan
     whose choices are the same as the one before, only its stop past the goal moved, extends it).
-    ``prev`` is scratch (as long as work.act).
     """
     n = game.players
     plans = work.plans
     one_step = game.table.monotone or game.one_throw
-    act = work.act
+    act, prev = work.act, work.prev
     x = x_low
     c = 0
     prev_top = 0
@@ -360,7 +359,7 @@ def member_plans(game, W, a, m, s0, work, x_low, x_high, max_plans, prev):  # pr
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _mix_cycle(game, W, a, L, s0, work, pad, max_plans):  # pragma: no cover - numba
     """Search the cycle for a mixed equilibrium (``pigdice.solve.n.mixing``); return its number of mixing
     members, -1 if none is found.
@@ -370,10 +369,8 @@ def _mix_cycle(game, W, a, L, s0, work, pad, max_plans):  # pragma: no cover - n
     fall: the mixture is then drawn once per turn, see ``pigdice.solve.n.mixing``); work.plans and
     work.profile receive what ``find_mixed`` writes.
     """
-    prev = np.zeros(work.act.shape[0], dtype=np.int64)
     for m in range(L):
-        work.plans.kept[m] = member_plans(game, W, a, m, s0, work, work.xmin[m] - pad, work.xmax[m] + pad,
-                                          max_plans, prev)  # fmt: skip
+        work.plans.kept[m] = member_plans(game, W, a, m, s0, work, work.xmin[m] - pad, work.xmax[m] + pad, max_plans)
     return find_mixed(work.plans, work.profile, L, game.players)
 
 
@@ -387,7 +384,7 @@ def _override(overrides, row, state, x, x_mixed, chance):  # pragma: no cover - 
         overrides.chance[row] = chance
 
 
-@njit(cache=True)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _pure_overrides(overrides, row, work, choices, L, s0, seats):  # pragma: no cover - numba
     """Write from ``row`` on an override for each member whose x (from the cycle's vectors) lies outside the
     interval [lo, hi] of the pure ``choices`` it plays, made at choices.x; return how many."""
@@ -403,7 +400,7 @@ def _pure_overrides(overrides, row, work, choices, L, s0, seats):  # pragma: no 
     return written
 
 
-@njit(cache=True)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _start_cycle(game, W, a, L, s0, fresh, work):  # pragma: no cover - numba
     """Write each member's flat index, base, first x (a guess from the sums above where ``fresh``) and old vector."""
     n, goal = game.players, game.goal
@@ -431,7 +428,7 @@ def _start_cycle(game, W, a, L, s0, fresh, work):  # pragma: no cover - numba
             work.old[m, r] = W[(s0 + m) % seats, work.idxs[m], r]
 
 
-@njit(cache=True)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _solve_cycle(game, W, a, period, s0, fresh, work, overrides, written, anchors, keep):  # pragma: no cover - numba
     """Solve the cycle of the score tuple ``a`` (its ``period`` distinct rotations) by policy iteration.
 
@@ -466,6 +463,10 @@ def _solve_cycle(game, W, a, period, s0, fresh, work, overrides, written, anchor
     idxs, need, xs, first, xmin, xmax = work.idxs, work.need, work.xs, work.first, work.xmin, work.xmax
     chosen, new, best = work.chosen, work.swept, work.best
     ws = work.profile.ws
+    # the arrays of the bundles, bound once: numba counts a reference at every read of a bundle's field
+    new_C, new_D, new_lo, new_hi = new.C, new.D, new.lo, new.hi
+    chosen_C, chosen_D, chosen_lo, chosen_hi, chosen_x = chosen.C, chosen.D, chosen.lo, chosen.hi, chosen.x
+    best_C, best_D, best_lo, best_hi, best_x, best_ws = best.C, best.D, best.lo, best.hi, best.x, work.best_ws
     _start_cycle(game, W, a, L, s0, fresh, work)
     anchored = anchors.x.shape[0] > 0 and not fresh
     keep_limit = -1.0  # re-choose as usual, unless the cycle has flipped (below)
@@ -508,23 +509,23 @@ def _solve_cycle(game, W, a, period, s0, fresh, work, overrides, written, anchor
             truncation = max(truncation, found.truncation)
             at_end = at_end or found.at_end
             for r in range(n):
-                new.C[m, r] = rows.C[0, r]
-            new.D[m] = rows.d[0]
-            new.lo[m] = found.lo
-            new.hi[m] = found.hi
+                new_C[m, r] = rows.C[0, r]
+            new_D[m] = rows.d[0]
+            new_lo[m] = found.lo
+            new_hi[m] = found.hi
             if rounds > 0:
-                gain = new.C[m, 0] + new.D[m] * xs[m] - (chosen.C[m, 0] + chosen.D[m] * xs[m])
+                gain = new_C[m, 0] + new_D[m] * xs[m] - (chosen_C[m, 0] + chosen_D[m] * xs[m])
                 regret = max(regret, gain)
         if rounds > 0 and regret < best_regret:  # the profile solved last round is the best so far
             best_regret = regret
             for m in range(L):
                 for r in range(n):
-                    best.C[m, r] = chosen.C[m, r]
-                    work.best_ws[m, r] = ws[m, r]
-                best.D[m] = chosen.D[m]
-                best.x[m] = chosen.x[m]
-                best.lo[m] = chosen.lo[m]
-                best.hi[m] = chosen.hi[m]
+                    best_C[m, r] = chosen_C[m, r]
+                    best_ws[m, r] = ws[m, r]
+                best_D[m] = chosen_D[m]
+                best_x[m] = chosen_x[m]
+                best_lo[m] = chosen_lo[m]
+                best_hi[m] = chosen_hi[m]
         if anchored and rounds == 1:  # are last pass's choices still (nearly) best?
             if regret <= keep_limit:
                 settled = True
@@ -540,17 +541,17 @@ def _solve_cycle(game, W, a, period, s0, fresh, work, overrides, written, anchor
         for m in range(L):
             if need[m] and (not sequential or m == chosen_member):
                 for r in range(n):
-                    chosen.C[m, r] = new.C[m, r]
-                chosen.D[m] = new.D[m]
-                chosen.lo[m] = new.lo[m]
-                chosen.hi[m] = new.hi[m]
-                chosen.x[m] = first[m] if rounds == 0 else xs[m]
-        cycle_vectors(chosen.C, chosen.D, L, n, ws, work.profile.acc)
+                    chosen_C[m, r] = new_C[m, r]
+                chosen_D[m] = new_D[m]
+                chosen_lo[m] = new_lo[m]
+                chosen_hi[m] = new_hi[m]
+                chosen_x[m] = first[m] if rounds == 0 else xs[m]
+        cycle_vectors(chosen_C, chosen_D, L, n, ws, work.profile.acc)
         stable = True
         moved = 0.0
         for m in range(L):
             xn = ws[m + 1 if m + 1 < L else 0, last]
-            need[m] = not (chosen.lo[m] - BOUNDS_SLACK <= xn <= chosen.hi[m] + BOUNDS_SLACK)
+            need[m] = not (chosen_lo[m] - BOUNDS_SLACK <= xn <= chosen_hi[m] + BOUNDS_SLACK)
             if need[m]:
                 stable = False
             moved = max(moved, abs(xn - xs[m]))
@@ -570,7 +571,7 @@ def _solve_cycle(game, W, a, period, s0, fresh, work, overrides, written, anchor
                 break
         if mixing < 0:
             mixing = _mix_cycle(game, W, a, L, s0, work, MIX_PADS[0], WIDE_PLANS[min(L, len(WIDE_PLANS) - 1)])
-    if mixing >= 0:  # chosen.C, chosen.D and ws hold the mixed profile
+    if mixing >= 0:  # chosen_C, chosen_D and ws hold the mixed profile
         settled = True
         plans, seg = work.plans, work.profile.seg
         for m in range(L):
@@ -589,14 +590,14 @@ def _solve_cycle(game, W, a, period, s0, fresh, work, overrides, written, anchor
             found = _sweep(game, W, mover, x, x, rows, 0)
             truncation = max(truncation, found.truncation)
             at_end = at_end or found.at_end
-            gain = rows.C[0, 0] + rows.d[0] * x - (chosen.C[m, 0] + chosen.D[m] * x)
+            gain = rows.C[0, 0] + rows.d[0] * x - (chosen_C[m, 0] + chosen_D[m] * x)
             mix_gain = max(mix_gain, gain)
     elif not settled:  # keep the profile with the smallest regret; play follows its choices
         for m in range(L):
             for r in range(n):
-                chosen.C[m, r] = best.C[m, r]
-                ws[m, r] = work.best_ws[m, r]
-            chosen.D[m] = best.D[m]
+                chosen_C[m, r] = best_C[m, r]
+                ws[m, r] = best_ws[m, r]
+            chosen_D[m] = best_D[m]
         added += _pure_overrides(overrides, written + added, work, best, L, s0, seats)
     if kept:  # last pass's choices stand; a member whose x left their interval plays them by override
         mix_gain = max(regret, 0.0)
@@ -605,9 +606,9 @@ def _solve_cycle(game, W, a, period, s0, fresh, work, overrides, written, anchor
         for m in range(L):
             anchor = np.nan
             if settled and mixing < 0:
-                low = max(chosen.lo[m], 0.0)
-                high = min(chosen.hi[m], 1.0)
-                anchor = 0.5 * (low + high) if low <= high else chosen.x[m]
+                low = max(chosen_lo[m], 0.0)
+                high = min(chosen_hi[m], 1.0)
+                anchor = 0.5 * (low + high) if low <= high else chosen_x[m]
             anchors.x[(s0 + m) % seats, idxs[m]] = anchor
     change = 0.0
     residual = 0.0
@@ -615,7 +616,7 @@ def _solve_cycle(game, W, a, period, s0, fresh, work, overrides, written, anchor
         nxt = m + 1 if m + 1 < L else 0
         for r in range(n):
             v = ws[m, r]
-            residual = max(residual, abs(chosen.C[m, r] + chosen.D[m] * ws[nxt, r - 1 if r > 0 else last] - v))
+            residual = max(residual, abs(chosen_C[m, r] + chosen_D[m] * ws[nxt, r - 1 if r > 0 else last] - v))
             change = max(change, abs(v - work.old[m, r]))
             W[(s0 + m) % seats, idxs[m], r] = v
     return CycleResult(swept, change, residual, 0.0 if settled else best_regret, added, truncation, at_end,

@@ -121,6 +121,7 @@ class CycleRows(NamedTuple):
     warm_C: np.ndarray  # (goal, totals, n): the last turn swept with each mover score (a warm start)
     warm_d: np.ndarray  # (goal, totals)
     act: np.ndarray  # (totals,) int64
+    prev: np.ndarray  # (totals,) int64: the choices of the plan before (``nkernels.member_plans``)
     rolls: np.ndarray  # empty: a cycle's sweeps record no roll values
     opt_c: np.ndarray  # (choices + 1,)
     opt_d: np.ndarray
@@ -133,7 +134,8 @@ def cycle_rows(goal: int, totals: int, players: int, choices: int) -> CycleRows:
         Choices(np.zeros((n, n)), np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n)) for _ in range(3)
     )
     acc = np.zeros(n)
-    profile = Profile(np.zeros(n, dtype=np.int64), np.zeros(n), chosen.C, chosen.D, np.zeros((n, n)), acc)
+    profile = Profile(np.zeros(n, dtype=np.int64), np.zeros(n), chosen.C, chosen.D, np.zeros((n, n)), acc,
+                      np.zeros(n, dtype=np.int64), np.zeros(n), np.zeros(n), np.zeros((n, n)), np.zeros(n))  # fmt: skip
     return CycleRows(
         powers=goal ** np.arange(n + 1, dtype=np.int64),
         idxs=np.zeros(n, dtype=np.int64),
@@ -153,6 +155,7 @@ def cycle_rows(goal: int, totals: int, players: int, choices: int) -> CycleRows:
         warm_C=np.zeros((goal, totals, n)),
         warm_d=np.zeros((goal, totals)),
         act=np.zeros(totals, dtype=np.int64),
+        prev=np.zeros(totals, dtype=np.int64),
         rolls=np.zeros((0, 0)),
         opt_c=np.zeros(choices + 1),
         opt_d=np.zeros(choices + 1),
