@@ -165,3 +165,86 @@ def test_the_architecture_page_names_every_module() -> None:
         if path.name != "__init__.py" and not re.search(rf"\b{re.escape(path.name)}\b", page)
     ]
     assert unnamed == []
+
+
+# The house rules of issue 29: small functions, small modules, one effect step.
+MAX_PARAMETERS = 12
+MAX_MODULE_LINES = 900
+EFFECT_STEP_MODULE = "pigdice.solve.step"
+
+
+def parameter_count(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """Return how many parameters a function takes, not counting self or cls."""
+    args = node.args
+    names = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+    count = len(names) + (args.vararg is not None) + (args.kwarg is not None)
+    return count - (bool(names) and names[0].arg in ("self", "cls"))
+
+
+def long_signatures(tree: ast.AST) -> list[str]:
+    """Return 'name (n)' for every function of ``tree`` with more than MAX_PARAMETERS parameters."""
+    return [
+        f"{node.name} ({parameter_count(node)})"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and parameter_count(node) > MAX_PARAMETERS
+    ]
+
+
+def dispatches_on_effect_kind(tree: ast.AST) -> bool:
+    """Return True if a module compiles numba code and compares something with an effect kind code."""
+    compiles = any(
+        isinstance(node, ast.ImportFrom) and node.module == "numba" for node in ast.walk(tree)
+    )  # fmt: skip
+    compared = any(
+        isinstance(node, ast.Compare)
+        and any(isinstance(part, ast.Name) and part.id.startswith("KIND_") for part in [node.left, *node.comparators])
+        for node in ast.walk(tree)
+    )
+    kinds_in_tuples = any(
+        isinstance(node, ast.Compare)
+        and any(
+            isinstance(part, ast.Tuple | ast.List)
+            and any(isinstance(item, ast.Name) and item.id.startswith("KIND_") for item in part.elts)
+            for part in node.comparators
+        )
+        for node in ast.walk(tree)
+    )
+    return compiles and (compared or kinds_in_tuples)
+
+
+def test_no_function_takes_more_than_twelve_parameters() -> None:
+    found = []
+    for name, path in all_modules().items():
+        found += [f"{name}.{what}" for what in long_signatures(ast.parse(path.read_text(encoding="utf-8")))]
+    assert not found, "bundle these parameters into NamedTuples:\n" + "\n".join(sorted(found))
+
+
+def test_no_module_is_over_900_lines() -> None:
+    long = {
+        name: lines
+        for name, path in all_modules().items()
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert not long, f"split these modules (one job each): {long}"
+
+
+def test_the_effect_switch_exists_once() -> None:
+    dispatching = sorted(
+        name
+        for name, path in all_modules().items()
+        if dispatches_on_effect_kind(ast.parse(path.read_text(encoding="utf-8")))
+    )
+    assert dispatching == [EFFECT_STEP_MODULE], "kernels call solve.step.effect_step instead of switching themselves"
+
+
+def test_the_house_checks_can_fail() -> None:
+    made_up = ast.parse(
+        "from numba import njit\n"
+        "def f(a, b, c, d, e, f, g, h, i, j, k, l, m):\n"
+        "    if kind == KIND_ADD:\n"
+        "        return 1\n"
+        "    return kind in (KIND_SET, KIND_BANK)\n"
+    )
+    assert long_signatures(made_up) == ["f (13)"]
+    assert dispatches_on_effect_kind(made_up)
+    assert not dispatches_on_effect_kind(ast.parse("x = KIND_ADD == 0\n"))  # no numba: a table, not a kernel

@@ -343,10 +343,7 @@ def test_where_no_choices_are_consistent_the_equilibrium_mixes_and_nobody_gains_
     mixed = {index: o for index, o in policy.decisions.items() if o.chance > 0}
     assert mixed and all(0.0 < o.chance < 1.0 for o in mixed.values())
     goal = policy.goal
-    t = policy.table
     W = policy.values.reshape(1, -1, 3)
-    table = (t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets, t.monotone, False)
-    ends = (nkernels.FIRST_TO_GOAL, 0.0, 0, 0)  # first to the goal: no banked table, no cap, no min_top
     for index in policy.decisions:
         scores = (index // goal**2, index // goal % goal, index % goal)
         # the turns of the whole cycle, mixtures included, reproduce the stored values
@@ -354,7 +351,7 @@ def test_where_no_choices_are_consistent_the_equilibrium_mixes_and_nobody_gains_
             member = scores[m:] + scores[:m]
             assert np.abs(policy.turn(member).win[0] - policy.values[member]).max() < EXACT
         # the mover's best reply at their true x gains them nothing
-        reply, *_ = nkernels.turn_rows(W, 0, index, scores[0], goal, 3, math.nan, *table, *ends)
+        reply, *_ = nkernels.turn_rows(policy.players_game, W, 0, index, scores[0], math.nan, 0)
         assert reply[0, 0] - policy.values[scores][0] <= INDIFFERENCE + EXACT
         # where the mover mixes, both options are worth the same to them
         row = policy.turn(scores)

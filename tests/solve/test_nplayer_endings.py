@@ -191,21 +191,18 @@ def test_positions_the_policy_does_not_answer_are_refused_clearly():
 def test_the_banked_table_swept_once_per_difference_equals_the_table_swept_per_score(name, goal, endgame, ties):
     # Y's last turn depends only on M - b and M - c: sweeping each pair once must give, bit for bit,
     # what sweeping every (M, b, c) gives
-    from pigdice.solve.n.finalturns import banked_table, last_tables
+    from pigdice.solve.n.finalturns import banked_table, last_tables, last_turn_game
     from pigdice.solve.tables import effect_table
-    from pigdice.solve.two.endgame import bust_chance, single_last_throw
 
     variant = find_variant(name, goal=goal, endgame=endgame, ties=ties)
     table = effect_table(variant)
     width = 40
     L = last_tables(variant, table, 3, goal + width + 512)
-    args = (table.kinds, table.amounts, table.keeps, table.probabilities, table.offsets, table.monotone)
     classes = 3 if endgame == "equal-turns" else 1
     tables = []
     for shifts in (True, False):
         FT = np.full((classes, width, goal * goal, 3), np.nan)
-        banked_table(goal, classes == 3, ties == "shared", single_last_throw(variant), L, bust_chance(table), 0,
-                     *args, shifts, FT)  # fmt: skip
+        banked_table(last_turn_game(variant, table, L), goal, classes == 3, shifts, FT)
         tables.append(FT)
     assert not np.isnan(tables[0]).any()
     assert np.array_equal(tables[0], tables[1])

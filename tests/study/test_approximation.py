@@ -27,7 +27,7 @@ from pigdice.study.analysis.approximation import (
     choose_goal,
     evaluate_games,
 )
-from pigdice.study.analysis.nchain import exact_choices
+from pigdice.study.analysis.nchain import choice_rows, exact_choices
 
 EXACT = 1e-12
 
@@ -135,20 +135,16 @@ def solved() -> dict[str, tuple[Variant, PlayersPolicy]]:
 def test_exact_choices_are_the_policy_best_everywhere(name: str, solved: dict) -> None:
     variant, policy = solved[name]
     n, goal = policy.players, policy.goal
-    table = policy.table
-    one_throw = variant.decision is Decision.DICE_PER_TURN
     W = policy.values.reshape(-1, n)
-    C, D, act = np.zeros(goal), np.zeros(goal), np.zeros(goal, dtype=np.int64)
-    opt_c, opt_d = np.zeros(len(variant.choices) + 1), np.zeros(len(variant.choices) + 1)
+    rows = choice_rows(goal, len(variant.choices))
+    act = rows.act
     holds = 0
     for scores in itertools.product(range(goal), repeat=n):
         index = int(np.ravel_multi_index(scores, (goal,) * n))
         rest = index - scores[0] * goal ** (n - 1)
         x = float(W[rest * goal + scores[0], n - 1])
         decide = policy.decisions.get(index, x)
-        t = table
-        exact_choices(W, rest * goal, scores[0], goal, n, decide, t.kinds, t.amounts, t.keeps, t.probabilities,
-                      t.offsets, t.monotone, one_throw, C, D, act, opt_c, opt_d)  # fmt: skip
+        exact_choices(policy.players_game, W, rest * goal, scores[0], decide, rows)
         expected = policy.turn(scores).action
         assert list(act[: len(expected)]) == list(expected), scores
         holds += int((expected[1:] == 0).any())

@@ -26,18 +26,11 @@ import numpy as np
 from numba import njit, prange
 
 from pigdice.errors import BadParameterError
+from pigdice.rules.effects import EffectKind
 from pigdice.rules.variant import Decision, Endgame, FinalTurn, TieRule, Variant
 from pigdice.solve.memory import action_table_bytes, check_memory
-from pigdice.solve.tables import (
-    KIND_ADD,
-    KIND_BANK,
-    KIND_BUST,
-    KIND_DOUBLE,
-    KIND_RESET,
-    KIND_SUBTRACT,
-    EffectTable,
-    effect_table,
-)
+from pigdice.solve.step import effect_step
+from pigdice.solve.tables import EffectTable, effect_table
 from pigdice.solve.two.headtohead import check_table
 from pigdice.study.limits import check_games
 
@@ -56,39 +49,53 @@ Progress = Callable[[int], None]
 
 
 # -- the game kernel ------------------------------------------------------------------------------
-@njit(cache=True)
-def _play_chunk(  # pragma: no cover - numba
-    first,
-    count,
-    seed,
-    tables,
-    seat_table,
-    goal,
-    per_turn,
-    ending,
-    shared,
-    codes,
-    kinds,
-    amounts,
-    keeps,
-    thresholds,
-    lut,
-    bits,
-    winners,
-    turns,
-):
-    """Play games first .. first + count - 1 into ``winners`` (a bit per winning seat, -1 if too long) and ``turns``.
+class Match(NamedTuple):
+    """The games to play: each seat's action table and the rules of the ending."""
 
-    ``ending`` (see ``ENDINGS``): first to the goal, or a final round / equal turns in which each
-    player owed a last turn rolls until strictly ahead of every other score (one roll only under
+    tables: np.ndarray  # (distinct tables, goal, goal, goal) int8
+    seat_table: np.ndarray  # int64: each seat's table
+    goal: int
+    per_turn: bool  # one throw per turn (Hog)
+    ending: int  # ENDING_*
+    shared: bool  # a tie on the best score is shared
+
+
+class Throws(NamedTuple):
+    """The sampling tables as the kernel reads them: the ``Sampler``'s and its effects' (a flat tuple, which
+    numba's parallel loop can hand to its workers)."""
+
+    codes: np.ndarray
+    thresholds: np.ndarray
+    lut: np.ndarray
+    bits: int
+    kinds: np.ndarray
+    amounts: np.ndarray
+    keeps: np.ndarray
+
+
+class Results(NamedTuple):
+    """Each game's winners (a bit per winning seat, TOO_LONG if it ran too long) and its length in turns."""
+
+    winners: np.ndarray  # int64
+    turns: np.ndarray  # int64
+
+
+@njit(cache=True)
+def _play_chunk(first, count, seed, match, throws, results):  # pragma: no cover - numba
+    """Play games first .. first + count - 1 of ``match`` (``Match``) into ``results`` (``Results``).
+
+    ``match.ending`` (the ENDING_* codes): first to the goal, or a final round / equal turns in which
+    each player owed a last turn rolls until strictly ahead of every other score (one roll only under
     the one-more-roll rule), as the robots that chase do; ties shared or to the first to reach.
 
     Random numbers: splitmix64 (Steele, Lea & Flood 2014) from ``seed``. A throw reads its top
-    ``bits`` bits in ``lut``: v >= 0 when that bucket lies inside one outcome that adds v to the
-    turn total (one read per roll), else -(first candidate outcome + 1), settled by the 53-bit
-    thresholds (buckets straddling two outcomes, and every other kind of effect). The arrays
-    are the ``Sampler``'s, unpacked by ``_play_all``.
+    ``throws.bits`` bits in ``throws.lut``: v >= 0 when that bucket lies inside one outcome that adds v
+    to the turn total (one read per roll), else -(first candidate outcome + 1), settled by the 53-bit
+    thresholds (buckets straddling two outcomes), then one ``effect_step`` (every other kind of effect).
     """
+    tables, seat_table, goal, per_turn, ending, shared = match
+    codes, thresholds, lut, bits, kinds, amounts, keeps = throws
+    winners, turns = results
     z = np.uint64(seed)
     golden = np.uint64(0x9E3779B97F4A7C15)
     mix1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -155,24 +162,10 @@ def _play_chunk(  # pragma: no cover - numba
                         new = i + k
                         break
                     continue
-                kind = kinds[e]
-                if kind == KIND_BUST:
-                    new = i
+                score, k, ends = effect_step(kinds[e], amounts[e], keeps[e], i, k)
+                if ends:
+                    new = score
                     break
-                if kind == KIND_RESET:
-                    new = 0
-                    break
-                if kind == KIND_BANK:
-                    new = i + amounts[e]
-                    if keeps[e]:
-                        new += k
-                    break
-                if kind == KIND_DOUBLE:
-                    k = 2 * k
-                elif kind == KIND_SUBTRACT:
-                    k = max(k - amounts[e], 0)
-                else:  # SET
-                    k = amounts[e]
                 if k >= limit:
                     new = i + k
                     break
@@ -226,17 +219,13 @@ def _winners(scores, reached, shared):  # pragma: no cover - numba
     return bits
 
 
-def _play_all(seeds, tables, seat_table, goal, per_turn, ending, shared, sample, winners, turns):  # pragma: no cover
+def _play_all(seeds, match, throws, results):  # pragma: no cover - numba
     """Play every chunk (each chunk owns its random stream, so serial and parallel runs agree)."""
-    n = winners.shape[0]
-    # numba's parallel loops cannot pass tuples to their workers: unpack the Sampler here
-    codes, thresholds, lut, bits = sample.codes, sample.thresholds, sample.lut, sample.bits
-    kinds, amounts, keeps = sample.table.kinds, sample.table.amounts, sample.table.keeps
+    n = results.winners.shape[0]
     for chunk in prange(seeds.shape[0]):
         first = chunk * CHUNK
         count = min(CHUNK, n - first)
-        _play_chunk(first, count, seeds[chunk], tables, seat_table, goal, per_turn, ending, shared, codes, kinds,
-                    amounts, keeps, thresholds, lut, bits, winners, turns)  # fmt: skip
+        _play_chunk(first, count, seeds[chunk], match, throws, results)
 
 
 # one body, two compilations: prange is a plain range in the serial one
@@ -254,6 +243,11 @@ class Sampler(NamedTuple):
     lut: np.ndarray  # (choices, 2**bits) int32: what a bucket of u adds, or -(first candidate + 1)
     bits: int
 
+    def throws(self) -> Throws:
+        """Return the tables as the kernel reads them."""
+        table = self.table
+        return Throws(self.codes, self.thresholds, self.lut, self.bits, table.kinds, table.amounts, table.keeps)
+
 
 def sampler(variant: Variant) -> Sampler:
     """Return the sampling tables of ``variant``'s roll choices."""
@@ -264,7 +258,7 @@ def sampler(variant: Variant) -> Sampler:
     lut = np.empty((choices, 1 << bits), dtype=np.int32)
     starts = np.arange(1 << bits, dtype=np.int64) << (53 - bits)
     ends = starts + (1 << (53 - bits)) - 1
-    codes = np.where(table.kinds == KIND_ADD, table.amounts, -1).astype(np.int64)
+    codes = np.where(table.kinds == int(EffectKind.ADD), table.amounts, -1).astype(np.int64)
     for c in range(choices):
         lo, hi = int(table.offsets[c]), int(table.offsets[c + 1])
         cumulative = np.cumsum(table.probabilities[lo:hi])
@@ -394,8 +388,9 @@ def simulate_tables(
         count = len(distinct)
         check_memory(f"the fast simulator's {count} tables", variant.goal, lambda g: action_table_bytes(g, count))
         stack = np.stack(distinct)
-    sample = sampler(variant)
+    throws = sampler(variant).throws()
     per_turn = variant.decision is Decision.DICE_PER_TURN
+    match = Match(stack, seat_table, variant.goal, per_turn, ending, shared)
     seats = len(tables)
     wins = np.zeros(seats)
     outright = np.zeros(seats, dtype=np.int64)
@@ -410,7 +405,7 @@ def simulate_tables(
         seeds = rng.integers(0, 2**63, size=chunks, dtype=np.int64)
         winners = np.empty(block, dtype=np.int64)
         turns = np.empty(block, dtype=np.int64)
-        run(seeds, stack, seat_table, variant.goal, per_turn, ending, shared, sample, winners, turns)
+        run(seeds, match, throws, Results(winners, turns))
         if np.any(winners == TOO_LONG):
             raise BadParameterError(f"a game ran past {MAX_TURNS} turns: do these strategies ever hold or score?")
         counts_by_mask = np.bincount(winners)  # games by the set of winners (a bit per seat)

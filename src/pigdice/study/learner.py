@@ -40,6 +40,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -50,15 +51,8 @@ from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.actions import HOLD
 from pigdice.solve.memory import action_table_bytes, check_memory
 from pigdice.solve.solver import solvable, solve
-from pigdice.solve.tables import (
-    KIND_ADD,
-    KIND_BUST,
-    KIND_DOUBLE,
-    KIND_RESET,
-    KIND_SET,
-    KIND_SUBTRACT,
-    effect_table,
-)
+from pigdice.solve.step import effect_step
+from pigdice.solve.tables import EffectTable, effect_table
 from pigdice.solve.two.headtohead import head_to_head
 
 EPSILON = 0.1
@@ -75,15 +69,25 @@ def learner_bytes(goal: int) -> int:
 
 
 # -- the kernel ---------------------------------------------------------------------------------
-@njit(cache=True)
-def _train(  # pragma: no cover - numba
-    q, visits, rates, omega, explore, goal, kinds, amounts, keeps, thresholds, rng, position, steps
-):
-    """Play ``steps`` self-play decisions from ``position`` (i, j, k, games), updating ``q`` and ``visits``.
+class Learning(NamedTuple):
+    """What the kernel learns and how: the table, its visit counts, the learning rates and the exploration."""
 
-    ``explore`` is epsilon as a 53-bit threshold; ``thresholds`` are the cumulative 53-bit
-    chances of the effects; ``rng[0]`` is the splitmix64 state. Both carry over to the next call.
+    q: np.ndarray  # (goal, goal, goal, 2): Q[i, j, k, a] (one throw a turn, ``pigbench.tabular``: Q[i, j, c])
+    visits: np.ndarray  # int64, shaped as q
+    rates: np.ndarray  # rates[n] = n^-omega for n below its length
+    omega: float
+    explore: int  # epsilon as a 53-bit threshold
+
+
+@njit(cache=True)
+def _train(learning, goal, table, thresholds, rng, position, steps):  # pragma: no cover - numba
+    """Play ``steps`` self-play decisions from ``position`` (i, j, k, games), updating learning.q and its visits.
+
+    ``table`` is the variant's ``EffectTable`` and ``thresholds`` the cumulative 53-bit chances of its
+    effects; ``rng[0]`` is the splitmix64 state. Both carry over to the next call.
     """
+    q, visits, rates, omega, explore = learning
+    kinds, amounts, keeps = table.kinds, table.amounts, table.keeps
     z = rng[0]
     golden = np.uint64(0x9E3779B97F4A7C15)
     mix1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -124,27 +128,7 @@ def _train(  # pragma: no cover - numba
             e = 0
             while e < last and u >= thresholds[e]:
                 e += 1
-            kind = kinds[e]
-            if kind == KIND_ADD:
-                k2 = k + amounts[e]
-                ends = False
-            elif kind == KIND_DOUBLE:
-                k2 = 2 * k
-                ends = False
-            elif kind == KIND_SUBTRACT:
-                k2 = max(k - amounts[e], 0)
-                ends = False
-            elif kind == KIND_SET:
-                k2 = amounts[e]
-                ends = False
-            elif kind == KIND_BUST:
-                s = i
-            elif kind == KIND_RESET:
-                s = 0
-            else:  # BANK
-                s = i + amounts[e]
-                if keeps[e]:
-                    s += k
+            s, k2, ends = effect_step(kinds[e], amounts[e], keeps[e], i, k)
         if ends:
             if s >= goal:
                 won = True
@@ -225,12 +209,12 @@ class QLearner:
         table = effect_table(self.variant)
         cumulative = np.cumsum(table.probabilities)
         self._thresholds = np.minimum(np.round(cumulative / cumulative[-1] * UNIT), UNIT).astype(np.int64)
-        self._kinds, self._amounts, self._keeps = table.kinds, table.amounts, table.keeps
-        self._rates = np.ones(RATE_TABLE)  # rates[n] = n^-omega (a visit count n is at least 1)
-        self._rates[1:] = np.arange(1, RATE_TABLE, dtype=np.float64) ** -self.omega
-        self._explore = int(self.epsilon * UNIT)
+        self._table: EffectTable = table
+        rates = np.ones(RATE_TABLE)  # rates[n] = n^-omega (a visit count n is at least 1)
+        rates[1:] = np.arange(1, RATE_TABLE, dtype=np.float64) ** -self.omega
         self.q = np.full((goal, goal, goal, 2), self.initial)
         self.visits = np.zeros((goal, goal, goal, 2), dtype=np.int64)
+        self._learning = Learning(self.q, self.visits, rates, self.omega, int(self.epsilon * UNIT))
         self._rng = np.array([rng.integers(0, 2**63, dtype=np.int64)], dtype=np.uint64)
         self._position = np.zeros(4, dtype=np.int64)  # i, j, k of the player to move; games finished
         self.steps = 0
@@ -246,8 +230,7 @@ class QLearner:
         if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or not 0 <= steps <= MAX_STEPS:
             raise BadParameterError(f"steps must be a whole number from 0 to {MAX_STEPS:_}, got {shown(steps)}")
         started = time.perf_counter()
-        _train(self.q, self.visits, self._rates, self.omega, self._explore, self.variant.goal, self._kinds,
-               self._amounts, self._keeps, self._thresholds, self._rng, self._position, int(steps))  # fmt: skip
+        _train(self._learning, self.variant.goal, self._table, self._thresholds, self._rng, self._position, int(steps))
         self.seconds += time.perf_counter() - started
         self.steps += int(steps)
 

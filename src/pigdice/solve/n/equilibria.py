@@ -32,7 +32,7 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -41,8 +41,9 @@ from pigdice.errors import BadParameterError
 from pigdice.files import read_text, write_text
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.n import nkernels
-from pigdice.solve.n.mixing import D_COL, HI_COL, LO_COL, PLAN_EXTRA, SLACK, cycle_vectors
+from pigdice.solve.n.mixing import SLACK, cycle_vectors
 from pigdice.solve.n.ntuples import cycle_period, first_tuple, next_tuple
+from pigdice.solve.n.rows import cycle_rows, players_game
 from pigdice.solve.policyfile import cache_dir
 from pigdice.solve.solver import Progress
 
@@ -66,73 +67,103 @@ RECORD_ROWS = 4096  # cycles with several equilibria recorded (more are counted)
 RECORD_COLUMNS = 3  # (seat * goal^n + flat index of the cycle's tuple, equilibria found, spread)
 EXAMPLES = 5  # cycles named in a report, the largest spreads first
 PROGRESS_STATES = 200_000  # states searched between progress reports
-# out[] of ``search_levels``: cycles searched, cycles with several equilibria, capped cycles, the
-# largest spread, the most equilibria found in one cycle, cycles searched in a narrower window
-OUT_SIZE = 6
+
+
+class CycleSearch(NamedTuple):
+    """How one cycle is searched (``_search_cycle``), and its scratch."""
+
+    window: float  # each member's plans are listed for x within this of where the solve settled
+    max_plans: int  # plans listed per member at most (past them the window narrows)
+    found: np.ndarray  # (MAX_FOUND, n, n): the solve's vectors of the members, then the other equilibria's
+
+
+class SearchTally(NamedTuple):
+    """What searching the cycles of some score sums met (``search_levels``), or the sums of a whole search."""
+
+    searched: int  # cycles searched
+    multiple: int  # cycles with more than one equilibrium found
+    capped: int  # cycles still past max_plans plans in the narrowest window
+    spread: float  # the most any value of one cycle differs between its equilibria
+    most: int  # the most equilibria found in one cycle
+    narrowed: int  # cycles searched in a narrower window
+
+
+NOTHING_SEARCHED = SearchTally(0, 0, 0, 0.0, 0, 0)
+
+
+def _merged(before: SearchTally, level: SearchTally) -> SearchTally:
+    """Return the search's figures after ``before`` and then ``level``: sums and largest values."""
+    return SearchTally(
+        before.searched + level.searched,
+        before.multiple + level.multiple,
+        before.capped + level.capped,
+        max(before.spread, level.spread),
+        max(before.most, level.most),
+        before.narrowed + level.narrowed,
+    )
 
 
 @njit(cache=True)
-def _search_cycle(  # pragma: no cover - numba
-    W, a, period, s0, n, goal, powers, kinds, amounts, keeps, probs, offsets, monotone, one_throw,
-    CW, DW, act, rolls, bounds, opt_c, opt_d, acc, idxs, bases, PL, count, seg, C, D, ws, EQ, prev,
-    FT, pbust, cap, window, max_plans, flags,
-):  # fmt: skip
-    """Search the cycle of ``a`` (member m: idxs[m]) for its pure equilibria; return how many distinct ones.
+def _search_cycle(game, W, a, period, s0, work, search):  # pragma: no cover - numba
+    """Search the cycle of ``a`` for its pure equilibria; return (how many distinct ones, narrowed, capped).
 
-    EQ[0] receives the solved vectors (the solve's equilibrium), EQ[1:] the others found (up to EQ's
-    size; more are counted). The window narrows where a member has more than ``max_plans`` plans in it
-    (flags[0]; flags[1]: still more at the narrowest, so the search there covered only the first plans).
+    search.found[0] receives the solved vectors (the solve's equilibrium), search.found[1:] the others
+    found (up to its size; more are counted). The window narrows where a member has more than
+    search.max_plans plans in it (narrowed; capped: still more at the narrowest, so the search there
+    covered only the first plans). Member m sits at work.idxs[m].
     """
+    n, goal = game.players, game.goal
     seats = W.shape[0]
     last = n - 1
     L = n if seats > 1 else period
+    plans, profile, EQ = work.plans, work.profile, search.found
     for m in range(L):
         idx = 0
         for q in range(n):
             j = m + q
             idx = idx * goal + a[j - n if j >= n else j]
-        idxs[m] = idx
-        bases[m] = (idx - a[m] * powers[n - 1]) * goal
+        work.idxs[m] = idx
+        work.bases[m] = (idx - a[m] * work.powers[n - 1]) * goal
         for r in range(n):
             EQ[0, m, r] = W[(s0 + m) % seats, idx, r]
     # a member with more plans in the window than max_plans narrows the window (for every member) until none
-    # has, at most NARROWINGS times; flags[0] = 1 if it had to narrow, flags[1] = 1 if still too many then
-    flags[0] = 0.0
-    flags[1] = 0.0
+    # has, at most NARROWINGS times
+    narrowed = False
+    capped = False
+    total = 1
     for narrowing in range(NARROWINGS + 1):
-        width = window * 0.5**narrowing
+        width = search.window * 0.5**narrowing
         total = 1
         too_many = False
         for m in range(L):
             x = EQ[0, m + 1 if m + 1 < L else 0, last]
             low = max(x - width, 0.0)
             high = min(x + width, 1.0)
-            count[m] = nkernels.member_plans(W, a, m, s0, n, goal, bases, kinds, amounts, keeps, probs, offsets,
-                                             monotone, one_throw, CW, DW, act, rolls, bounds, opt_c, opt_d, acc,
-                                             low, high, PL, max_plans, prev, FT, pbust, cap)  # fmt: skip
-            if count[m] == max_plans and PL[m, max_plans - 1, n + HI_COL] < high:
+            plans.kept[m] = nkernels.member_plans(game, W, a, m, s0, work, low, high, search.max_plans)
+            if plans.kept[m] == search.max_plans and plans.hi[m, search.max_plans - 1] < high:
                 too_many = True
-            total *= count[m]
+            total *= plans.kept[m]
         if not too_many:
             break
-        flags[0] = 1.0
+        narrowed = True
         if narrowing == NARROWINGS:
-            flags[1] = 1.0
+            capped = True
     found = 1
     for code in range(total):
         rest = code
         for m in range(L):
-            i = rest % count[m]
-            rest //= count[m]
-            seg[m] = i
+            i = rest % plans.kept[m]
+            rest //= plans.kept[m]
+            profile.seg[m] = i
             for r in range(n):
-                C[m, r] = PL[m, i, r]
-            D[m] = PL[m, i, n + D_COL]
-        cycle_vectors(C, D, L, n, ws, acc)
+                profile.C[m, r] = plans.C[m, i, r]
+            profile.D[m] = plans.d[m, i]
+        cycle_vectors(profile.C, profile.D, L, n, profile.ws, profile.acc)
+        ws = profile.ws
         consistent = True
         for m in range(L):
             x = ws[m + 1 if m + 1 < L else 0, last]
-            if not (PL[m, seg[m], n + LO_COL] - SLACK <= x <= PL[m, seg[m], n + HI_COL] + SLACK):
+            if not (plans.lo[m, profile.seg[m]] - SLACK <= x <= plans.hi[m, profile.seg[m]] + SLACK):
                 consistent = False
                 break
         if not consistent:
@@ -152,47 +183,26 @@ def _search_cycle(  # pragma: no cover - numba
                     for r in range(n):
                         EQ[found, m, r] = ws[m, r]
             found += 1
-    return found
+    return found, narrowed, capped
 
 
 @njit(cache=True)
-def search_levels(  # pragma: no cover - numba
-    W, goal, n, s_high, s_low, kinds, amounts, keeps, probs, offsets, monotone, one_throw, CW, DW,
-    FT, pbust, cap, window, max_plans, selection, records, out,
-):  # fmt: skip
-    """Search every cycle whose score sum lies in [s_low, s_high] for other pure equilibria (``_search_cycle``).
+def search_levels(game, W, s_high, s_low, work, search, selection, records, multiple):  # pragma: no cover - numba
+    """Search every cycle whose score sum lies in [s_low, s_high] for other pure equilibria (``_search_cycle``);
+    return the ``SearchTally``.
 
     W (seats, goal^n, n) holds the solved values. The cycles with more than one equilibrium are
-    numbered in the order met, from out[1] on: row out[1] of ``records`` (while it has rows) receives
-    (seat * goal^n + flat index of the cycle's tuple, equilibria found, the most any value of the cycle
-    differs from the solve's), and if ``selection`` has an entry j > 0 for it, equilibrium j (of those
-    kept) is written into W. out[0] counts the cycles searched, out[1] those with more than one
-    equilibrium, out[2] the capped ones; out[3] is the largest spread, out[4] the most equilibria in a cycle.
+    numbered in the order met, from ``multiple`` (those met before) on: row ``multiple`` of ``records``
+    (while it has rows) receives (seat * goal^n + flat index of the cycle's tuple, equilibria found, the
+    most any value of the cycle differs from the solve's), and if ``selection`` has an entry j > 0 for
+    it, equilibrium j (of those kept) is written into W.
     """
-    powers = np.empty(n + 1, dtype=np.int64)
-    powers[0] = 1
-    for q in range(1, n + 1):
-        powers[q] = powers[q - 1] * goal
-    n_choices = offsets.shape[0] - 1
+    n, goal = game.players, game.goal
+    powers = work.powers
     seats = W.shape[0]
+    EQ = search.found
     a = np.empty(n, dtype=np.int64)
-    act = np.empty(CW.shape[1], dtype=np.int64)
-    prev = np.zeros(CW.shape[1], dtype=np.int64)
-    rolls = np.empty((0, 0))
-    bounds = np.empty(4)
-    opt_c = np.empty(n_choices + 1)
-    opt_d = np.empty(n_choices + 1)
-    acc = np.empty(n)
-    idxs = np.empty(n, dtype=np.int64)
-    bases = np.empty(n, dtype=np.int64)
-    PL = np.zeros((n, max_plans, n + PLAN_EXTRA))
-    count = np.zeros(n, dtype=np.int64)
-    seg = np.zeros(n, dtype=np.int64)
-    C = np.zeros((n, n))
-    D = np.zeros(n)
-    ws = np.zeros((n, n))
-    EQ = np.zeros((MAX_FOUND, n, n))
-    flags = np.zeros(2)
+    searched, met, capped_cycles, largest, most, narrowed_cycles = 0, 0, 0, 0.0, 0, 0
     top_power = powers[n - 1]
     for s in range(s_high, s_low - 1, -1):
         if s > n * (goal - 1):
@@ -201,14 +211,13 @@ def search_levels(  # pragma: no cover - numba
         while True:
             period = cycle_period(a, n, goal, top_power)
             for s0 in range(period if seats > 1 else (1 if period > 0 else 0)):
-                found = _search_cycle(W, a, period, s0, n, goal, powers, kinds, amounts, keeps, probs, offsets,
-                                      monotone, one_throw, CW, DW, act, rolls, bounds, opt_c, opt_d, acc, idxs,
-                                      bases, PL, count, seg, C, D, ws, EQ, prev, FT, pbust, cap, window,
-                                      max_plans, flags)  # fmt: skip
-                out[0] += 1
-                out[2] += flags[1]
-                out[5] += flags[0]
-                out[4] = max(out[4], found)
+                found, narrowed, capped = _search_cycle(game, W, a, period, s0, work, search)
+                searched += 1
+                if capped:
+                    capped_cycles += 1
+                if narrowed:
+                    narrowed_cycles += 1
+                most = max(most, found)
                 if found < 2:
                     continue
                 L = n if seats > 1 else period
@@ -218,19 +227,20 @@ def search_levels(  # pragma: no cover - numba
                     for m in range(L):
                         for r in range(n):
                             spread = max(spread, abs(EQ[j, m, r] - EQ[0, m, r]))
-                out[3] = max(out[3], spread)
-                row = int(out[1])
+                largest = max(largest, spread)
+                row = multiple + met
                 if row < records.shape[0]:
-                    records[row, 0] = s0 * powers[n] + idxs[0]
+                    records[row, 0] = s0 * powers[n] + work.idxs[0]
                     records[row, 1] = found
                     records[row, 2] = spread
                 if row < selection.shape[0] and 0 < selection[row] < kept:
                     for m in range(L):
                         for r in range(n):
-                            W[(s0 + m) % seats, idxs[m], r] = EQ[selection[row], m, r]
-                out[1] += 1
+                            W[(s0 + m) % seats, work.idxs[m], r] = EQ[selection[row], m, r]
+                met += 1
             if not next_tuple(a, n, goal):
                 break
+    return SearchTally(searched, met, capped_cycles, largest, most, narrowed_cycles)
 
 
 class LevelSearch:
@@ -246,20 +256,20 @@ class LevelSearch:
         self.one_throw = variant.decision is Decision.DICE_PER_TURN
         self.selection = np.array(selection or [], dtype=np.int64)
         self.records = np.zeros((RECORD_ROWS, RECORD_COLUMNS))
-        self.out = np.zeros(OUT_SIZE)
-        self.width = width
+        self.tally = NOTHING_SEARCHED
         self._rows(width)
 
     def _rows(self, width: int) -> None:
-        extra = width + 1 if width else 0
-        self.CW = np.zeros((self.goal, self.goal + extra, self.players))
-        self.DW = np.zeros((self.goal, self.goal + extra))
+        totals = self.goal + (width + 1 if width else 0)
+        self.work = cycle_rows(self.goal, totals, self.players, len(self.table.offsets) - 1)
+        found = np.zeros((MAX_FOUND, self.players, self.players))
+        self.search = CycleSearch(SEARCH_WINDOW, SEARCH_PLANS, found)
         self.width = width
 
     def restart(self) -> None:
         """Forget what was found (a solve starting again, e.g. with a longer banked table)."""
         self.records[:] = 0.0
-        self.out[:] = 0.0
+        self.tally = NOTHING_SEARCHED
 
     def __call__(self, W: np.ndarray, s_high: int, s_low: int, banked: np.ndarray) -> None:
         """Search the levels s_low .. s_high of the solved values W (seats, goal^n, n); a solve starting
@@ -272,15 +282,16 @@ class LevelSearch:
         width = banked.shape[1] if banked.shape[0] > 0 else 0
         if width != self.width:
             self._rows(width)
-        t = self.table
-        search_levels(W, self.goal, self.players, s_high, s_low, t.kinds, t.amounts, t.keeps, t.probabilities,
-                      t.offsets, t.monotone, self.one_throw, self.CW, self.DW, banked, bust_chance(t), self.cap,
-                      SEARCH_WINDOW, SEARCH_PLANS, self.selection, self.records, self.out)  # fmt: skip
+        game = players_game(self.table, self.goal, self.players, self.one_throw, banked, bust_chance(self.table),
+                            self.cap)  # fmt: skip
+        level = search_levels(game, W, s_high, s_low, self.work, self.search, self.selection, self.records,
+                              self.tally.multiple)  # fmt: skip
+        self.tally = _merged(self.tally, level)
 
     @property
     def found(self) -> list[int]:
         """Return the equilibria kept for each cycle with several, in the order met (while recorded)."""
-        rows = min(int(self.out[1]), RECORD_ROWS)
+        rows = min(self.tally.multiple, RECORD_ROWS)
         return [min(int(v), MAX_FOUND) for v in self.records[:rows, 1]]
 
 
@@ -368,7 +379,7 @@ def count_cycles(goal: int, players: int, seats: int) -> int:
 
 def search_policy(policy: Any, progress: Progress | None = None, max_cycles: int = MAX_SEARCH_CYCLES) -> dict[str, Any]:
     """Search every cycle of a solved ``PlayersPolicy`` (high score sums first, up to ``max_cycles``); return
-    the counts (``search_levels``' out), the cycles with several equilibria in the order met (their number
+    the counts (``SearchTally``), the cycles with several equilibria in the order met (their number
     in a ``LevelSearch`` selection) and the EXAMPLES of them with the largest spreads."""
     from pigdice.solve.n.nplayer import _states_at_sums
 
@@ -378,7 +389,7 @@ def search_policy(policy: Any, progress: Progress | None = None, max_cycles: int
     total = float(weights.sum())
     done = 0.0
     s = n * (goal - 1)
-    while s >= 0 and search.out[0] < max_cycles:
+    while s >= 0 and search.tally.searched < max_cycles:
         low, chunk = s, weights[s]
         while low > 0 and chunk + weights[low - 1] <= min(PROGRESS_STATES, n * max_cycles):  # a cycle: n states
             low -= 1
@@ -388,16 +399,16 @@ def search_policy(policy: Any, progress: Progress | None = None, max_cycles: int
         s = low - 1
         if progress is not None:
             progress(done / total, "searching for other equilibria")
-    rows = min(int(search.out[1]), RECORD_ROWS)
+    rows = min(search.tally.multiple, RECORD_ROWS)
     cycles: list[dict[str, Any]] = [
         {"scores": _scores(int(search.records[i, 0]), goal, n), "equilibria": int(search.records[i, 1]),
          "spread": float(search.records[i, 2])}
         for i in range(rows)
     ]  # fmt: skip
     examples = sorted(cycles, key=lambda cycle: -cycle["spread"])[:EXAMPLES]
-    counts = {name: int(search.out[i]) for i, name in enumerate(("searched", "multiple", "capped"))}
-    return {**counts, "spread": float(search.out[3]), "most": int(search.out[4]), "narrowed": int(search.out[5]),
-            "examples": examples, "cycles": cycles}  # fmt: skip
+    tally = search.tally
+    return {"searched": tally.searched, "multiple": tally.multiple, "capped": tally.capped, "spread": tally.spread,
+            "most": tally.most, "narrowed": tally.narrowed, "examples": examples, "cycles": cycles}  # fmt: skip
 
 
 def start_bounds(
@@ -428,7 +439,7 @@ def start_bounds(
         solves += 1
         if progress is not None:
             progress(min(solves / max_solves, 1.0), f"the start under other equilibria ({solves} solved)")
-        if int(search.out[1]) > RECORD_ROWS:
+        if search.tally.multiple > RECORD_ROWS:
             return low.tolist(), high.tolist(), solves, False, f"more than {RECORD_ROWS} cycles have several"
         found = search.found
         chosen = selection + [0] * (len(found) - len(selection))

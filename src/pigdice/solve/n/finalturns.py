@@ -22,21 +22,16 @@ round, one per X's seat under equal turns. The n-player kernels read it in ``ban
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from pigdice.rules.variant import Endgame, TieRule, Variant
+from pigdice.solve.n.rows import doubles
 from pigdice.solve.positions import INDIFFERENCE, TRUNCATION_ERROR
-from pigdice.solve.tables import (
-    KIND_ADD,
-    KIND_BANK,
-    KIND_BUST,
-    KIND_DOUBLE,
-    KIND_RESET,
-    KIND_SET,
-    KIND_SUBTRACT,
-    EffectTable,
-)
+from pigdice.solve.step import effect_step, thrown_score
+from pigdice.solve.tables import EffectTable
 from pigdice.solve.two import lastturn
 from pigdice.solve.two.lastturn import prefer
 
@@ -79,38 +74,67 @@ def finish(u, M, t, c, after, shared, L, out):  # pragma: no cover - numba
         out[2] = z
 
 
+class LastTurns(NamedTuple):
+    """What Y's last turn reads (``row``): the effects, the last player's tables and the ending's rules."""
+
+    table: EffectTable
+    last: np.ndarray  # L[t - 1, d]: the last player's share at deficit d with t players on the lead
+    shared: bool  # a tie on the best total is shared
+    single: bool  # the last turn is one banked throw (a final roll, or Hog): k = 0 only, no hold
+    pbust: float  # the smallest bust chance of a roll choice
+    cap: int  # > 0: with Z still to play, Y holds at totals >= cap (the tests' capped game)
+
+
+class LastTurnRows(NamedTuple):
+    """Y's last turn over the turn total k (``row``): one entry per k below the top it returns."""
+
+    win: np.ndarray  # (totals, 3): the shares (each old leader, Y, Z) under optimal play
+    act: np.ndarray  # (totals,) int64: 0 hold, c + 1 roll with choice c
+    hold: np.ndarray  # (totals,): Y's share if holding
+    rolls: np.ndarray  # (choices, totals): Y's share if rolling with each choice
+
+
+def last_turn_rows(totals: int, choices: int) -> LastTurnRows:
+    """Return room for ``totals`` turn totals of a last turn with ``choices`` roll choices."""
+    return LastTurnRows(np.empty((totals, 3)), np.empty(totals, dtype=np.int64), np.empty(totals),
+                        np.empty((choices, totals)))  # fmt: skip
+
+
+def last_turn_game(variant: Variant, table: EffectTable, last: np.ndarray, cap: int = 0) -> LastTurns:
+    """Return what the last turns of ``variant`` read, with the last player's tables ``last`` (``last_tables``)."""
+    from pigdice.solve.two.endgame import bust_chance, single_last_throw
+
+    return LastTurns(table, last, variant.ties is TieRule.SHARED, single_last_throw(variant), bust_chance(table),
+                     int(cap))  # fmt: skip
+
+
 @njit(cache=True)
-def row(  # pragma: no cover - numba
-    M, t, b, c, after, shared, single, L, pbust, cap, min_top,
-    kinds, amounts, keeps, probs, offsets, monotone, win, act, hold, rolls,
-):  # fmt: skip
+def row(game, M, t, b, c, after, min_top, rows):  # pragma: no cover - numba
     """Solve Y's last turn (score b) against the lead M held by t players; return the totals swept.
 
-    Fills win[k] (the three shares under optimal play), act[k] (0 hold, c + 1 roll with choice c),
-    hold[k] and rolls[c, k] (Y's share if holding / rolling) for k < the returned top; at k >= top Y
-    holds. ``single``: the last turn is one banked throw (a final roll, or Hog): k = 0 only, no hold.
-    The arrays must have room for the top (M - b + the stop past M, see ``stop``). ``cap`` > 0: with Z
-    still to play, Y holds at totals >= cap (the tests' capped game). The sweep covers at least
-    ``min_top`` totals (action values past the stop, for hints).
+    Fills rows.win[k] (the three shares under optimal play), rows.act[k] (0 hold, c + 1 roll with
+    choice c), rows.hold[k] and rows.rolls[c, k] (Y's share if holding / rolling) for k < the returned
+    top; at k >= top Y holds. ``after``: Z (score c) still plays a last turn. ``game.single``: the last
+    turn is one banked throw: k = 0 only, no hold. The rows must have room for the top (M - b + the
+    stop past M, see ``stop``). ``game.cap`` > 0: with Z still to play, Y holds at totals >= cap. The
+    sweep covers at least ``min_top`` totals (action values past the stop, for hints).
     """
+    tb = game.table
+    kinds, amounts, keeps, probs, offsets = tb.kinds, tb.amounts, tb.keeps, tb.probabilities, tb.offsets
+    L, shared = game.last, game.shared
+    win, act, hold, rolls = rows.win, rows.act, rows.hold, rows.rolls
     n_choices = offsets.shape[0] - 1
     out = np.empty(3)
     opt = np.empty((n_choices + 1, 3))
     options = np.empty(n_choices + 1)
-    if single:
+    if game.single:
         best = 0
         for ch in range(n_choices):
             opt[ch, 0] = 0.0
             opt[ch, 1] = 0.0
             opt[ch, 2] = 0.0
             for e in range(offsets[ch], offsets[ch + 1]):
-                kind = kinds[e]
-                if kind in (KIND_ADD, KIND_SET, KIND_BANK):
-                    finish(b + amounts[e], M, t, c, after, shared, L, out)
-                elif kind == KIND_RESET:
-                    finish(0, M, t, c, after, shared, L, out)
-                else:  # a bust, or doubling / subtracting nothing: the throw banks 0
-                    finish(b, M, t, c, after, shared, L, out)
+                finish(thrown_score(kinds[e], amounts[e], keeps[e], b), M, t, c, after, shared, L, out)
                 for q in range(3):
                     opt[ch, q] += probs[e] * out[q]
             rolls[ch, 0] = opt[ch, 1]
@@ -121,9 +145,9 @@ def row(  # pragma: no cover - numba
         act[0] = best + 1
         hold[0] = np.nan
         return 1
-    top = stop(M, b, c, after, L, pbust)
-    if after and cap > 0 and cap - b < top:
-        top = cap - b
+    top = stop(M, b, c, after, L, game.pbust)
+    if after and game.cap > 0 and game.cap - b < top:
+        top = game.cap - b
     if min_top > top:
         top = min(min_top, win.shape[0])
     for k in range(top):
@@ -144,29 +168,13 @@ def row(  # pragma: no cover - numba
                 for q in range(3):
                     opt[ch + 1, q] = 0.0
                 for e in range(offsets[ch], offsets[ch + 1]):
-                    kind = kinds[e]
                     p = probs[e]
-                    k2 = -1
-                    if kind == KIND_ADD:
-                        k2 = k + amounts[e]
-                    elif kind == KIND_DOUBLE:
-                        k2 = 2 * k
-                    elif kind == KIND_SUBTRACT:
-                        k2 = max(k - amounts[e], 0)
-                    elif kind == KIND_SET:
-                        k2 = amounts[e]
-                    elif kind == KIND_BANK:
-                        finish(b + amounts[e] + (k if keeps[e] else 0), M, t, c, after, shared, L, out)
-                    elif kind == KIND_BUST:
-                        finish(b, M, t, c, after, shared, L, out)
-                    else:  # RESET: the score goes, and the game with it
-                        finish(0, M, t, c, after, shared, L, out)
-                    if k2 >= top:
-                        finish(b + k2, M, t, c, after, shared, L, out)
-                    if k2 >= 0 and k2 < top:
+                    score, total, ends = effect_step(kinds[e], amounts[e], keeps[e], b, k)
+                    if not ends and total < top:
                         for q in range(3):
-                            opt[ch + 1, q] += p * win[k2, q]
-                    else:
+                            opt[ch + 1, q] += p * win[total, q]
+                    else:  # the turn ends on ``score`` (a reset takes the game with it), or Y holds at the stop
+                        finish(score + total, M, t, c, after, shared, L, out)
                         for q in range(3):
                             opt[ch + 1, q] += p * out[q]
                 rolls[ch, k] = opt[ch + 1, 1]
@@ -176,7 +184,7 @@ def row(  # pragma: no cover - numba
             for q in range(3):
                 win[k, q] = opt[best, q]
             act[k] = best
-        if monotone or sweeps >= MAX_SWEEPS or (settled and change < SWEEP_TOLERANCE):
+        if tb.monotone or sweeps >= MAX_SWEEPS or (settled and change < SWEEP_TOLERANCE):
             return top
         settled = change < SWEEP_TOLERANCE
 
@@ -198,9 +206,7 @@ def stop(M, b, c, after, L, pbust):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def banked_table(  # pragma: no cover - numba
-    goal, equal_turns, shared, single, L, pbust, cap, kinds, amounts, keeps, probs, offsets, monotone, shifts, FT,
-):  # fmt: skip
+def banked_table(game, goal, equal_turns, shifts, FT):  # pragma: no cover - numba
     """Fill FT[class, e, b * goal + c, r]: the win vector (X, Y, Z) of X banking goal + e, Y on b, Z on c.
 
     Final round: one class, Y and Z both play. Equal turns: class = X's seat; Y and Z play after
@@ -210,13 +216,12 @@ def banked_table(  # pragma: no cover - numba
     each pair is swept once and written to every (M, b, c) that has it: (goal + width)^2 turns
     instead of width * goal^2.
     """
-    n_choices = offsets.shape[0] - 1
+    n_choices = game.table.offsets.shape[0] - 1
     width = FT.shape[1]
-    size = goal + width + L.shape[1] + 2
-    win = np.empty((size, 3))
-    act = np.empty(size, dtype=np.int64)
-    hold = np.empty(size)
-    rolls = np.empty((n_choices, size))
+    size = goal + width + game.last.shape[1] + 2
+    rows = LastTurnRows(np.empty((size, 3)), np.empty(size, dtype=np.int64), np.empty(size),
+                        np.empty((n_choices, size)))  # fmt: skip
+    win = rows.win
     if shifts:
         for db in range(1, goal + width):
             for dc in range(1, goal + width):
@@ -225,8 +230,7 @@ def banked_table(  # pragma: no cover - numba
                 high = min(goal + width, goal + db, goal + dc)
                 if low >= high:
                     continue
-                row(low, 1, low - db, low - dc, True, shared, single, L, pbust, cap, 0,
-                    kinds, amounts, keeps, probs, offsets, monotone, win, act, hold, rolls)  # fmt: skip
+                row(game, low, 1, low - db, low - dc, True, 0, rows)
                 for M in range(low, high):
                     rest = (M - db) * goal + M - dc
                     for r in range(3):
@@ -236,8 +240,7 @@ def banked_table(  # pragma: no cover - numba
                 high = min(goal + width, goal + db)
                 if low >= high:
                     continue
-                row(low, 1, low - db, 0, False, shared, single, L, pbust, cap, 0,
-                    kinds, amounts, keeps, probs, offsets, monotone, win, act, hold, rolls)  # fmt: skip
+                row(game, low, 1, low - db, 0, False, 0, rows)
                 for M in range(low, high):
                     for c in range(goal):
                         rest = (M - db) * goal + c
@@ -253,14 +256,12 @@ def banked_table(  # pragma: no cover - numba
         for b in range(goal):
             for c in range(goal):
                 rest = b * goal + c
-                row(M, 1, b, c, True, shared, single, L, pbust, cap, 0,
-                    kinds, amounts, keeps, probs, offsets, monotone, win, act, hold, rolls)  # fmt: skip
+                row(game, M, 1, b, c, True, 0, rows)
                 FT[0, e, rest, 0] = win[0, 0]
                 FT[0, e, rest, 1] = win[0, 1]
                 FT[0, e, rest, 2] = win[0, 2]
                 if equal_turns:
-                    row(M, 1, b, c, False, shared, single, L, pbust, cap, 0,
-                        kinds, amounts, keeps, probs, offsets, monotone, win, act, hold, rolls)  # fmt: skip
+                    row(game, M, 1, b, c, False, 0, rows)
                     FT[1, e, rest, 0] = win[0, 0]
                     FT[1, e, rest, 1] = win[0, 1]
                     FT[1, e, rest, 2] = 0.0
@@ -286,19 +287,15 @@ def banked_tables(variant: Variant, table: EffectTable, width: int, cap: int = 0
     """Return (FT, L) for 3 players: the banked table over totals goal .. goal + width - 1 and the last
     player's tables (long enough for every deficit the table's totals and Y's stops reach); ``cap`` as
     in ``row``."""
-    from pigdice.solve.two.endgame import bust_chance, single_last_throw
-
     goal = variant.goal
     equal_turns = variant.endgame is Endgame.EQUAL_TURNS
     # Y's throws from totals below their stop (M + at most LAST_SLACK) stay inside L; a doubling throw
     # goes twice as far
-    stretch = 2 if bool(np.any(table.kinds == KIND_DOUBLE)) else 1
+    stretch = 2 if doubles(table) else 1
     L = last_tables(variant, table, 3, stretch * (goal + width + LAST_SLACK) + int(table.amounts.max()) + 1)
     FT = np.empty((3 if equal_turns else 1, width, goal * goal, 3))
-    args = (table.kinds, table.amounts, table.keeps, table.probabilities, table.offsets, table.monotone)
-    shared = variant.ties is TieRule.SHARED
     shifts = cap == 0 and not table.has_reset
-    banked_table(goal, equal_turns, shared, single_last_throw(variant), L, bust_chance(table), cap, *args, shifts, FT)
+    banked_table(last_turn_game(variant, table, L, cap), goal, equal_turns, shifts, FT)
     return FT, L
 
 

@@ -29,15 +29,17 @@ plans met near where policy iteration oscillated, and reports failure if none of
 
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numpy as np
 from numba import njit
 
-# columns of a plan row PL[m, i]: the turn start's C (n entries), then d, the interval of x where it is
-# best, the x of its first and of its last sweep (its choices next to its lower and upper breakpoints:
-# plans i and i + 1 are mixed as the sweeps at X_LAST of i and X_FIRST of i + 1, which differ at one
-# turn total), and whether they may be mixed (SINGLE)
-D_COL, LO_COL, HI_COL, X_FIRST_COL, X_LAST_COL, SINGLE_COL = 0, 1, 2, 3, 4, 5
-PLAN_EXTRA = 6
+# The kernels that allocate nothing and only borrow their caller's arrays are compiled without numba's
+# reference counting (as ``pigdice.envs.vector_kernels``): a bundle handed to a helper, or a field read from
+# it, otherwise counts each of its arrays up and down, which made the 3-player solves 20-180% slower than
+# kernels taking the arrays themselves. Everything a cycle solve calls (``nkernels._solve_cycle``, and the
+# search here) works in scratch rows allocated by the caller, so it compiles so.
+WITHOUT_REFCOUNTS: dict[str, Any] = {"_nrt": False}  # numba's switch, which its type stubs do not list
 MAX_PLANS = 8  # plans kept per member
 # ... and where no equilibrium is found among those, the plans of a wider search (the x a member visits may
 # hold more breakpoints than MAX_PLANS: 4-player Pig to 100 at 7-61-7-61), fewer the more members mix
@@ -54,7 +56,51 @@ NEWTON_H = 1e-7  # the step of the Jacobian's differences
 MAX_NEWTON_PROFILES = 256
 
 
-@njit(cache=True)
+class Plans(NamedTuple):
+    """Each cycle member's plans, plan i of member m at [m, i]: a best turn for some interval of its x.
+
+    A plan's choices are those of its first and last sweep (next to its lower and upper breakpoints):
+    plans i and i + 1 are mixed as the sweeps at x_last of i and x_first of i + 1, which differ at one
+    turn total where ``mixable`` says so.
+    """
+
+    C: np.ndarray  # (members, plans, n): the turn start's C
+    d: np.ndarray  # (members, plans): the turn start's d
+    lo: np.ndarray  # (members, plans): the interval of x where the plan is best
+    hi: np.ndarray
+    x_first: np.ndarray  # (members, plans): the x of the plan's first and last sweep
+    x_last: np.ndarray
+    mixable: np.ndarray  # (members, plans) bool: plan i may be mixed with plan i + 1
+    kept: np.ndarray  # (members,) int64: how many plans each member has
+
+
+class Profile(NamedTuple):
+    """One profile of the cycle's members and what solving it gives: each member's part and chance, the
+    members' turn starts (C, D) and the cycle's vectors ``ws``; ``acc`` is scratch of n entries."""
+
+    seg: np.ndarray  # (members,) int64: 2i plays plan i; 2i + 1 plays plan i + 1 with chance q, else plan i
+    q: np.ndarray  # (members,)
+    C: np.ndarray  # (members, n)
+    D: np.ndarray  # (members,)
+    ws: np.ndarray  # (members, n)
+    acc: np.ndarray  # (n,)
+    # the scratch of Newton's method (``_newton``), for up to ``members`` mixing members
+    mixing: np.ndarray  # (members,) int64: which members mix
+    gaps: np.ndarray  # (members,): x_m - e of each, and after a step in one q
+    gaps_stepped: np.ndarray
+    jacobian: np.ndarray  # (members, members)
+    step: np.ndarray  # (members,)
+
+
+def plans_for(members: int, n: int, plans: int) -> Plans:
+    """Return room for ``plans`` plans of each of ``members`` members of an n-player cycle."""
+    shape = (members, plans)
+    d, lo, hi, x_first, x_last = (np.zeros(shape) for _ in range(5))
+    return Plans(np.zeros((*shape, n)), d, lo, hi, x_first, x_last, np.zeros(shape, dtype=np.bool_),
+                 np.zeros(members, dtype=np.int64))  # fmt: skip
+
+
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def cycle_vectors(C, D, L, n, ws, acc):  # pragma: no cover - numba
     """Solve the cycle's equations w_m = C_m + D_m R w_{m+1} (members mod L) in closed form into ws[:L].
 
@@ -82,39 +128,40 @@ def cycle_vectors(C, D, L, n, ws, acc):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _profile(PL, seg, q, L, n, C, D):  # pragma: no cover - numba
-    """Write the turn starts (C, D) of the profile ``seg`` (2i: plan i, 2i + 1: plan i + 1 with chance q)."""
+def _profile(plans, pro, L, n):  # pragma: no cover - numba
+    """Write the turn starts (C, D) of the profile ``pro.seg`` (2i: plan i, 2i + 1: plan i + 1 with chance q)."""
     for m in range(L):
-        i = seg[m] // 2
-        if seg[m] % 2 == 0:
+        i = pro.seg[m] // 2
+        if pro.seg[m] % 2 == 0:
             for r in range(n):
-                C[m, r] = PL[m, i, r]
-            D[m] = PL[m, i, n + D_COL]
+                pro.C[m, r] = plans.C[m, i, r]
+            pro.D[m] = plans.d[m, i]
         else:
-            w = q[m]
+            w = pro.q[m]
             for r in range(n):
-                C[m, r] = (1.0 - w) * PL[m, i, r] + w * PL[m, i + 1, r]
-            D[m] = (1.0 - w) * PL[m, i, n + D_COL] + w * PL[m, i + 1, n + D_COL]
+                pro.C[m, r] = (1.0 - w) * plans.C[m, i, r] + w * plans.C[m, i + 1, r]
+            pro.D[m] = (1.0 - w) * plans.d[m, i] + w * plans.d[m, i + 1]
 
 
 @njit(cache=True)
-def _gap(PL, seg, q, L, n, C, D, ws, acc, m):  # pragma: no cover - numba
-    """Return x_m - e (e: the breakpoint member m mixes at) under the profile ``seg`` with chances ``q``."""
-    _profile(PL, seg, q, L, n, C, D)
-    cycle_vectors(C, D, L, n, ws, acc)
-    return ws[m + 1 if m + 1 < L else 0, n - 1] - PL[m, seg[m] // 2, n + HI_COL]
+def _gap(plans, pro, L, n, m):  # pragma: no cover - numba
+    """Return x_m - e (e: the breakpoint member m mixes at) under the profile ``pro.seg`` with chances ``pro.q``."""
+    _profile(plans, pro, L, n)
+    cycle_vectors(pro.C, pro.D, L, n, pro.ws, pro.acc)
+    return pro.ws[m + 1 if m + 1 < L else 0, n - 1] - plans.hi[m, pro.seg[m] // 2]
 
 
 @njit(cache=True)
-def _bisect(PL, seg, q, L, n, C, D, ws, acc, m, v):  # pragma: no cover - numba
+def _bisect(plans, pro, L, n, m, v):  # pragma: no cover - numba
     """Set q[v] in [0, 1] so that member m's x meets its breakpoint (the other q fixed); False if x_m - e
     keeps one sign over [0, 1]."""
+    q = pro.q
     q[v] = 0.0
-    g0 = _gap(PL, seg, q, L, n, C, D, ws, acc, m)
+    g0 = _gap(plans, pro, L, n, m)
     if g0 == 0.0:
         return True
     q[v] = 1.0
-    g1 = _gap(PL, seg, q, L, n, C, D, ws, acc, m)
+    g1 = _gap(plans, pro, L, n, m)
     if g1 == 0.0:
         return True
     if (g0 > 0.0) == (g1 > 0.0):
@@ -125,7 +172,7 @@ def _bisect(PL, seg, q, L, n, C, D, ws, acc, m, v):  # pragma: no cover - numba
         if mid <= lo or mid >= hi:
             break
         q[v] = mid
-        g = _gap(PL, seg, q, L, n, C, D, ws, acc, m)
+        g = _gap(plans, pro, L, n, m)
         if g == 0.0:
             return True
         if (g > 0.0) == (g0 > 0.0):
@@ -137,32 +184,32 @@ def _bisect(PL, seg, q, L, n, C, D, ws, acc, m, v):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _outer_gap(PL, seg, q, L, n, C, D, ws, acc, a, b, inner, outer, qa):  # pragma: no cover - numba
+def _outer_gap(plans, pro, L, n, a, b, inner, outer, qa):  # pragma: no cover - numba
     """With q[a] = qa, solve member ``inner``'s equation for q[b]; return member ``outer``'s x - e (nan if the
     inner equation has no solution)."""
-    q[a] = qa
-    if not _bisect(PL, seg, q, L, n, C, D, ws, acc, inner, b):
+    pro.q[a] = qa
+    if not _bisect(plans, pro, L, n, inner, b):
         return np.nan
-    return _gap(PL, seg, q, L, n, C, D, ws, acc, outer)
+    return _gap(plans, pro, L, n, outer)
 
 
 @njit(cache=True)
-def _two_mixing(PL, seg, q, L, n, C, D, ws, acc, a, b, inner, outer):  # pragma: no cover - numba
-    """Find q[a], q[b] that put members a and b at their breakpoints: for each q[a] (scanned, then bisected
+def _two_mixing(plans, pro, L, n, a, b, inner, outer):  # pragma: no cover - numba
+    """Find pro.q[a], pro.q[b] that put members a and b at their breakpoints: for each q[a] (scanned, then bisected
     where member ``outer``'s gap changes sign) q[b] solves member ``inner``'s equation; False if none is found."""
     lo = 0.0
-    glo = _outer_gap(PL, seg, q, L, n, C, D, ws, acc, a, b, inner, outer, lo)
+    glo = _outer_gap(plans, pro, L, n, a, b, inner, outer, lo)
     for step in range(1, SCAN + 1):
         if glo == 0.0:
             break
         hi = step / SCAN
-        ghi = _outer_gap(PL, seg, q, L, n, C, D, ws, acc, a, b, inner, outer, hi)
+        ghi = _outer_gap(plans, pro, L, n, a, b, inner, outer, hi)
         if not np.isnan(glo) and not np.isnan(ghi) and (ghi == 0.0 or (glo > 0.0) != (ghi > 0.0)):
             for _ in range(BISECTIONS):
                 mid = 0.5 * (lo + hi)
                 if mid <= lo or mid >= hi:
                     break
-                gm = _outer_gap(PL, seg, q, L, n, C, D, ws, acc, a, b, inner, outer, mid)
+                gm = _outer_gap(plans, pro, L, n, a, b, inner, outer, mid)
                 if np.isnan(gm):
                     return False
                 if gm == 0.0:
@@ -172,20 +219,20 @@ def _two_mixing(PL, seg, q, L, n, C, D, ws, acc, a, b, inner, outer):  # pragma:
                     lo, glo = mid, gm
                 else:
                     hi = mid
-            return not np.isnan(_outer_gap(PL, seg, q, L, n, C, D, ws, acc, a, b, inner, outer, 0.5 * (lo + hi)))
+            return not np.isnan(_outer_gap(plans, pro, L, n, a, b, inner, outer, 0.5 * (lo + hi)))
         lo, glo = hi, ghi
-    return glo == 0.0 and not np.isnan(_outer_gap(PL, seg, q, L, n, C, D, ws, acc, a, b, inner, outer, lo))
+    return glo == 0.0 and not np.isnan(_outer_gap(plans, pro, L, n, a, b, inner, outer, lo))
 
 
 @njit(cache=True)
-def _gaps(PL, seg, q, L, n, C, D, ws, acc, members, out):  # pragma: no cover - numba
+def _gaps(plans, pro, L, n, members, out):  # pragma: no cover - numba
     """Write x_m - e of each mixing member m (``members``) into ``out``; return the largest |x_m - e|."""
-    _profile(PL, seg, q, L, n, C, D)
-    cycle_vectors(C, D, L, n, ws, acc)
+    _profile(plans, pro, L, n)
+    cycle_vectors(pro.C, pro.D, L, n, pro.ws, pro.acc)
     worst = 0.0
     for j in range(members.shape[0]):
         m = members[j]
-        out[j] = ws[m + 1 if m + 1 < L else 0, n - 1] - PL[m, seg[m] // 2, n + HI_COL]
+        out[j] = pro.ws[m + 1 if m + 1 < L else 0, n - 1] - plans.hi[m, pro.seg[m] // 2]
         worst = max(worst, abs(out[j]))
     return worst
 
@@ -219,20 +266,18 @@ def _solve_small(J, f, out, k):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _newton(PL, seg, q, L, n, C, D, ws, acc, mixing):  # pragma: no cover - numba
+def _newton(plans, pro, L, n, mixing):  # pragma: no cover - numba
     """Solve x_m(q) = e_m for every mixing member by Newton's method (differenced Jacobian, q kept in [0, 1]),
     from every combination of NEWTON_STARTS; return True once the gaps are below rounding."""
+    seg, q = pro.seg, pro.q
     k = mixing
-    members = np.empty(k, dtype=np.int64)
+    members = pro.mixing[:k]
     j = 0
     for m in range(L):
         if seg[m] % 2 == 1:
             members[j] = m
             j += 1
-    f = np.empty(k)
-    f2 = np.empty(k)
-    J = np.empty((k, k))
-    step = np.empty(k)
+    f, f2, J, step = pro.gaps[:k], pro.gaps_stepped[:k], pro.jacobian, pro.step
     starts = len(NEWTON_STARTS)
     for code in range(starts**k):
         rest = code
@@ -240,14 +285,14 @@ def _newton(PL, seg, q, L, n, C, D, ws, acc, mixing):  # pragma: no cover - numb
             q[members[j]] = NEWTON_STARTS[rest % starts]
             rest //= starts
         for _ in range(NEWTON_STEPS):
-            if _gaps(PL, seg, q, L, n, C, D, ws, acc, members, f) < 1e-15:
+            if _gaps(plans, pro, L, n, members, f) < 1e-15:
                 return True
             for c in range(k):
                 m = members[c]
                 keep = q[m]
                 h = -NEWTON_H if keep + NEWTON_H > 1.0 else NEWTON_H
                 q[m] = keep + h
-                _gaps(PL, seg, q, L, n, C, D, ws, acc, members, f2)
+                _gaps(plans, pro, L, n, members, f2)
                 for r in range(k):
                     J[r, c] = (f2[r] - f[r]) / h
                 q[m] = keep
@@ -256,16 +301,17 @@ def _newton(PL, seg, q, L, n, C, D, ws, acc, mixing):  # pragma: no cover - numb
             for c in range(k):
                 m = members[c]
                 q[m] = min(1.0, max(0.0, q[m] - step[c]))
-        if _gaps(PL, seg, q, L, n, C, D, ws, acc, members, f) <= 1e-13:
+        if _gaps(plans, pro, L, n, members, f) <= 1e-13:
             return True
     return False
 
 
 @njit(cache=True)
-def _solve_profile(PL, seg, q, L, n, C, D, ws, acc, mixing):  # pragma: no cover - numba
-    """Find the chances q of the profile ``seg``'s mixing members (``mixing`` of them) that put each at its
+def _solve_profile(plans, pro, L, n, mixing):  # pragma: no cover - numba
+    """Find the chances q of the profile ``pro.seg``'s mixing members (``mixing`` of them) that put each at its
     breakpoint; return True if found and every member's choice is a best reply at its x (ws holds the
     cycle's vectors then)."""
+    seg, ws = pro.seg, pro.ws
     a = -1
     b = -1
     for m in range(L):
@@ -275,37 +321,38 @@ def _solve_profile(PL, seg, q, L, n, C, D, ws, acc, mixing):  # pragma: no cover
             else:
                 b = m
     if mixing == 1:
-        if not _bisect(PL, seg, q, L, n, C, D, ws, acc, a, a):
+        if not _bisect(plans, pro, L, n, a, a):
             return False
     elif mixing == 2:
         # as a rule each mixes so that the other is indifferent: first q[b] solves a's equation
-        if not _two_mixing(PL, seg, q, L, n, C, D, ws, acc, a, b, a, b):
-            if not _two_mixing(PL, seg, q, L, n, C, D, ws, acc, a, b, b, a):
+        if not _two_mixing(plans, pro, L, n, a, b, a, b):
+            if not _two_mixing(plans, pro, L, n, a, b, b, a):
                 return False
-    elif mixing > 2 and not _newton(PL, seg, q, L, n, C, D, ws, acc, mixing):
+    elif mixing > 2 and not _newton(plans, pro, L, n, mixing):
         return False
-    _profile(PL, seg, q, L, n, C, D)
-    cycle_vectors(C, D, L, n, ws, acc)
+    _profile(plans, pro, L, n)
+    cycle_vectors(pro.C, pro.D, L, n, ws, pro.acc)
     for m in range(L):
         x = ws[m + 1 if m + 1 < L else 0, n - 1]
         i = seg[m] // 2
         if seg[m] % 2 == 1:  # at the breakpoint (to rounding)
-            if abs(x - PL[m, i, n + HI_COL]) > 1e-12:
+            if abs(x - plans.hi[m, i]) > 1e-12:
                 return False
-        elif not (PL[m, i, n + LO_COL] - SLACK <= x <= PL[m, i, n + HI_COL] + SLACK):
+        elif not (plans.lo[m, i] - SLACK <= x <= plans.hi[m, i] + SLACK):
             return False
     return True
 
 
 @njit(cache=True)
-def find_mixed(PL, count, L, n, seg, q, C, D, ws, acc):  # pragma: no cover - numba
-    """Search the profiles of member m's ``count[m]`` plans PL[m, :count[m]] (see the column names) for an
-    equilibrium; return the number of mixing members (-1 if none is found).
+def find_mixed(plans, pro, L, n):  # pragma: no cover - numba
+    """Search the profiles of member m's ``plans.kept[m]`` plans for an equilibrium; return the number of
+    mixing members (-1 if none is found).
 
-    seg[m] receives member m's part (2i: plan i; 2i + 1: plan i + 1 with chance q[m], plan i
-    otherwise); C (L, n) and D (L) the profile's turn starts; ws (L, n) the cycle's vectors. Plans i
-    and i + 1 are mixed only where PL[m, i, n + SINGLE_COL] says they differ at one decision.
+    pro.seg[m] receives member m's part (2i: plan i; 2i + 1: plan i + 1 with chance pro.q[m], plan i
+    otherwise); pro.C (L, n) and pro.D (L) the profile's turn starts; pro.ws (L, n) the cycle's vectors.
+    Plans i and i + 1 are mixed only where ``plans.mixable[m, i]`` says they differ at one decision.
     """
+    seg, q, count = pro.seg, pro.q, plans.kept
     total = 1
     for m in range(L):
         total *= 2 * count[m] - 1
@@ -321,7 +368,7 @@ def find_mixed(PL, count, L, n, seg, q, C, D, ws, acc):  # pragma: no cover - nu
                 rest //= parts
                 if seg[m] % 2 == 1:
                     mixed += 1
-                    if PL[m, seg[m] // 2, n + SINGLE_COL] == 0.0:
+                    if not plans.mixable[m, seg[m] // 2]:
                         ok = False
                 q[m] = 0.0
             if not ok or mixed != mixing:
@@ -330,6 +377,6 @@ def find_mixed(PL, count, L, n, seg, q, C, D, ws, acc):  # pragma: no cover - nu
                 if newton_left == 0:
                     return -1
                 newton_left -= 1
-            if _solve_profile(PL, seg, q, L, n, C, D, ws, acc, mixing):
+            if _solve_profile(plans, pro, L, n, mixing):
                 return mixing
     return -1

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -44,11 +44,27 @@ from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Endgame, Variant
 from pigdice.solve.memory import check_memory, players_solver_bytes, players_values_bytes
 from pigdice.solve.n import nkernels
+from pigdice.solve.n.rows import (
+    FIRST_TO_GOAL,
+    NO_ANCHORS,
+    NOTHING_SOLVED,
+    Overrides,
+    PlayersGame,
+    anchors_for,
+    cycle_rows,
+    doubles,
+    merged,
+    overrides_for,
+    players_game,
+)
 from pigdice.solve.policyfile import MAX_META_BYTES, VALUE_SLACK, entry_header
 from pigdice.solve.positions import TRUNCATION_ERROR, Position
 from pigdice.solve.solver import TOLERANCE, Progress, fixed_point
 from pigdice.solve.storage import READ_LOCK, RowCache, save_npz
-from pigdice.solve.tables import KIND_DOUBLE, EffectTable, effect_table
+from pigdice.solve.tables import EffectTable, effect_table
+
+if TYPE_CHECKING:
+    from pigdice.solve.n.finalturns import LastTurns
 
 ENDING_PLAYERS = 3  # the final round and equal turns are solved for this many players (2: pigdice.solve.two.endgame)
 FIRST_WIDTH = 64  # totals past the goal the banked table covers at first; it doubles while too short
@@ -145,13 +161,13 @@ def solve_players(
     check_players(variant, players)
     table = effect_table(variant)
     if variant.endgame is Endgame.FIRST_TO_GOAL:
-        return _solve(variant, players, table, nkernels.FIRST_TO_GOAL, NO_LAST, progress, tolerance, 0, level_hook)
+        return _solve(variant, players, table, FIRST_TO_GOAL, NO_LAST, progress, tolerance, 0, level_hook)
     from pigdice.solve.n.finalturns import banked_bytes, banked_tables
 
     equal_turns = variant.endgame is Endgame.EQUAL_TURNS
     if cap and cap <= variant.goal:
         raise BadParameterError(f"the cap must lie past the goal {variant.goal}, got {cap}")
-    first = FIRST_WIDTH_DOUBLING if bool(np.any(table.kinds == KIND_DOUBLE)) else FIRST_WIDTH
+    first = FIRST_WIDTH_DOUBLING if doubles(table) else FIRST_WIDTH
     width = max(first, 2 * cap - variant.goal + int(table.amounts.max()) + 1) if cap else first
     while True:
         need = memory_need(players, table.has_reset, width, equal_turns)
@@ -203,30 +219,24 @@ def _solve(
     shape = (goal,) * n + (n,) if seats == 1 and not ending else (seats,) + (goal,) * n + (n,)
     values = np.full(shape, 1.0 / n)
     W = values.reshape(seats, goal**n, n)  # a view
-    CW = np.zeros((goal, goal + width + (1 if ending else 0), n))
-    DW = np.zeros((goal, goal + width + (1 if ending else 0)))
-    pbust = bust_chance(table)
     one_throw = variant.decision is Decision.DICE_PER_TURN
+    game = players_game(table, goal, n, one_throw, banked, bust_chance(table), cap)
+    work = cycle_rows(goal, goal + width + (1 if ending else 0), n, len(table.offsets) - 1)
     top = n * (goal - 1)
     weights = _states_at_sums(goal, n)
     total = float(weights.sum())
-    out = np.zeros(12)
     # with resets, where each cycle member's pure choices stood last pass (``nkernels._solve_cycle``)
-    anchors = np.full((2, seats, goal**n), np.nan) if table.has_reset else nkernels.NO_ANCHORS
-    if table.has_reset:
-        anchors[1] = 0.0
-    overrides = np.zeros((max(MIN_OVERRIDES, goal**n // 1000), nkernels.OVERRIDE_COLUMNS))
-    kinds, amounts, keeps, probs, offsets = table.kinds, table.amounts, table.keeps, table.probabilities, table.offsets
+    anchors = anchors_for(seats, goal**n) if table.has_reset else NO_ANCHORS
+    overrides = overrides_for(max(MIN_OVERRIDES, goal**n // 1000))
+    settling = [np.inf]  # how far the last pass moved the reset values
+    last_pass = [NOTHING_SOLVED]  # what the last pass met, summed over its levels
 
     # A pass solves every cycle, high score sums first (Gauss-Seidel). Without resets every state a
     # cycle reads is solved before it, so one pass is exact and its residual is the largest cycle
     # residual (rounding); with resets the reset targets (a_1, ..., a_{n-1}, 0) lie at lower sums and
     # passes repeat until one moves them less than the tolerance, as in the 2-player solver.
     def one_pass(passes: int) -> float:
-        change = 0.0
-        cycle_residual = 0.0
-        out[:] = 0.0  # the overrides and the unsettled cycles of this pass only
-        counts[:] = 0.0
+        totals = NOTHING_SOLVED  # the overrides and the unsettled cycles of this pass only
         reset_inputs = values[..., 0, :].copy() if table.has_reset else None
         done = 0.0
         s = top
@@ -237,39 +247,22 @@ def _solve(
                 low -= 1
                 chunk += weights[low]
             keep = passes > 1 and settling[0] < nkernels.KEEP_AFTER
-            nkernels.solve_levels(W, goal, n, s, low, kinds, amounts, keeps, probs, offsets,
-                                  table.monotone, one_throw, passes == 1, CW, DW, overrides, out,
-                                  banked, pbust, cap, anchors, keep)  # fmt: skip
+            level = nkernels.solve_levels(game, W, s, low, passes == 1, work, overrides, totals.written, anchors, keep)
             if level_hook is not None:
                 level_hook(W, s, low, banked)
-            change = max(change, float(out[0]))
-            cycle_residual = max(cycle_residual, float(out[1]))
-            counts[0] += out[2]
-            counts[1] += out[3]
-            counts[2] = max(counts[2], out[4])
-            counts[3] += out[5]
-            counts[4] = max(counts[4], out[7])
-            counts[5] = max(counts[5], out[8])
-            counts[6] += out[9]
-            counts[7] = max(counts[7], out[10])
-            counts[8] += out[11]
+            totals = merged(totals, level)
             done += chunk
             s = low - 1
             if progress is not None:
                 progress(done / total, f"pass {passes}")
+        last_pass[0] = totals
         if reset_inputs is None:
-            return cycle_residual
+            return totals.residual
         # given the reset values the pass started from, every other value is solved exactly: the
         # Bellman residual is at most how far the pass moved them (resets have probability <= 1)
         moved = float(np.max(np.abs(values[..., 0, :] - reset_inputs)))
         settling[0] = moved
-        return max(cycle_residual, moved)
-
-    settling = [np.inf]  # how far the last pass moved the reset values
-
-    # cycles, turn sweeps, the largest regret, unsettled cycles, truncation, a stop at the table's end, mixed
-    # cycles, what a mover of a mixed or kept one could gain, cycles whose choices were kept (last pass)
-    counts = np.zeros(9)
+        return max(totals.residual, moved)
 
     passes, residual = fixed_point(
         one_pass,
@@ -278,19 +271,23 @@ def _solve(
         tolerance,
         f"{variant.name} for {players} players did not converge: residual {{residual:.3g}} after {{passes}} passes",
     )
-    written = int(out[6])
-    if written > len(overrides):
+    totals = last_pass[0]
+    written = totals.written
+    if written > len(overrides.state):
         raise BadParameterError(
-            f"{variant.name} for {players} players: {int(counts[3])} cycles have no consistent choices, more than "
-            f"the solver keeps ({written} decision points past {len(overrides)})"
+            f"{variant.name} for {players} players: {totals.unsettled} cycles have no consistent choices, more than "
+            f"the solver keeps ({written} decision points past {len(overrides.state)})"
         )
-    decisions = {int(row[0]): Override(float(row[1]), float(row[2]), float(row[3])) for row in overrides[:written]}
+    decisions = {
+        int(state): Override(float(x), float(x_mixed), float(chance))
+        for state, x, x_mixed, chance in zip(*(column[:written] for column in overrides), strict=True)
+    }
     seconds = time.perf_counter() - started
-    stats = SolveStats(int(counts[0]), int(counts[1]), int(counts[3]), float(counts[2]), bool(counts[5]),
-                       int(counts[6]), float(counts[7]), int(counts[8]))  # fmt: skip
+    stats = SolveStats(totals.cycles, totals.sweeps, totals.unsettled, totals.regret, totals.at_end, totals.mixed,
+                       totals.mix_gain, totals.kept)  # fmt: skip
     return PlayersPolicy(variant, players, values, passes, residual, seconds, regret=stats.regret,
                          decisions=decisions, stats=stats, banked=banked, last=last,
-                         truncation=float(counts[4]), cap=cap)  # fmt: skip
+                         truncation=totals.truncation, cap=cap)  # fmt: skip
 
 
 class SolveStats(NamedTuple):
@@ -350,7 +347,7 @@ class PlayersPolicy:
     decisions: dict[int, Override] = field(default_factory=dict)
     stats: SolveStats | None = None
     # with a final round or equal turns: the others' last turns (``pigdice.solve.n.finalturns``)
-    banked: np.ndarray = field(default_factory=lambda: nkernels.FIRST_TO_GOAL)  # FT[class, T - goal, rest, r]
+    banked: np.ndarray = field(default_factory=lambda: FIRST_TO_GOAL)  # FT[class, T - goal, rest, r]
     last: np.ndarray = field(default_factory=lambda: NO_LAST)  # L[t - 1, d]
     truncation: float = 0.0  # the most the stops past the goal may move a value (<= TRUNCATION_ERROR)
     cap: int = 0  # > 0: totals were cut there (tests, see solve_players)
@@ -359,7 +356,8 @@ class PlayersPolicy:
     def __getstate__(self) -> dict[str, object]:
         """Pickle the values and the variant, not the caches derived from them."""
         state = dict(self.__dict__)  # the row cache pickles empty
-        state.pop("table", None)
+        for derived in ("table", "players_game", "last_turn_game"):
+            state.pop(derived, None)
         return state
 
     @property
@@ -406,6 +404,18 @@ class PlayersPolicy:
     def table(self) -> EffectTable:
         """Return the numeric effect table the policy was solved with."""
         return effect_table(self.variant)
+
+    @cached_property
+    def last_turn_game(self) -> LastTurns:
+        """Return what the last turns' kernel reads of this game (``finalturns.LastTurns``; endings only)."""
+        from pigdice.solve.n.finalturns import last_turn_game
+
+        return last_turn_game(self.variant, self.table, self.last, self.cap)
+
+    @cached_property
+    def players_game(self) -> PlayersGame:
+        """Return what the kernels read of this game: the effects, goal, players and ending (``rows.PlayersGame``)."""
+        return players_game(self.table, self.goal, self.players, self._one_throw, self.banked, self.pbust, self.cap)
 
     @property
     def _one_throw(self) -> bool:
@@ -513,12 +523,7 @@ class PlayersPolicy:
         self, seat: int, index: int, a0: int, decide: float, min_top: int
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Return the turn sweep's rows (``nkernels.turn_rows``) with the choices made at ``decide``."""
-        t = self.table
-        return nkernels.turn_rows(
-            self.W, seat, index, a0, self.goal, self.players, decide,
-            t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets, t.monotone, self._one_throw,
-            self.banked, self.pbust, self.cap, min_top,
-        )  # fmt: skip
+        return nkernels.turn_rows(self.players_game, self.W, seat, index, a0, decide, min_top)
 
     def _mixed_turn(self, seat: int, index: int, a0: int, override: Override, min_top: int) -> PlayersTurn:
         """Return the turn at an override: the plan swept at its x, mixed with the one at x_mixed by its chance.
@@ -545,14 +550,13 @@ class PlayersPolicy:
         scores = position.scores
         total = scores[0] + position.turn_total
         rest = self._index(scores[1:])
-        return nkernels.banked_vector(self.banked, self.goal, total, rest, self._seat(position), self.players)
+        return nkernels.banked_vector(self.players_game, total, rest, self._seat(position))
 
     def _last_turn(self, position: Position) -> tuple[PlayersTurn, np.ndarray]:
         """Return the mover's last turn (win rows as shares of: each old leader, the mover, the player after)
         and the matrix that turns those shares into the win vector, mover first."""
         from pigdice.rules.variant import TieRule
         from pigdice.solve.n import finalturns
-        from pigdice.solve.two.endgame import single_last_throw
 
         scores, final = position.scores, position.final or ()
         best, _ = position.leaders(self.goal)
@@ -570,15 +574,9 @@ class PlayersPolicy:
         size = best - scores[0] + self.last.shape[1] + 2
         min_top = min(position.turn_total + 1, size)
         if row is None or len(row.win) < min_top:
-            table = self.table
-            win = np.empty((size, 3))
-            act = np.empty(size, dtype=np.int64)
-            hold = np.empty(size)
-            rolls = np.empty((len(self._names()), size))
-            top = finalturns.row(best, len(holders), scores[0], c, bool(final), shared, single_last_throw(self.variant),
-                                 self.last, self.pbust, self.cap, min_top, table.kinds, table.amounts, table.keeps,
-                                 table.probabilities, table.offsets, table.monotone, win, act, hold, rolls)  # fmt: skip
-            parts = (win[:top].copy(), act[:top].copy(), hold[:top].copy(), rolls[:, :top].copy())
+            rows = finalturns.last_turn_rows(size, len(self._names()))
+            top = finalturns.row(self.last_turn_game, best, len(holders), scores[0], c, bool(final), min_top, rows)
+            parts = (rows.win[:top].copy(), rows.act[:top].copy(), rows.hold[:top].copy(), rows.rolls[:, :top].copy())
             row = self._rows.keep(key, PlayersTurn(*parts), sum(p.nbytes for p in parts))
         return row, mapping
 
@@ -683,6 +681,17 @@ class PlayersPolicy:
         rows = np.array([self.decisions[int(state)] for state in states], dtype=np.float64).reshape(-1, 3)
         return states, rows
 
+    def decision_overrides(self) -> Overrides:
+        """Return the overrides as the kernels read them: sorted by state, a column for each of x, x_mixed, chance."""
+        states = sorted(self.decisions)
+        rows = [self.decisions[state] for state in states]
+        return Overrides(
+            np.array(states, dtype=np.int64),
+            np.array([row.x for row in rows], dtype=np.float64),
+            np.array([row.x_mixed for row in rows], dtype=np.float64),
+            np.array([row.chance for row in rows], dtype=np.float64),
+        )
+
     def win_probability_by_seat(self) -> list[float]:
         """Return each seat's win probability at the start of the game, seats in turn order."""
         return [float(v) for v in self.W[0, 0]]
@@ -767,7 +776,7 @@ class PlayersPolicy:
                 values = np.asarray(data["values"], dtype=np.float64)  # a fresh array already: no copy
                 states = np.array(data["decision_states"], dtype=np.int64)
                 xs = np.array(data["decision_x"], dtype=np.float64)
-                banked = np.array(data["banked"], dtype=np.float64) if ending else nkernels.FIRST_TO_GOAL
+                banked = np.array(data["banked"], dtype=np.float64) if ending else FIRST_TO_GOAL
                 last = np.array(data["last"], dtype=np.float64) if ending else NO_LAST
             if not isinstance(meta, dict):
                 raise BadParameterError(f"{path}: damaged policy metadata")

@@ -37,7 +37,7 @@ from pigdice.solve.memory import (
 from pigdice.solve.n.nplayer import PlayersPolicy
 from pigdice.solve.solver import solve
 from pigdice.solve.tables import effect_table
-from pigdice.study.analysis.nchain import push_levels
+from pigdice.study.analysis.nchain import ApproximateTurns, PushedGames, push_levels
 from pigdice.study.analysis.turns import TurnOutcomes, turn_outcomes
 from pigdice.study.question_limits import APPROXIMATION_BYTES
 
@@ -178,41 +178,38 @@ def evaluate_games(
         raise BadParameterError("the approximate player's turn outcomes are needed")
     check_memory(f"evaluating {len(games)} {n}-player games", goal, lambda g: evaluation_bytes(g, n, len(games)))
     started = time.perf_counter()
-    table = policy.table
-    one_throw = policy.variant.decision is Decision.DICE_PER_TURN
     W = policy.values.reshape(-1, n)
-    states, xs = policy.decision_arrays()
     if approximate is not None:
-        ap_ind, ap_to, ap_pr = approximate.indptr, approximate.scores, approximate.probabilities
         ap_win = np.ascontiguousarray(approximate.win).ravel()
+        turns = ApproximateTurns(approximate.indptr, approximate.scores, approximate.probabilities, ap_win)
     else:
-        ap_ind, ap_to, ap_pr, ap_win = np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0), np.zeros(0)
+        turns = ApproximateTurns(np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0), np.zeros(0))
     tracked = np.array([g.seat for g in games], dtype=np.int64)
     approx = np.array([g.approximate for g in games], dtype=np.bool_)
     M = np.zeros((goal**n, n, len(games)))
     for b, game in enumerate(games):
         M[0, game.seat, b] = 1.0  # seat 0 moves first at (0, ..., 0): the tracked seat is game.seat places on
-    wins = np.zeros((len(games), n))
-    out = np.zeros(3)
+    pushed = PushedGames(M, tracked, approx, np.zeros((len(games), n)))
+    decisions = policy.decision_overrides()
+    stuck = 0.0
+    sweeps = 0
     chunks = _sum_chunks(goal, n)
     passes = 0
     pending = 1.0
     while pending > STILL_PLAYING and passes < MAX_PASSES:
         passes += 1
-        out[0] = 0.0
+        pending = 0.0
         done = 0.0
         for low, high, share in chunks:
-            push_levels(W, goal, n, low, high, M, tracked, approx, ap_ind, ap_to, ap_pr, ap_win, states, xs,
-                        table.kinds, table.amounts, table.keeps, table.probabilities, table.offsets,
-                        table.monotone, one_throw, wins, out)  # fmt: skip
+            sent_back, never_ends, swept = push_levels(policy.players_game, W, low, high, pushed, turns, decisions)
+            pending += sent_back
+            stuck += never_ends
+            sweeps += swept
             done += share
             if progress is not None:
                 progress(done, f"{n} players: pass {passes}" if passes > 1 else f"{n} players: evaluation")
-        pending = float(out[0])
     still = float(M.sum()) / len(games)
-    return Evaluation(
-        games, wins, still, float(out[1]) / len(games), passes, int(out[2]), time.perf_counter() - started
-    )
+    return Evaluation(games, pushed.wins, still, stuck / len(games), passes, sweeps, time.perf_counter() - started)
 
 
 @dataclass

@@ -18,13 +18,13 @@ from pigdice.errors import BadParameterError
 from pigdice.rules.parameters import shown
 from pigdice.rules.variant import Variant
 from pigdice.solve.memory import chain_bytes, check_memory
-from pigdice.study.analysis.kernels import chain_block
+from pigdice.study.analysis.kernels import ChainMass, ChainTally, SeatTotals, chain_block
 from pigdice.study.analysis.turns import TurnOutcomes
 
 TAIL = 1e-12  # stop the game chain when less probability than this is still playing
 MAX_TURNS = 100_000  # ... or after this many turns (a pair that never scores is reported, not looped)
-# per-seat totals of the game chain, in the order chain_block accumulates them
-STAT_NAMES = ("turns", "scoring_turns", "points_banked", "busts", "resets", "rolls", "points_lost_to_resets")
+# per-seat totals of the game chain (the fields of ``kernels.SeatTotals``)
+STAT_NAMES = SeatTotals._fields  # turns, scoring_turns, points_banked, busts, resets, rolls, points_lost_to_resets
 
 
 @dataclass
@@ -118,46 +118,22 @@ def play_chain(
     check_memory("the exact game chain", goal, chain_bytes)
     M = np.zeros((goal, goal))
     M[0, 0] = 1.0
-    X = np.zeros((goal, goal))
-    Y = np.zeros((goal, goal))
-    stats_a = first.stats()
-    stats_b = second.stats()
-    pmf = np.zeros(1024)
-    acc = np.zeros((2, len(STAT_NAMES)))
-    winner = np.zeros(2)
-    W = np.zeros((2, goal, goal))
+    mass = ChainMass(M, np.zeros((goal, goal)), np.zeros((goal, goal)))
+    seats = SeatTotals(*(np.zeros(2) for _ in STAT_NAMES))  # per seat
+    tally = ChainTally(np.zeros(1024), seats, np.zeros(1), np.zeros(1), np.zeros((2, goal, goal)))
+    turns = (first.seat_turns(), second.seat_turns())
     t = 0
     remaining = 1.0
     block = 8
     while t < max_turns and remaining >= tail:
         stop = min(t + block, max_turns)
-        if stop > len(pmf):
-            pmf = np.concatenate([pmf, np.zeros(len(pmf))])
-        t, remaining, M, X, Y = chain_block(
-            goal,
-            t,
-            stop,
-            tail,
-            M,
-            X,
-            Y,
-            first.indptr,
-            first.scores,
-            first.probabilities,
-            stats_a,
-            second.indptr,
-            second.scores,
-            second.probabilities,
-            stats_b,
-            pmf,
-            acc,
-            winner,
-            W,
-        )
+        if stop > len(tally.pmf):
+            tally = tally._replace(pmf=np.concatenate([tally.pmf, np.zeros(len(tally.pmf))]))
+        t, remaining, mass = chain_block(goal, t, stop, tail, mass, *turns, tally)
         block = min(block * 2, 256)
         if progress is not None:
             progress(min(1.0, 1.0 - remaining) if remaining < 1.0 else 0.0)
-    length = pmf[:t].copy()
+    length = tally.pmf[:t].copy()
     wins_at = np.zeros((2, t))
     wins_at[0, 0::2] = length[0::2]
     wins_at[1, 1::2] = length[1::2]
@@ -168,8 +144,8 @@ def play_chain(
         length=length,
         wins_at=wins_at,
         tail=float(remaining),
-        per_seat=acc,
-        winner_scoring_turns=float(winner[0]),
-        loser_scoring_turns=float(winner[1]),
-        turn_starts=W,
+        per_seat=np.stack(seats, axis=1),
+        winner_scoring_turns=float(tally.winner_scoring[0]),
+        loser_scoring_turns=float(tally.loser_scoring[0]),
+        turn_starts=tally.turn_starts,
     )

@@ -1,40 +1,99 @@
 """Numba kernels of the exact analyses: one turn's outcome distribution, and the game chain.
 
 ``turn_rows`` pushes the probability mass of one turn forward over the turn total k under an
-action table; ``chain_block`` moves the mass of every turn-start state turn by turn. Both switch
-on the effect kinds inline, with the codes of ``pigdice.solve.tables``.
+action table; ``chain_block`` moves the mass of every turn-start state turn by turn. Every throw is
+one ``pigdice.solve.step.effect_step``; the kernels take their arrays in the named bundles below.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from pigdice.solve.tables import (
-    KIND_ADD,
-    KIND_BANK,
-    KIND_BUST,
-    KIND_DOUBLE,
-    KIND_RESET,
-    KIND_SET,
-    KIND_SUBTRACT,
-)
+from pigdice.solve.step import effect_step, thrown_score
 
 MAX_SWEEPS = 100_000  # passes over the turn totals of one turn (effects that lower the total repeat them)
 
 
-@njit(cache=True)
-def turn_rows(i, goal, acts_i, t, one_throw, dist, win, banked, bust, reset, rolls, visits):  # pragma: no cover
-    """Fill the outcome of one turn started at (i, j) for every j; return the mass left unresolved.
+class EffectLabels(NamedTuple):
+    """Which effects count as a bust (the turn total lost) and as a reset (the whole score lost), per row of
+    the variant's ``EffectTable``: the statistics of ``turn_rows``, not its moves."""
 
-    ``acts_i[j, k]`` is the action at turn total k (0 hold, c + 1 roll with choice c).
-    ``dist[j, s]``: probability the turn ends with the mover's score s < goal; ``win[j]``: that
-    it reaches the goal; ``banked[j]``: expected points banked; ``bust``/``reset``: chances of
-    losing the turn total / the whole score; ``rolls``: expected rolls; ``visits[j, k]`` (when it
-    has rows): expected visits to turn total k. ``t`` is the variant's ``EffectTable``.
+    busts: np.ndarray  # bool
+    resets: np.ndarray  # bool
+
+
+class TurnTallies(NamedTuple):
+    """The outcome of one turn started at (i, j), for every j (``turn_rows``)."""
+
+    dist: np.ndarray  # (goal, goal): P(the turn ends with the mover's score s < goal)
+    win: np.ndarray  # (goal,): P(it reaches the goal)
+    banked: np.ndarray  # (goal,): expected points banked
+    bust: np.ndarray  # (goal,): P(the turn total is lost)
+    reset: np.ndarray  # (goal,): P(the whole score is lost)
+    rolls: np.ndarray  # (goal,): expected rolls
+    visits: np.ndarray  # (goal, goal): expected visits to turn total k, or empty (not recorded)
+
+
+class SeatTurns(NamedTuple):
+    """One seat's turn outcomes as the chain reads them: CSR rows i * goal + j of the mover's new scores below
+    the goal, and the per-turn figures (goal, goal) it adds up."""
+
+    indptr: np.ndarray  # int64
+    scores: np.ndarray  # int64
+    probabilities: np.ndarray
+    win: np.ndarray  # P(the turn reaches the goal)
+    scoring: np.ndarray  # P(the turn banks points)
+    banked: np.ndarray  # expected points banked
+    bust: np.ndarray
+    reset: np.ndarray
+    rolls: np.ndarray
+
+
+class ChainMass(NamedTuple):
+    """The chain's state before a turn, (goal, goal) each: M[i, j] the chance a turn starts with the mover at i
+    and the other at j; X (Y) the mover's (other's) scoring turns so far, weighted by that chance."""
+
+    M: np.ndarray
+    X: np.ndarray
+    Y: np.ndarray
+
+
+class SeatTotals(NamedTuple):
+    """Each seat's expected per-game totals, (2,) each (their names are ``chain.STAT_NAMES``)."""
+
+    turns: np.ndarray
+    scoring_turns: np.ndarray
+    points_banked: np.ndarray
+    busts: np.ndarray
+    resets: np.ndarray
+    rolls: np.ndarray
+    points_lost_to_resets: np.ndarray
+
+
+class ChainTally(NamedTuple):
+    """What the chain records as it goes (``chain_block``)."""
+
+    pmf: np.ndarray  # pmf[t]: P(the game ends on turn t + 1)
+    seats: SeatTotals
+    winner_scoring: np.ndarray  # (1,): the expected scoring turns of the winner
+    loser_scoring: np.ndarray  # (1,): ... of the loser
+    turn_starts: np.ndarray  # (2, goal, goal): expected turn starts per seat and state
+
+
+@njit(cache=True)
+def turn_rows(i, goal, acts_i, table, labels, one_throw, out):  # pragma: no cover - numba
+    """Fill ``out`` (``TurnTallies``) with the outcome of one turn started at (i, j) for every j; return the mass
+    left unresolved.
+
+    ``acts_i[j, k]`` is the action at turn total k (0 hold, c + 1 roll with choice c); ``table`` the
+    variant's ``EffectTable`` and ``labels`` which of its effects count as busts and resets.
     """
-    kinds, amounts, keeps, probs, offsets = t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets
-    target = np.empty(kinds.shape[0], dtype=np.int64)  # the turn total after each effect, -1 if the turn ends
+    kinds, amounts, keeps = table.kinds, table.amounts, table.keeps
+    probs, offsets = table.probabilities, table.offsets
+    dist, win, banked, bust, reset, rolls, visits = out
     top = goal - i
     resid = np.zeros(top)
     seen = np.zeros(top)
@@ -61,17 +120,12 @@ def turn_rows(i, goal, acts_i, t, one_throw, dist, win, banked, bust, reset, rol
         if one_throw:  # Hog: one throw with the chosen number of dice, then the turn ends
             c = acts[0] - 1
             for e in range(offsets[c], offsets[c + 1]):
-                kind = kinds[e]
                 p = probs[e]
-                if kind in (KIND_ADD, KIND_SET, KIND_BANK):
-                    s2 = i + amounts[e]
-                elif kind == KIND_RESET:
-                    s2 = 0
+                s2 = thrown_score(kinds[e], amounts[e], keeps[e], i)
+                if labels.resets[e]:
                     reset[j] += p
-                else:  # a bust, or doubling / subtracting a zero turn total, scores nothing
-                    s2 = i
-                    if kind == KIND_BUST:
-                        bust[j] += p
+                elif labels.busts[e]:
+                    bust[j] += p
                 if s2 >= goal:
                     win[j] += p
                     banked[j] += p * (s2 - i)
@@ -101,18 +155,8 @@ def turn_rows(i, goal, acts_i, t, one_throw, dist, win, banked, bust, reset, rol
                 c = a - 1
                 p_self = 0.0  # rolls that leave the turn total where it is: count them geometrically
                 for e in range(offsets[c], offsets[c + 1]):
-                    kind = kinds[e]
-                    k2 = -1
-                    if kind == KIND_ADD:
-                        k2 = k + amounts[e]
-                    elif kind == KIND_DOUBLE:
-                        k2 = 2 * k
-                    elif kind == KIND_SUBTRACT:
-                        k2 = max(k - amounts[e], 0)
-                    elif kind == KIND_SET:
-                        k2 = amounts[e]
-                    target[e] = k2
-                    if k2 == k:
+                    _, total, ends = effect_step(kinds[e], amounts[e], keeps[e], i, k)
+                    if not ends and total == k:
                         p_self += probs[e]
                 if p_self > 1.0 - 1e-12:
                     leftover += m  # a roll that can never change anything: the turn never ends
@@ -121,32 +165,27 @@ def turn_rows(i, goal, acts_i, t, one_throw, dist, win, banked, bust, reset, rol
                 seen[k] += m
                 rolls[j] += m
                 for e in range(offsets[c], offsets[c + 1]):
-                    kind = kinds[e]
                     p = probs[e] * m
-                    k2 = target[e]
-                    if k2 >= 0:
-                        if k2 == k:
+                    score, total, ends = effect_step(kinds[e], amounts[e], keeps[e], i, k)
+                    if not ends:
+                        if total == k:
                             continue  # counted geometrically above
-                        if k2 >= top:  # the turn total reaches the goal: hold and win
+                        if total >= top:  # the turn total reaches the goal: hold and win
                             win[j] += p
-                            banked[j] += p * k2
+                            banked[j] += p * total
                         else:
-                            resid[k2] += p
-                    elif kind == KIND_BUST:
-                        dist[j, i] += p
-                        bust[j] += p
-                    elif kind == KIND_RESET:
-                        dist[j, 0] += p
+                            resid[total] += p
+                        continue
+                    if labels.resets[e]:
                         reset[j] += p
-                    else:  # BANK
-                        s2 = i + amounts[e]
-                        if keeps[e]:
-                            s2 += k
-                        if s2 >= goal:
-                            win[j] += p
-                        else:
-                            dist[j, s2] += p
-                        banked[j] += p * (s2 - i)
+                    elif labels.busts[e]:
+                        bust[j] += p
+                    if score >= goal:
+                        win[j] += p
+                    else:
+                        dist[j, score] += p
+                    if score > i:
+                        banked[j] += p * (score - i)
             if resid.sum() <= 1e-17:
                 break
         leftover += resid.sum()
@@ -156,25 +195,21 @@ def turn_rows(i, goal, acts_i, t, one_throw, dist, win, banked, bust, reset, rol
 
 
 @njit(cache=True)
-def chain_block(  # pragma: no cover - numba
-    goal, t0, t1, tail, M, X, Y, ind_a, to_a, pr_a, stats_a, ind_b, to_b, pr_b, stats_b, pmf, acc, winner, W
-):
-    """Play turns t0 .. t1 - 1 of the chain; return (turns done, mass still playing, M, X, Y).
+def chain_block(goal, t0, t1, tail, mass, first, second, tally):  # pragma: no cover - numba
+    """Play turns t0 .. t1 - 1 of the chain from ``mass`` (``ChainMass``), the seats' turns ``first`` and
+    ``second`` (``SeatTurns``) alternating; return (turns done, mass still playing, the new ChainMass).
 
-    M[i, j]: probability that a turn starts with the mover at i and the other at j. X (Y): the
-    mover's (other's) scoring turns so far, weighted by that probability. ``stats_*[q, i, j]``:
-    per-turn win, scoring, banked, bust, reset, rolls (q = 0..5). ``pmf[t]``: P(the game ends on
-    turn t + 1); ``acc[seat, stat]`` the per-seat totals; ``winner[0]``/``winner[1]``: the
-    expected scoring turns of the winner / loser; ``W[seat]``: expected turn starts per state.
+    Adds to ``tally`` (``ChainTally``) when the game ends, each seat's totals, the winner's and the
+    loser's scoring turns and the turn starts per state.
     """
+    M, X, Y = mass
+    seats = tally.seats
     t = t0
     remaining = M.sum()
     while t < t1:
         seat = t % 2
-        if seat == 0:
-            ind, to, pr, st = ind_a, to_a, pr_a, stats_a
-        else:
-            ind, to, pr, st = ind_b, to_b, pr_b, stats_b
+        st = first if seat == 0 else second
+        ind, to, pr = st.indptr, st.scores, st.probabilities
         nM = np.zeros_like(M)
         nX = np.zeros_like(M)
         nY = np.zeros_like(M)
@@ -186,18 +221,18 @@ def chain_block(  # pragma: no cover - numba
                     continue
                 x = X[i, j]
                 y = Y[i, j]
-                W[seat, i, j] += m
-                pw = st[0, i, j]
+                tally.turn_starts[seat, i, j] += m
+                pw = st.win[i, j]
                 absorbed += m * pw
-                winner[0] += (x + m) * pw  # the winning turn scores too
-                winner[1] += y * pw
-                acc[seat, 0] += m
-                acc[seat, 1] += m * st[1, i, j]
-                acc[seat, 2] += m * st[2, i, j]
-                acc[seat, 3] += m * st[3, i, j]
-                acc[seat, 4] += m * st[4, i, j]
-                acc[seat, 5] += m * st[5, i, j]
-                acc[seat, 6] += m * st[4, i, j] * i
+                tally.winner_scoring[0] += (x + m) * pw  # the winning turn scores too
+                tally.loser_scoring[0] += y * pw
+                seats.turns[seat] += m
+                seats.scoring_turns[seat] += m * st.scoring[i, j]
+                seats.points_banked[seat] += m * st.banked[i, j]
+                seats.busts[seat] += m * st.bust[i, j]
+                seats.resets[seat] += m * st.reset[i, j]
+                seats.rolls[seat] += m * st.rolls[i, j]
+                seats.points_lost_to_resets[seat] += m * st.reset[i, j] * i
                 row = i * goal + j
                 for q in range(ind[row], ind[row + 1]):
                     s2 = to[q]
@@ -208,7 +243,7 @@ def chain_block(  # pragma: no cover - numba
                         nY[j, s2] += (x + m) * p
                     else:
                         nY[j, s2] += x * p
-        pmf[t] = absorbed
+        tally.pmf[t] = absorbed
         M = nM
         X = nX
         Y = nY
@@ -216,4 +251,4 @@ def chain_block(  # pragma: no cover - numba
         remaining = M.sum()
         if remaining < tail:
             break
-    return t, remaining, M, X, Y
+    return t, remaining, ChainMass(M, X, Y)

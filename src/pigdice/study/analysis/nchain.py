@@ -23,12 +23,14 @@ the choices ``PlayersPolicy.best`` gives (the tests check this at every state of
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from pigdice.solve.n.nkernels import INNER_TOLERANCE, cycle_period, first_tuple, next_tuple
 from pigdice.solve.positions import INDIFFERENCE
-from pigdice.solve.tables import KIND_ADD, KIND_BANK, KIND_BUST, KIND_DOUBLE, KIND_RESET, KIND_SET, KIND_SUBTRACT
+from pigdice.solve.step import effect_step, thrown_score
 
 MAX_INNER_SWEEPS = 10_000  # as the solver's: sweeps of one turn's choices (effects lowering the total)
 MAX_TURN_PASSES = 100_000  # passes over one turn's totals (effects that lower the total repeat them)
@@ -36,28 +38,62 @@ TURN_LEFT = 1e-17  # a turn's pass stops when less mass than this is still insid
 NEVER_ENDS = 1e-15  # a cycle that keeps all but this much of its mass is played forever (counted apart)
 
 
+class ChoiceRows(NamedTuple):
+    """The rows of one exact turn sweep (``exact_choices``) over the turn total k: each option is worth C + D x."""
+
+    C: np.ndarray  # (goal,)
+    D: np.ndarray  # (goal,)
+    act: np.ndarray  # (goal,) int64: the choice at k (0 hold, c + 1 roll with choice c)
+    opt_c: np.ndarray  # (choices + 1,): each option's C and D at the total being swept
+    opt_d: np.ndarray
+
+
 @njit(cache=True)
-def turn_outcome(a0, goal, act, kinds, amounts, keeps, probs, offsets, one_throw, dist, resid):  # pragma: no cover
+def choice_rows(goal, choices):  # pragma: no cover - numba
+    """Return the rows of an exact turn sweep of a game to ``goal`` with ``choices`` roll choices."""
+    return ChoiceRows(np.zeros(goal), np.zeros(goal), np.zeros(goal, dtype=np.int64), np.zeros(choices + 1),
+                      np.zeros(choices + 1))  # fmt: skip
+
+
+class PushedGames(NamedTuple):
+    """The games pushed together (``push_levels``), B of them."""
+
+    M: np.ndarray  # (goal^n, n, B): the chance a turn starts at (flat index, offset r of the tracked seat)
+    tracked: np.ndarray  # (B,) int64: the seat followed in each game
+    approx: np.ndarray  # (B,) bool: the tracked seat plays the approximate turns
+    wins: np.ndarray  # (B, n): each seat's wins so far
+
+
+class ApproximateTurns(NamedTuple):
+    """The approximate choices' turn outcomes as CSR rows (mover's score i) * goal + (highest other score j)."""
+
+    indptr: np.ndarray  # int64
+    scores: np.ndarray  # int64: the mover's new scores below the goal
+    probabilities: np.ndarray
+    win: np.ndarray  # (goal * goal,): the chance the turn reaches the goal (empty when no game plays them)
+
+
+@njit(cache=True)
+def turn_outcome(game, a0, act, dist, resid):  # pragma: no cover - numba
     """Push one turn of the mover (score a0) forward under the actions ``act[k]``; return (win, stay, left).
 
     ``dist[s2]`` receives the probability of ending the turn with the new score s2 != a0 (below
     the goal), ``win`` that of reaching the goal, ``stay`` that of ending with nothing banked (a
     bust, a pass at 0, a reset at score 0, a bank of nothing), ``left`` the mass that never leaves
     the turn (a roll that can change nothing, forever). ``resid`` is scratch of ``goal`` entries.
-    The moves are the solver's (``nkernels._sweep``): past the goal the mover holds.
+    ``game`` is the solver's ``PlayersGame``; the moves are its sweep's (``nkernels._sweep``): past
+    the goal the mover holds.
     """
+    t = game.table
+    kinds, amounts, keeps, probs, offsets = t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets
+    goal = game.goal
     win = 0.0
     stay = 0.0
-    if one_throw:  # one banked throw with the chosen dice
+    if game.one_throw:  # one banked throw with the chosen dice
         c = act[0] - 1
         for e in range(offsets[c], offsets[c + 1]):
-            kind = kinds[e]
             p = probs[e]
-            s2 = a0
-            if kind in (KIND_ADD, KIND_SET, KIND_BANK):
-                s2 = a0 + amounts[e]
-            elif kind == KIND_RESET:
-                s2 = 0
+            s2 = thrown_score(kinds[e], amounts[e], keeps[e], a0)
             if s2 >= goal:
                 win += p
             elif s2 == a0:
@@ -86,58 +122,29 @@ def turn_outcome(a0, goal, act, kinds, amounts, keeps, probs, offsets, one_throw
             c = a - 1
             p_self = 0.0  # rolls that leave the turn total where it is: counted geometrically
             for e in range(offsets[c], offsets[c + 1]):
-                kind = kinds[e]
-                k2 = -1
-                if kind == KIND_ADD:
-                    k2 = k + amounts[e]
-                elif kind == KIND_DOUBLE:
-                    k2 = 2 * k
-                elif kind == KIND_SUBTRACT:
-                    k2 = max(k - amounts[e], 0)
-                elif kind == KIND_SET:
-                    k2 = amounts[e]
-                if k2 == k:
+                _, total, ends = effect_step(kinds[e], amounts[e], keeps[e], a0, k)
+                if not ends and total == k:
                     p_self += probs[e]
             if p_self > 1.0 - 1e-12:
                 left += m
                 continue
             m = m / (1.0 - p_self)
             for e in range(offsets[c], offsets[c + 1]):
-                kind = kinds[e]
                 p = probs[e] * m
-                k2 = -1
-                if kind == KIND_ADD:
-                    k2 = k + amounts[e]
-                elif kind == KIND_DOUBLE:
-                    k2 = 2 * k
-                elif kind == KIND_SUBTRACT:
-                    k2 = max(k - amounts[e], 0)
-                elif kind == KIND_SET:
-                    k2 = amounts[e]
-                if k2 >= 0:
-                    if k2 == k:
+                score, total, ends = effect_step(kinds[e], amounts[e], keeps[e], a0, k)
+                if not ends:
+                    if total == k:
                         continue
-                    if k2 >= top:  # the turn total reaches the goal: hold and win
+                    if total >= top:  # the turn total reaches the goal: hold and win
                         win += p
                     else:
-                        resid[k2] += p
-                elif kind == KIND_BUST:
+                        resid[total] += p
+                elif score == a0:  # a bust, a reset at 0, a bank of nothing
                     stay += p
-                elif kind == KIND_RESET:
-                    if a0 == 0:
-                        stay += p
-                    else:
-                        dist[0] += p
-                else:  # BANK
-                    s2 = a0 + amounts[e]
-                    if keeps[e]:
-                        s2 += k
-                    if s2 >= goal:
-                        win += p
-                    elif s2 == a0:
-                        stay += p
-                    else:
-                        dist[s2] += p
+                elif score >= goal:
+                    win += p
+                else:
+                    dist[score] += p
         # a pass runs k upwards, so only moves to lower totals (Pig Dice's tail) are left for the next
         rest = 0.0
         for k in range(top):
@@ -149,10 +156,8 @@ def turn_outcome(a0, goal, act, kinds, amounts, keeps, probs, offsets, one_throw
 
 
 @njit(cache=True)
-def exact_choices(  # pragma: no cover - numba
-    W, base, a0, goal, n, x, kinds, amounts, keeps, probs, offsets, monotone, one_throw, C, D, act, opt_c, opt_d
-):  # fmt: skip
-    """Write into act[k] the exact n-player policy's choice at every turn total k < goal - a0 (Hog: k = 0).
+def exact_choices(game, W, base, a0, x, rows):  # pragma: no cover - numba
+    """Write into rows.act[k] the exact n-player policy's choice at every turn total k < goal - a0 (Hog: k = 0).
 
     The mover's own entry of the solver's turn sweep (``pigdice.solve.n.nkernels._sweep``), option
     for option and in the same order: W (tuples, n) are the turn-start win vectors, ``base`` the
@@ -162,11 +167,15 @@ def exact_choices(  # pragma: no cover - numba
     rolling with the fewest dice, else holding, unless another option is better by more than
     INDIFFERENCE, options taken in order. First to the goal: banking the goal wins.
     """
+    t = game.table
+    kinds, amounts, keeps, probs, offsets = t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets
+    C, D, act, opt_c, opt_d = rows.C, rows.D, rows.act, rows.opt_c, rows.opt_d
+    goal, one_throw = game.goal, game.one_throw
     top = 1 if one_throw else goal - a0
     n_choices = offsets.shape[0] - 1
     n_scan = n_choices if one_throw else n_choices + 1
-    last = n - 1
-    single = monotone or one_throw
+    last = game.players - 1
+    single = t.monotone or one_throw
     if not single:
         for k in range(top):
             C[k] = 0.0
@@ -184,48 +193,20 @@ def exact_choices(  # pragma: no cover - numba
                 rc = 0.0
                 rd = 0.0
                 for e in range(offsets[ch], offsets[ch + 1]):
-                    kind = kinds[e]
                     p = probs[e]
-                    k2 = -1
-                    if kind == KIND_ADD:
-                        k2 = k + amounts[e]
-                    elif kind == KIND_BUST:
+                    score, total, ends = effect_step(kinds[e], amounts[e], keeps[e], a0, k)
+                    if not (ends or one_throw):  # the turn goes on, or reaches the goal
+                        if total < top:
+                            rc += p * C[total]
+                            rd += p * D[total]
+                        else:
+                            rc += p
+                    elif score + total == a0:  # nothing banked (a single throw banks its total)
                         rd += p
-                    elif kind == KIND_DOUBLE:
-                        k2 = 2 * k
-                    elif kind == KIND_SUBTRACT:
-                        k2 = max(k - amounts[e], 0)
-                    elif kind == KIND_SET:
-                        k2 = amounts[e]
-                    elif kind == KIND_RESET:
-                        if a0 == 0:
-                            rd += p
-                        else:
-                            rc += p * W[base, last]
-                    else:  # BANK
-                        s2 = a0 + amounts[e]
-                        if keeps[e]:
-                            s2 += k
-                        if s2 >= goal:
-                            rc += p
-                        elif s2 == a0:
-                            rd += p
-                        else:
-                            rc += p * W[base + s2, last]
-                    if k2 < 0:
-                        pass
-                    elif one_throw:
-                        if a0 + k2 >= goal:
-                            rc += p
-                        elif k2 == 0:
-                            rd += p
-                        else:
-                            rc += p * W[base + a0 + k2, last]
-                    elif k2 < top:
-                        rc += p * C[k2]
-                        rd += p * D[k2]
-                    else:
+                    elif score + total >= goal:
                         rc += p
+                    else:
+                        rc += p * W[base + score + total, last]
                 opt_c[ch + 1] = rc
                 opt_d[ch + 1] = rd
             roll_first = one_throw or k == 0
@@ -257,32 +238,28 @@ def _override_row(dec_idx, idx):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def push_levels(  # pragma: no cover - numba
-    W, goal, n, s_low, s_high, M, tracked, approx, ap_ind, ap_to, ap_pr, ap_win, dec_idx, dec_x,
-    kinds, amounts, keeps, probs, offsets, monotone, one_throw, wins, out,
-):  # fmt: skip
-    """Push the mass of every turn start whose score sum lies in [s_low, s_high] (low sums first).
+def push_levels(game, W, s_low, s_high, games, approximate, decisions):  # pragma: no cover - numba
+    """Push the mass of every turn start whose score sum lies in [s_low, s_high] (low sums first) of the
+    ``PushedGames``; return (the mass sent back to lower sums (resets: the next pass), the mass that
+    never ends, the turn sweeps).
 
-    W (goal^n, n) are the exact policy's win vectors; ``ap_*`` the approximate choices' turn
-    outcomes as CSR rows (mover's score i) * goal + (highest other score j), with ``ap_win[row]``
-    (empty when no game plays them). ``dec_idx`` (sorted) and ``dec_x`` (rows x, x_mixed, chance): the
-    solver's overrides (``pigdice.solve.n.nplayer.Override``); a mixed one's turn outcome is the mixture.
-    ``wins[b, seat]`` accumulates each seat's wins. Adds to out[0] the mass sent back to lower
-    sums (resets: the next pass), out[1] the mass that never ends, out[2] the turn sweeps.
+    ``game`` is the solver's ``PlayersGame`` (first to the goal), W (goal^n, n) the exact policy's win
+    vectors; ``approximate`` the approximate choices' turn outcomes (``ApproximateTurns``);
+    ``decisions`` the solver's overrides sorted by state (``pigdice.solve.n.rows.Overrides``): a mixed
+    one's turn outcome is the mixture. games.wins[b, seat] accumulates each seat's wins.
     """
+    goal, n = game.goal, game.players
+    M, tracked, approx, wins = games.M, games.tracked, games.approx, games.wins
+    ap_ind, ap_to, ap_pr, ap_win = approximate.indptr, approximate.scores, approximate.probabilities, approximate.win
     B = M.shape[2]
     top_power = 1
     for _ in range(n - 1):
         top_power *= goal
-    n_choices = offsets.shape[0] - 1
     a = np.empty(n, dtype=np.int64)
     idxs = np.empty(n, dtype=np.int64)
     rests = np.empty(n, dtype=np.int64)
-    C = np.zeros(goal)
-    d = np.zeros(goal)
-    act = np.zeros(goal, dtype=np.int64)
-    opt_c = np.empty(n_choices + 1)
-    opt_d = np.empty(n_choices + 1)
+    rows = choice_rows(goal, game.table.offsets.shape[0] - 1)
+    act = rows.act
     dist = np.zeros(goal)
     dist_mixed = np.zeros(goal)
     resid = np.zeros(goal)
@@ -330,20 +307,16 @@ def push_levels(  # pragma: no cover - numba
                         a0 = a[m]
                         base = rests[m] * goal
                         x = W[base + a0, n - 1]
-                        row = _override_row(dec_idx, idxs[m])
-                        decide = x if row < 0 else dec_x[row, 0]
-                        exact_choices(W, base, a0, goal, n, decide, kinds, amounts, keeps, probs, offsets,
-                                      monotone, one_throw, C, d, act, opt_c, opt_d)  # fmt: skip
+                        row = _override_row(decisions.state, idxs[m])
+                        decide = x if row < 0 else decisions.x[row]
+                        exact_choices(game, W, base, a0, decide, rows)
                         sweeps += 1
-                        w, st, left = turn_outcome(a0, goal, act, kinds, amounts, keeps, probs, offsets,
-                                                   one_throw, dist, resid)  # fmt: skip
-                        if row >= 0 and dec_x[row, 2] > 0.0:  # a mixed equilibrium: the plans' mixture
-                            q = dec_x[row, 2]
-                            exact_choices(W, base, a0, goal, n, dec_x[row, 1], kinds, amounts, keeps, probs,
-                                          offsets, monotone, one_throw, C, d, act, opt_c, opt_d)  # fmt: skip
+                        w, st, left = turn_outcome(game, a0, act, dist, resid)
+                        if row >= 0 and decisions.chance[row] > 0.0:  # a mixed equilibrium: the plans' mixture
+                            q = decisions.chance[row]
+                            exact_choices(game, W, base, a0, decisions.x_mixed[row], rows)
                             sweeps += 1
-                            w2, st2, left2 = turn_outcome(a0, goal, act, kinds, amounts, keeps, probs, offsets,
-                                                          one_throw, dist_mixed, resid)  # fmt: skip
+                            w2, st2, left2 = turn_outcome(game, a0, act, dist_mixed, resid)
                             w = (1.0 - q) * w + q * w2
                             st = (1.0 - q) * st + q * st2
                             left = (1.0 - q) * left + q * left2
@@ -433,6 +406,4 @@ def push_levels(  # pragma: no cover - numba
                                             pending += f
             if not next_tuple(a, n, goal):
                 break
-    out[0] += pending
-    out[1] += stuck
-    out[2] += sweeps
+    return pending, stuck, sweeps

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pigdice.errors import BadParameterError
+from pigdice.rules.effects import EffectKind
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.memory import (
     ENTRIES_PER_STATE,
@@ -27,8 +28,8 @@ from pigdice.solve.memory import (
     turn_outcomes_bytes,
 )
 from pigdice.solve.solver import solvable
-from pigdice.solve.tables import effect_table
-from pigdice.study.analysis.kernels import turn_rows
+from pigdice.solve.tables import EffectTable, effect_table
+from pigdice.study.analysis.kernels import EffectLabels, SeatTurns, TurnTallies, turn_rows
 
 VISITS_MAX_GOAL = 200  # in-turn state visits (goal^3 numbers) are kept up to this goal
 
@@ -50,9 +51,15 @@ class TurnOutcomes:
     visits: np.ndarray | None  # (goal, goal, goal): expected visits to turn total k in the turn
     leftover: float  # probability that never left a turn (0 unless a strategy can loop forever)
 
-    def stats(self) -> np.ndarray:
-        """Return the per-turn arrays the chain kernel reads, stacked (6, goal, goal)."""
-        return np.stack([self.win, self.scoring, self.banked, self.bust, self.reset, self.rolls])
+    def seat_turns(self) -> SeatTurns:
+        """Return what the chain kernel reads of these outcomes (``kernels.SeatTurns``)."""
+        return SeatTurns(self.indptr, self.scores, self.probabilities, self.win, self.scoring, self.banked,
+                         self.bust, self.reset, self.rolls)  # fmt: skip
+
+
+def effect_labels(table: EffectTable) -> EffectLabels:
+    """Return which effects of ``table`` the turn statistics count as busts and as resets."""
+    return EffectLabels(table.kinds == int(EffectKind.BUST), table.kinds == int(EffectKind.RESET_SCORE))
 
 
 def analysable(variant: Variant) -> Variant:
@@ -84,7 +91,7 @@ def turn_outcomes(
 
     # the outcome lists grow row by row: they may use what they were counted for and what the budget left
     list_bytes = check_memory("exact turn outcomes", goal, need) + need(goal) - need(goal, 0)
-    arrays = {name: np.zeros((goal, goal)) for name in ("win", "banked", "bust", "reset", "rolls")}
+    win, banked, bust, reset, rolls = (np.zeros((goal, goal)) for _ in range(5))
     seen = np.zeros((goal, goal, goal)) if record else None
     dist = np.zeros((goal, goal))
     empty = np.zeros((0, 0))
@@ -95,22 +102,12 @@ def turn_outcomes(
     scoring = np.zeros((goal, goal))
     leftover = 0.0
     count = 0
+    labels = effect_labels(table)
     for i in range(goal):
         dist[:] = 0.0
-        leftover += turn_rows(
-            i,
-            goal,
-            acts[i],
-            table,
-            one_throw,
-            dist,
-            arrays["win"][i],
-            arrays["banked"][i],
-            arrays["bust"][i],
-            arrays["reset"][i],
-            arrays["rolls"][i],
-            seen[i] if seen is not None else empty,
-        )
+        visited = seen[i] if seen is not None else empty
+        tallies = TurnTallies(dist, win[i], banked[i], bust[i], reset[i], rolls[i], visited)
+        leftover += turn_rows(i, goal, acts[i], table, labels, one_throw, tallies)
         rows, cols = np.nonzero(dist)
         pieces_to.append(cols.astype(np.int64))
         pieces_pr.append(dist[rows, cols])
@@ -121,19 +118,19 @@ def turn_outcomes(
             grown = functools.partial(need, entries=count / ((i + 1) * goal))  # the density seen so far
             raise refuse("exact turn outcomes", goal, grown, grown(goal), available_bytes())
         stay[i] = dist[:, i]
-        scoring[i] = dist[:, i + 1 :].sum(axis=1) + arrays["win"][i]
+        scoring[i] = dist[:, i + 1 :].sum(axis=1) + win[i]
         if progress is not None:
             progress((i + 1) / goal)
     return TurnOutcomes(
         indptr=np.concatenate(pieces_ind),
         scores=np.concatenate(pieces_to) if pieces_to else np.zeros(0, dtype=np.int64),
         probabilities=np.concatenate(pieces_pr) if pieces_pr else np.zeros(0),
-        win=arrays["win"],
+        win=win,
         scoring=scoring,
-        banked=arrays["banked"],
-        bust=arrays["bust"],
-        reset=arrays["reset"],
-        rolls=arrays["rolls"],
+        banked=banked,
+        bust=bust,
+        reset=reset,
+        rolls=rolls,
         stay=stay,
         visits=seen,
         leftover=leftover,

@@ -21,8 +21,9 @@ from numba import njit
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.solver import solvable
-from pigdice.solve.tables import KIND_ADD, KIND_BANK, KIND_RESET, KIND_SET, effect_table
-from pigdice.study.learner import EPSILON, INITIAL, OMEGA, RATE_TABLE, UNIT, QLearner
+from pigdice.solve.step import thrown_score
+from pigdice.solve.tables import effect_table
+from pigdice.study.learner import EPSILON, INITIAL, OMEGA, RATE_TABLE, UNIT, Learning, QLearner
 
 
 class TabularLearner(Protocol):
@@ -45,10 +46,14 @@ class TabularLearner(Protocol):
 
 
 @njit(cache=True)
-def _train_turns(
-    q, visits, rates, omega, explore, goal, kinds, amounts, thresholds, offsets, rng, position, steps
-):  # pragma: no cover - numba
-    """Play ``steps`` self-play turns (one throw each) from ``position`` (i, j, games), updating ``q``."""
+def _train_turns(learning, goal, table, thresholds, rng, position, steps):  # pragma: no cover - numba
+    """Play ``steps`` self-play turns (one throw each) from ``position`` (i, j, games), updating learning.q.
+
+    ``table`` is the variant's ``EffectTable`` and ``thresholds`` the cumulative 53-bit chances of its
+    effects within each choice; ``rng[0]`` is the splitmix64 state. Both carry over to the next call.
+    """
+    q, visits, rates, omega, explore = learning
+    kinds, amounts, keeps, offsets = table.kinds, table.amounts, table.keeps, table.offsets
     z = rng[0]
     golden = np.uint64(0x9E3779B97F4A7C15)
     mix1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -80,12 +85,7 @@ def _train_turns(
         last = offsets[a + 1] - 1
         while e < last and u >= thresholds[e]:
             e += 1
-        kind = kinds[e]
-        s = i  # a bust, a double or a subtraction of an empty turn total: nothing banked
-        if kind in (KIND_ADD, KIND_SET, KIND_BANK):
-            s = i + amounts[e]
-        elif kind == KIND_RESET:
-            s = 0
+        s = thrown_score(kinds[e], amounts[e], keeps[e], i)
         if s >= goal:
             target = 1.0
         else:
@@ -118,20 +118,19 @@ class TurnQLearner:
             raise BadParameterError(f"{self.variant.name} is not played by one throw a turn")
         goal = self.variant.goal
         table = effect_table(self.variant)
-        self._offsets = table.offsets
+        self._table = table
         thresholds = np.empty(len(table.probabilities), dtype=np.int64)
         for c in range(len(table.offsets) - 1):
             rows = slice(table.offsets[c], table.offsets[c + 1])
             cumulative = np.cumsum(table.probabilities[rows])
             thresholds[rows] = np.minimum(np.round(cumulative / cumulative[-1] * UNIT), UNIT)
         self._thresholds = thresholds
-        self._kinds, self._amounts = table.kinds, table.amounts
-        self._rates = np.ones(RATE_TABLE)
-        self._rates[1:] = np.arange(1, RATE_TABLE, dtype=np.float64) ** -OMEGA
-        self._explore = int(EPSILON * UNIT)
+        rates = np.ones(RATE_TABLE)
+        rates[1:] = np.arange(1, RATE_TABLE, dtype=np.float64) ** -OMEGA
         choices = len(self.variant.choices)
         self.q = np.full((goal, goal, choices), INITIAL)
         self.visits = np.zeros((goal, goal, choices), dtype=np.int64)
+        self._learning = Learning(self.q, self.visits, rates, OMEGA, int(EPSILON * UNIT))
         self._rng = np.array([rng.integers(0, 2**63, dtype=np.int64)], dtype=np.uint64)
         self._position = np.zeros(3, dtype=np.int64)
         self.steps = 0
@@ -145,8 +144,8 @@ class TurnQLearner:
     def train(self, steps: int) -> None:
         """Play ``steps`` more turns of self-play, updating the table after each."""
         started = time.perf_counter()
-        _train_turns(self.q, self.visits, self._rates, OMEGA, self._explore, self.variant.goal, self._kinds,
-                     self._amounts, self._thresholds, self._offsets, self._rng, self._position, int(steps))  # fmt: skip
+        _train_turns(self._learning, self.variant.goal, self._table, self._thresholds, self._rng, self._position,
+                     int(steps))  # fmt: skip
         self.seconds += time.perf_counter() - started
         self.steps += int(steps)
 
