@@ -16,12 +16,12 @@ the batch seeded s throws the very dice ``PigdiceEnv`` seeded s throws.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from pigdice.solve.step import effect_step
+from pigdice.solve.step import WITHOUT_REFCOUNTS, effect_step
 from pigdice.solve.tables import KIND_ADD, KIND_BUST, KIND_RESET
 
 # numpy's PCG64 (pcg64.h): a 128-bit LCG with the XSL-RR output, as two 64-bit halves
@@ -154,11 +154,9 @@ class Outputs(NamedTuple):
 # Every helper below is inlined (numba IR): a call that passes the bundles' arrays would count their
 # references on every move, which cost more than the move itself. Each is inlined at one or two
 # places, so the two kernels (``reset_games``, ``step_games``) compile in seconds.
-# The kernels are compiled without numba's reference counting (``_nrt=False``, as numba's own
-# issues #2345 and #2350 measure): they allocate nothing and only borrow the caller's arrays, yet
-# every inlined helper's bundle argument still cost an atomic count up and down (about 840 calls
-# in the compiled ``step_games``, 90% of its time: 1,150 ns a learner step with them, 107 without).
-WITHOUT_REFCOUNTS: dict[str, Any] = {"_nrt": False}  # numba's switch, which its type stubs do not list
+# The kernels are compiled without numba's reference counting (``solve.step.WITHOUT_REFCOUNTS``): they
+# allocate nothing, and with it every inlined helper's bundle argument cost an atomic count up and down
+# (about 840 calls in the compiled ``step_games``, 90% of its time: 1,150 ns a learner step with them, 107 without).
 
 
 @njit(cache=True, inline="always")

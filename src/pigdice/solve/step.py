@@ -8,9 +8,18 @@ The kind codes are ``EffectKind``'s values, compiled in as constants.
 
 from __future__ import annotations
 
+from typing import Any
+
 from numba import njit
 
 from pigdice.solve.tables import KIND_ADD, KIND_BUST, KIND_DOUBLE, KIND_RESET, KIND_SET, KIND_SUBTRACT
+
+# Kernels that allocate nothing and only borrow their caller's arrays compile without numba's reference
+# counting (``_nrt=False``, measured in numba's own issues #2345 and #2350): otherwise every bundle handed
+# to an inlined helper, or a field read from it, counts each of its arrays up and down on every use
+# (90% of the vector env's step; the 3-player solves 20-180% slower). Used by envs/vector_kernels.py
+# and solve/n/ (nkernels, mixing, equilibria), whose scratch the caller allocates.
+WITHOUT_REFCOUNTS: dict[str, Any] = {"_nrt": False}  # numba's switch, which its type stubs do not list
 
 
 @njit(cache=True, inline="always")

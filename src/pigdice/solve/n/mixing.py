@@ -29,17 +29,13 @@ plans met near where policy iteration oscillated, and reports failure if none of
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-# The kernels that allocate nothing and only borrow their caller's arrays are compiled without numba's
-# reference counting (as ``pigdice.envs.vector_kernels``): a bundle handed to a helper, or a field read from
-# it, otherwise counts each of its arrays up and down, which made the 3-player solves 20-180% slower than
-# kernels taking the arrays themselves. Everything a cycle solve calls (``nkernels._solve_cycle``, and the
-# search here) works in scratch rows allocated by the caller, so it compiles so.
-WITHOUT_REFCOUNTS: dict[str, Any] = {"_nrt": False}  # numba's switch, which its type stubs do not list
+from pigdice.solve.step import WITHOUT_REFCOUNTS
+
 MAX_PLANS = 8  # plans kept per member
 # ... and where no equilibrium is found among those, the plans of a wider search (the x a member visits may
 # hold more breakpoints than MAX_PLANS: 4-player Pig to 100 at 7-61-7-61), fewer the more members mix

@@ -29,11 +29,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pigdice.solve.n.mixing import MAX_PLANS, WIDE_PLANS, WITHOUT_REFCOUNTS, cycle_vectors, find_mixed
+from pigdice.solve.n.mixing import MAX_PLANS, WIDE_PLANS, cycle_vectors, find_mixed
 from pigdice.solve.n.ntuples import cycle_period, first_tuple, next_tuple
 from pigdice.solve.n.rows import FIRST_TO_GOAL, CycleResult, LevelStats, Mover, Sweep, TurnRows
 from pigdice.solve.positions import INDIFFERENCE, TRUNCATION_ERROR
-from pigdice.solve.step import effect_step
+from pigdice.solve.step import WITHOUT_REFCOUNTS, effect_step
 
 __all__ = ["FIRST_TO_GOAL"]
 
