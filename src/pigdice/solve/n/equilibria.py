@@ -118,14 +118,9 @@ def _search_cycle(game, W, a, period, s0, work, search):  # pragma: no cover - n
     L = n if seats > 1 else period
     plans, profile, EQ = work.plans, work.profile, search.found
     for m in range(L):
-        idx = 0
-        for q in range(n):
-            j = m + q
-            idx = idx * goal + a[j - n if j >= n else j]
-        work.idxs[m] = idx
-        work.bases[m] = (idx - a[m] * work.powers[n - 1]) * goal
+        nkernels.place_member(a, m, n, goal, work)
         for r in range(n):
-            EQ[0, m, r] = W[(s0 + m) % seats, idx, r]
+            EQ[0, m, r] = W[(s0 + m) % seats, work.idxs[m], r]
     # a member with more plans in the window than max_plans narrows the window (for every member) until none
     # has, at most NARROWINGS times
     narrowed = False

@@ -400,19 +400,24 @@ def _pure_overrides(overrides, row, work, choices, L, s0, seats):  # pragma: no 
     return written
 
 
+@njit(cache=True, inline="always")
+def place_member(a, m, n, goal, work):  # pragma: no cover - numba
+    """Write member m's flat index (the scores read from seat m round the cycle ``a``) and its base row."""
+    idx = 0
+    for q in range(n):
+        j = m + q
+        idx = idx * goal + a[j - n if j >= n else j]
+    work.idxs[m] = idx
+    work.bases[m] = (idx - a[m] * work.powers[n - 1]) * goal
+
+
 @njit(cache=True, **WITHOUT_REFCOUNTS)
 def _start_cycle(game, W, a, L, s0, fresh, work):  # pragma: no cover - numba
     """Write each member's flat index, base, first x (a guess from the sums above where ``fresh``) and old vector."""
     n, goal = game.players, game.goal
     seats = W.shape[0]
-    top_power = work.powers[n - 1]
     for m in range(L):
-        idx = 0
-        for q in range(n):
-            j = m + q
-            idx = idx * goal + a[j - n if j >= n else j]
-        work.idxs[m] = idx
-        work.bases[m] = (idx - a[m] * top_power) * goal
+        place_member(a, m, n, goal, work)
     for m in range(L):
         target = work.bases[m] + a[m]
         nseat = (s0 + m + 1) % seats
