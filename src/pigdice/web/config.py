@@ -63,8 +63,9 @@ class Settings:
     ws_opening_wait_seconds: float = 2.0
     ws_per_client: int = 100
     ws_in_all: int = 4000
-    # uvicorn's websocket implementation: "websockets", "websockets-sansio" or "wsproto" (a pip package)
-    ws_protocol: str = "websockets"
+    # uvicorn's websocket implementation: "websockets-sansio" (what uvicorn picks by itself; its "websockets" is
+    # deprecated and warns at start), "websockets" or "wsproto" (a pip package)
+    ws_protocol: str = "websockets-sansio"
     max_hint_goal: int = 200  # hints and the perfect player need a solve (seconds at 200); bigger goals are refused
     max_explore_goal: int = 200
     max_solver_dice: int = 30  # the perfect player's dice choices (Hog up to 100 dice takes minutes to solve)
