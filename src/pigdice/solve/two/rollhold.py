@@ -90,9 +90,12 @@ class LevelSweep(NamedTuple):
     truncation: float  # the most the stop past the goal may have moved a value (at most TRUNCATION_ERROR)
 
 
-@njit(cache=True)
-def sweep_rows(t, width, record, chain):  # pragma: no cover - numba
-    """Return a sweep's rows over ``width`` turn totals (with the roll values if ``record``, a chain's if ``chain``)."""
+def new_sweep_rows(t: EffectTable, width: int, record: bool, chain: bool) -> SweepRows:
+    """Return a sweep's rows over ``width`` turn totals (with the roll values if ``record``, a chain's if ``chain``).
+
+    Plain Python for the solves, which allocate once (compiling it cost a fresh Pig solve 1.7 s of
+    CPU); ``sweep_rows`` is the same function compiled, for the kernels that allocate their own.
+    """
     n_choices = t.offsets.shape[0] - 1
     rolls = np.empty((n_choices, width)) if record else np.empty((0, 0))
     chains = n_choices if chain else 0
@@ -112,6 +115,9 @@ def sweep_rows(t, width, record, chain):  # pragma: no cover - numba
         adds[0],
         adds[1],
     )
+
+
+sweep_rows = njit(cache=True)(new_sweep_rows)
 
 
 @njit(cache=True, inline="always")
@@ -312,7 +318,7 @@ def _widen(lo, hi, best_c, best_d, other_c, other_d):  # pragma: no cover - numb
     return lo, hi
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _plain_sweep(i, j, V, x, game, c, d, fixed):  # pragma: no cover - numba
     """``_turn_sweep`` for one roll of adds, busts and resets (``SWEEP_PLAIN``), first to the goal, nothing recorded.
 
@@ -321,6 +327,8 @@ def _plain_sweep(i, j, V, x, game, c, d, fixed):  # pragma: no cover - numba
     roll's adds are the table's window and singles (``layout``). ``c`` and ``d`` must hold a win
     (1, 0) at every total from the goal on that an add can reach (``level_rows`` pads them), so
     the adds need no test. ``fixed`` as in ``_turn_sweep`` (then the bounds mean nothing).
+    A plain call, not inlined: inlined at its four call sites it cost a fresh Pig solve 1 s of
+    compiling, and the solve ran no faster.
     """
     t = game.table
     start, end, chance = t.window_start, t.window_end, t.window_chance
@@ -445,13 +453,13 @@ def level_rows(game: Game) -> LevelRows:
     the fast sweeps every total from the goal on is padded with a win (1, 0).
     """
     rows = _rows(2, game.goal, game.goal + game.ends.mover_last.shape[0], game)
-    return LevelRows(rows[0], rows[1], sweep_rows(game.table, rows.shape[2], False, game.sweep == SWEEP_CHAIN))
+    return LevelRows(rows[0], rows[1], new_sweep_rows(game.table, rows.shape[2], False, game.sweep == SWEEP_CHAIN))
 
 
 def evaluation_rows(game: Game) -> EvaluationRows:
     """Return fresh rows for ``evaluate_levels``: A's and B's turn rows per score, and the sweep's."""
     rows = _rows(4, game.goal, game.goal, game)
-    return EvaluationRows(rows, sweep_rows(game.table, rows.shape[2], False, game.sweep == SWEEP_CHAIN))
+    return EvaluationRows(rows, new_sweep_rows(game.table, rows.shape[2], False, game.sweep == SWEEP_CHAIN))
 
 
 def _rows(n: int, goal: int, width: int, game: Game) -> np.ndarray:
@@ -514,8 +522,20 @@ def _guess(V, i, j, goal):  # pragma: no cover - numba
     return 0.5
 
 
+def solve_levels(
+    VA: np.ndarray, VB: np.ndarray, s_high: int, s_low: int, game: Game, rows: LevelRows, fresh: bool, same: bool
+) -> LevelSweep:
+    """Solve every pair whose score sum lies in [s_low, s_high], high sums first; return a ``LevelSweep`` (``_levels``).
+
+    The plain sweep's games pass no sweep rows (None), so numba compiles only the plain sweep for
+    them (a fresh Pig solve compiled the chain and general sweeps too: 4.6 s of CPU more).
+    """
+    sweep = None if game.sweep == SWEEP_PLAIN else rows.sweep
+    return _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same)
+
+
 @njit(cache=True)
-def solve_levels(VA, VB, s_high, s_low, game, rows, fresh, same):  # pragma: no cover - numba
+def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same):  # pragma: no cover - numba
     """Solve every pair whose score sum lies in [s_low, s_high], high sums first; return a ``LevelSweep``.
 
     VA[i, j] and VB[j, i] are solved together by policy iteration on their 2x2 affine system: VA
@@ -527,7 +547,7 @@ def solve_levels(VA, VB, s_high, s_low, game, rows, fresh, same):  # pragma: no 
     """
     goal, kind, pbust = game.goal, game.sweep, game.ends.bust_chance
     mover_last, other_last = game.ends.mover_last, game.ends.other_last
-    C, D, sweep = rows.c, rows.d, rows.sweep
+    C, D = rows.c, rows.d
     change = 0.0
     residual = 0.0
     truncation = 0.0
@@ -549,7 +569,7 @@ def solve_levels(VA, VB, s_high, s_low, game, rows, fresh, same):  # pragma: no 
             for _ in range(MAX_PAIR_ROUNDS):
                 # The sweeps are chosen here, not in a helper: numba counts the references of every
                 # array in a bundle an inline helper hands on, which cost Pig's solve a quarter.
-                if kind == SWEEP_PLAIN:
+                if sweep is None:
                     mine = _plain_sweep(i, j, VB, z, game, C[i], D[i], NO_FIXED)
                 elif kind == SWEEP_CHAIN:
                     mine = _chain_sweep(i, j, VB, z, game, C[i], D[i], sweep, NO_FIXED)
@@ -559,7 +579,7 @@ def solve_levels(VA, VB, s_high, s_low, game, rows, fresh, same):  # pragma: no 
                 c1, d1 = C[i, 0], D[i, 0]
                 theirs = mine
                 if not diagonal:
-                    if kind == SWEEP_PLAIN:
+                    if sweep is None:
                         theirs = _plain_sweep(j, i, VA, x, game, C[j], D[j], NO_FIXED)
                     elif kind == SWEEP_CHAIN:
                         theirs = _chain_sweep(j, i, VA, x, game, C[j], D[j], sweep, NO_FIXED)
@@ -633,8 +653,9 @@ def optimal_actions(V, i0, i1, game, table):  # pragma: no cover - numba
                 table[i, j, k] = act[k]
 
 
-@njit(cache=True)
-def evaluate_levels(VA, VB, TA, TB, game, rows, loop):  # pragma: no cover - numba
+def evaluate_levels(
+    VA: np.ndarray, VB: np.ndarray, TA: np.ndarray, TB: np.ndarray, game: Game, rows: EvaluationRows, loop: float
+) -> Evaluation:
     """Evaluate two fixed strategies, every score sum from high to low; return an ``Evaluation``.
 
     VA[i, j] (VB) is the win probability of A (B) at the start of A's (B's) turn with the mover's
@@ -647,9 +668,10 @@ def evaluate_levels(VA, VB, TA, TB, game, rows, loop):  # pragma: no cover - num
     never ends: its 2x2 system is singular. A is given ``loop`` there (B 1 - loop), and the
     evaluation counts such pairs and names the one with the lowest score sum.
     """
-    if game.sweep == SWEEP_PLAIN:  # None leaves the other sweeps out of Pig's loop, a sixth faster
-        return _evaluate(VA, VB, TA, TB, game, rows, None, loop)
-    return _evaluate(VA, VB, TA, TB, game, rows, rows.sweep, loop)
+    # None leaves the other sweeps out of Pig's loop (a sixth faster) and out of its compile; chosen
+    # in Python, so numba compiles only the one ``_evaluate`` a game uses
+    sweep = None if game.sweep == SWEEP_PLAIN else rows.sweep
+    return _evaluate(VA, VB, TA, TB, game, rows, sweep, loop)
 
 
 @njit(cache=True)

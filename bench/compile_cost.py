@@ -1,0 +1,106 @@
+"""Compile and load cost: CPU seconds each command spends on a fresh machine and with warm kernel caches.
+
+Run: python bench/compile_cost.py [--runs N] [--functions]
+Each command runs in its own process with NUMBA_CACHE_DIR and PIGDICE_CACHE_DIR in a fresh temporary
+folder (fresh: nothing compiled), then N more times with that folder kept (warm: every kernel loaded
+from numba's cache); the CPU time is the child's user + system time (its rusage). ``import numba``
+alone is measured the same way, so "beyond numba" is what loading pigdice's cached kernels and running
+the command costs on top of it. ``--functions`` lists the kernels a fresh Pig solve compiles, with the
+CPU seconds each one's compile took (numba's own event timings). Targets (issue 31): a fresh Pig solve
+compiles in <= 2 s of CPU; a warm one loads its kernels in <= 0.1 s beyond ``import numba``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+COMMANDS: dict[str, list[str]] = {
+    "import numba": ["-c", "import numba"],
+    "import numpy": ["-c", "import numpy"],
+    "import pigdice.solve.solver": ["-c", "import pigdice.solve.solver"],
+    "solve pig --no-cache": ["-m", "pigdice", "solve", "pig", "--no-cache"],
+    "hint pig --goal 90": ["-m", "pigdice", "hint", "pig", "--goal", "90", "--score", "50", "--opponent", "80"],
+}
+
+# Lists the dispatchers holding compiled code after a Pig solve, with numba's compile time for each.
+LIST_COMPILED = """
+import time
+from numba.core import event
+
+compiled = {}
+
+
+class Timer(event.Listener):
+    def on_start(self, ev):
+        self.began = getattr(self, "began", {})
+        self.began[id(ev.data["dispatcher"])] = time.process_time()
+
+    def on_end(self, ev):
+        dispatcher = ev.data["dispatcher"]
+        name = dispatcher.py_func.__module__ + "." + dispatcher.py_func.__qualname__
+        compiled[name] = compiled.get(name, 0.0) + time.process_time() - self.began.pop(id(dispatcher), 0.0)
+
+
+event.register("numba:compile", Timer())
+from pigdice.rules.registry import find_variant
+from pigdice.solve.solver import solve_uncached
+
+began = time.process_time()
+solve_uncached(find_variant("pig"))
+first = time.process_time() - began
+for name, seconds in sorted(compiled.items(), key=lambda item: -item[1]):
+    print(f"  {seconds:6.2f} s  {name}")
+print(f"  {first:6.2f} s  the first Pig solve in all (a nested compile counts in its caller too)")
+"""
+
+
+def cpu_seconds(arguments: list[str], cache: str) -> float:
+    """Return the CPU seconds (user + system) of running python ``arguments`` with its caches in ``cache``."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": f"{cache}/numba", "PIGDICE_CACHE_DIR": f"{cache}/pigdice"}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, *arguments], env=env, capture_output=True, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def main() -> None:
+    """Run the benchmark and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--functions", action="store_true")
+    args = parser.parse_args()
+    if not 1 <= args.runs <= 50:
+        parser.error(f"--runs must be from 1 to 50, got {args.runs}")
+    print(f"load average: {Path('/proc/loadavg').read_text().split()[:3]}" if Path("/proc/loadavg").exists() else "")
+    warm_numba = None
+    print(f"{'command':32s} {'fresh CPU s':>12s} {'warm CPU s':>11s} {'warm beyond numba':>18s}")
+    for label, arguments in COMMANDS.items():
+        cache = tempfile.mkdtemp(prefix="pigdice-compile-")
+        try:
+            fresh = cpu_seconds(arguments, cache)
+            warm = min(cpu_seconds(arguments, cache) for _ in range(args.runs))
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
+        if label == "import numba":
+            warm_numba = warm
+        beyond = "" if warm_numba is None else f"{warm - warm_numba:+18.3f}"
+        print(f"{label:32s} {fresh:12.3f} {warm:11.3f} {beyond}")
+    if args.functions:
+        cache = tempfile.mkdtemp(prefix="pigdice-compile-")
+        env = {**os.environ, "NUMBA_CACHE_DIR": f"{cache}/numba", "PIGDICE_CACHE_DIR": f"{cache}/pigdice"}
+        print("kernels a fresh Pig solve compiles (CPU s of each compile):")
+        try:
+            subprocess.run([sys.executable, "-c", LIST_COMPILED], env=env, check=True)
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+"""A Pig solve compiles only the plain sweep's kernels (issue 31: a fresh machine compiles what a command uses)."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+SOLVE_PIG = """
+from pigdice.rules.registry import find_variant
+from pigdice.solve.solver import solve_uncached
+from pigdice.solve.two import rollhold
+
+solve_uncached(find_variant("pig", goal=30))
+compiled = {
+    name: len(getattr(rollhold, name).signatures)
+    for name in ("_levels", "_plain_sweep", "_turn_sweep", "_chain_sweep", "sweep_rows")
+}
+print(compiled)
+"""
+
+
+def test_a_pig_solve_compiles_only_the_plain_sweep(tmp_path: Path) -> None:
+    # an empty kernel cache: kernels loaded from a cache list no signatures for the ones they call
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    result = subprocess.run([sys.executable, "-c", SOLVE_PIG], capture_output=True, text=True, check=True, env=env)
+    compiled = ast.literal_eval(result.stdout.strip().splitlines()[-1])
+    assert compiled["_levels"] == 1
+    assert compiled["_plain_sweep"] == 1
+    assert compiled["_turn_sweep"] == 0, "the general sweep was compiled for Pig"
+    assert compiled["_chain_sweep"] == 0, "the chain sweep was compiled for Pig"
+    assert compiled["sweep_rows"] == 0, "the compiled row allocation was used for Pig's solve"
