@@ -18,6 +18,7 @@ from pigdice.solve.layout import SWEEP_CHAIN, SWEEP_GENERAL, SWEEP_PLAIN, sweep_
 from pigdice.solve.solver import solve_values
 from pigdice.solve.tables import EffectTable, effect_table
 from pigdice.solve.two import rollhold
+from pigdice.solve.two.bundles import Ends
 from pigdice.solve.two.headtohead import head_to_head
 from pigdice.study.fastsim import head_to_head_sim
 
@@ -97,3 +98,21 @@ def test_the_fast_evaluation_of_fixed_strategies_matches_a_simulation(name: str)
     simulated = head_to_head_sim(variant, a, b, games, seed=11)
     error = (exact.average * (1 - exact.average) / games) ** 0.5
     assert abs(simulated.wins / simulated.games - exact.average) < 4 * error
+
+
+@pytest.mark.parametrize("name", ["pig", "two-dice-pig", "pass-the-pigs"])
+def test_a_plain_games_turn_row_is_the_general_sweeps(name: str) -> None:
+    # turn_row takes the plain sweep (recording roll values and choices) for these games; the
+    # general sweep's row at every turn start must match it: values to rounding, every choice
+    variant = find_variant(name, goal=25).with_endgame("first-to-goal")
+    table = effect_table(variant)
+    values = np.full((25, 25), 0.5)
+    solve_values(variant, table, [values], rollhold.FIRST_TO_GOAL_ENDS)
+    for i in range(25):
+        for j in range(25):
+            plain = rollhold.turn_row(values, i, j, 25, table, rollhold.NO_FIXED, rollhold.FIRST_TO_GOAL_ENDS, 0)
+            general = rollhold._general_turn_row(values, i, j, 25, table, rollhold.NO_FIXED, Ends(*GENERAL_ENDS), 0)
+            for mine, theirs in zip(plain, general, strict=True):
+                assert mine.shape == theirs.shape
+                assert np.abs(mine - theirs).max() < 1e-13
+            assert np.array_equal(plain[1], general[1]), f"a different choice at ({i}, {j})"

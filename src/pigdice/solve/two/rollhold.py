@@ -319,7 +319,7 @@ def _widen(lo, hi, best_c, best_d, other_c, other_d):  # pragma: no cover - numb
 
 
 @njit(cache=True)
-def _plain_sweep(i, j, V, x, game, c, d, fixed):  # pragma: no cover - numba
+def _plain_sweep(i, j, V, x, game, c, d, fixed, record):  # pragma: no cover - numba
     """``_turn_sweep`` for one roll of adds, busts and resets (``SWEEP_PLAIN``), first to the goal, nothing recorded.
 
     The same sweep, values and ties, without what the common case never needs: the effect step,
@@ -328,7 +328,9 @@ def _plain_sweep(i, j, V, x, game, c, d, fixed):  # pragma: no cover - numba
     (1, 0) at every total from the goal on that an add can reach (``level_rows`` pads them), so
     the adds need no test. ``fixed`` as in ``_turn_sweep`` (then the bounds mean nothing).
     A plain call, not inlined: inlined at its four call sites it cost a fresh Pig solve 1 s of
-    compiling, and the solve ran no faster.
+    compiling, and the solve ran no faster. ``record``: None (the solves: numba compiles the sweep
+    without the recording), or ``SweepRows`` with roll values (``plain_turn_row``) that receive the
+    roll's value and the choice (0 hold, 1 roll) at every total, as ``_turn_sweep`` records them.
     """
     t = game.table
     start, end, chance = t.window_start, t.window_end, t.window_chance
@@ -366,10 +368,14 @@ def _plain_sweep(i, j, V, x, game, c, d, fixed):  # pragma: no cover - numba
                 c[k] = roll_c
                 d[k] = roll_d
             continue
-        if _better(roll_v, hold_v, 0, k):
+        rolled = _better(roll_v, hold_v, 0, k)
+        if rolled:
             best_c, best_d, other_c, other_d = roll_c, roll_d, hold_c, hold_d
         else:
             best_c, best_d, other_c, other_d = hold_c, hold_d, roll_c, roll_d
+        if record is not None:
+            record.rolls[0, k] = roll_v
+            record.act[k] = 1 if rolled else 0
         lo, hi = _widen(lo, hi, best_c, best_d, other_c, other_d)  # where the choice stays the better one
         c[k] = best_c
         d[k] = best_d
@@ -570,7 +576,7 @@ def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same):  # pragma: n
                 # The sweeps are chosen here, not in a helper: numba counts the references of every
                 # array in a bundle an inline helper hands on, which cost Pig's solve a quarter.
                 if sweep is None:
-                    mine = _plain_sweep(i, j, VB, z, game, C[i], D[i], NO_FIXED)
+                    mine = _plain_sweep(i, j, VB, z, game, C[i], D[i], NO_FIXED, None)
                 elif kind == SWEEP_CHAIN:
                     mine = _chain_sweep(i, j, VB, z, game, C[i], D[i], sweep, NO_FIXED)
                 else:
@@ -580,7 +586,7 @@ def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same):  # pragma: n
                 theirs = mine
                 if not diagonal:
                     if sweep is None:
-                        theirs = _plain_sweep(j, i, VA, x, game, C[j], D[j], NO_FIXED)
+                        theirs = _plain_sweep(j, i, VA, x, game, C[j], D[j], NO_FIXED, None)
                     elif kind == SWEEP_CHAIN:
                         theirs = _chain_sweep(j, i, VA, x, game, C[j], D[j], sweep, NO_FIXED)
                     else:
@@ -601,14 +607,45 @@ def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same):  # pragma: n
     return LevelSweep(change, residual, truncation)
 
 
-@njit(cache=True)
-def turn_row(V, i, j, goal, t, fixed, ends, min_top):  # pragma: no cover - numba
+def turn_row(
+    V: np.ndarray, i: int, j: int, goal: int, t: EffectTable, fixed: np.ndarray, ends: Ends, min_top: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Return the turn at (i, j) given the next mover's values V: win, action, hold and roll values.
 
     Optimal play if ``fixed`` is empty, else the given actions (see ``_turn_sweep``). ``ends``
     (``Ends``) is read for the mover's side (its first table); the row covers turn totals up to
-    where holding is provably optimal past the goal, and at least ``min_top``.
+    where holding is provably optimal past the goal, and at least ``min_top``. A plain game's
+    optimal turn to the goal takes the solve's own plain sweep (``plain_turn_row``), so a hint
+    after a fresh Pig solve compiles nothing more (the general sweep cost it ~7 s of CPU).
     """
+    ends = Ends(*ends)
+    first_to_goal = ends.mover_last.shape[0] == 0 and ends.cap == 0
+    if t.sweep == SWEEP_PLAIN and first_to_goal and fixed.shape[0] == 0 and min_top <= goal - i:
+        return plain_turn_row(V, i, j, goal, t)
+    return _general_turn_row(V, i, j, goal, t, fixed, ends, min_top)
+
+
+def plain_turn_row(
+    V: np.ndarray, i: int, j: int, goal: int, t: EffectTable
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Return ``turn_row``'s optimal turn at (i, j) of a plain game (``SWEEP_PLAIN``), first to the goal."""
+    top = goal - i
+    reach = int(np.max(t.add_amounts)) if t.add_amounts.shape[0] > 0 else 0
+    width = top + reach + 2
+    c = np.where(np.arange(width) >= top, 1.0, 0.5)  # from the goal on every total is a win (1, 0)
+    d = np.zeros(width)
+    record = new_sweep_rows(t, top, True, False)
+    x = float(V[j, i])
+    _plain_sweep(i, j, V, x, Game(goal, t, FIRST_TO_GOAL_ENDS, SWEEP_PLAIN), c, d, NO_FIXED, record)
+    hold = np.empty(top)
+    hold[0] = 1.0 - x
+    hold[1:] = 1.0 - V[j, i + 1 : goal]
+    return c[:top] + d[:top] * x, record.act, hold, record.rolls
+
+
+@njit(cache=True)
+def _general_turn_row(V, i, j, goal, t, fixed, ends, min_top):  # pragma: no cover - numba
+    """``turn_row`` by the general sweep: any effects, roll choices, fixed actions and the opponent's last turn."""
     last = ends.mover_last
     width = max(goal + last.shape[0], min_top)
     c = np.full(width, 0.5)
@@ -695,8 +732,8 @@ def _evaluate(VA, VB, TA, TB, game, rows, sweep, loop):  # pragma: no cover - nu
             cb = turns[B_C, j]
             db = turns[B_D, j]
             if sweep is None:  # chosen here, not in a helper: see ``solve_levels``
-                _plain_sweep(i, j, VB, old_b, game, ca, da, TA[i, j])
-                _plain_sweep(j, i, VA, old_a, game, cb, db, TB[j, i])
+                _plain_sweep(i, j, VB, old_b, game, ca, da, TA[i, j], None)
+                _plain_sweep(j, i, VA, old_a, game, cb, db, TB[j, i], None)
             elif kind == SWEEP_CHAIN:
                 _chain_sweep(i, j, VB, old_b, game, ca, da, sweep, TA[i, j])
                 _chain_sweep(j, i, VA, old_a, game, cb, db, sweep, TB[j, i])
