@@ -1,10 +1,12 @@
 """Solver benchmark: the numba solver against a plain-numpy value-iteration baseline, same process.
 
-Run: python bench/bench_solve.py [--big]
+Run: python bench/bench_solve.py [--big] [--write]
 Prints the compile time (a fresh numba cache), the warm solve of Pig (goal 100, to 1e-12)
 against the floor kernel and against plain-numpy value iteration, pigdice's ratio to the floor
 at goals 50 to 1000, then every variant's warm solve at goal 100 as a ratio to Pig's; --big
-also solves Pig to goal 1000 (about 5e8 states) and reports time and peak memory.
+also solves Pig to goal 1000 (about 5e8 states) and reports time and peak memory. --write saves
+the tables to bench/results/solver.md (dated, with the machine and its load), which the docs'
+Benchmarks page includes.
 
 The floor kernel (``floor_pig``) is the tightest Pig-only kernel of the solver's algorithm we
 could write: score sums high to low, each pair by policy iteration on its 2x2 system with the
@@ -36,6 +38,7 @@ from pigdice.rules.registry import variant_names
 from pigdice.solve import solve_uncached
 from pigdice.solve.tables import effect_table
 from pigdice.solve.two import rollhold
+from report import machine_stamp, markdown_table, write_results
 
 TOLERANCE = 1e-12
 
@@ -223,7 +226,8 @@ def best_of(runs: int, name: str, goal: int) -> float:
 
 
 def main() -> None:
-    """Run the benchmark and print the figures."""
+    """Run the benchmark, print the figures and (``--write``) save them for the docs."""
+    stamp = machine_stamp()
     started = time.process_time()
     policy = solve_uncached(find_variant("pig"))
     first = time.process_time() - started
@@ -243,6 +247,7 @@ def main() -> None:
     )
     print_floor(figures)
     print("every variant at goal 100, first to the goal, warm, as a ratio to Pig (passes: whole sweeps)")
+    variants = []
     for name in variant_names():
         variant = find_variant(name, goal=100)
         if variant.is_simultaneous:
@@ -255,18 +260,67 @@ def main() -> None:
             solved = solve_uncached(variant)
             times.append(time.process_time() - started)
         print(f"  {name:16s} {min(times) * 1000:8.1f} ms {min(times) / pig:6.1f} x  {solved.iterations:3d} passes")
+        variants.append((variant.title, min(times), solved.iterations))
     value, sweeps, baseline = numpy_value_iteration(100)
     print(f"plain-numpy value iteration (baseline): {baseline:.2f} s, {sweeps} sweeps, P = {value:.6f}")
     print(f"  speed-up of the numba solver over the baseline: {baseline / pig:.0f} x")
+    big = None
     if "--big" in sys.argv:
         started = time.process_time()
-        big = solve_uncached(find_variant("pig", goal=1000))
+        solved_big = solve_uncached(find_variant("pig", goal=1000))
         seconds = time.process_time() - started
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        big = (seconds, peak)
         print(
-            f"pig goal 1000: {seconds:.1f} s, {big.states:,} states, P = {big.values[0, 0]:.6f}, "
-            f"hold at {big.start_action()} at the start, peak memory {peak:.0f} MiB"
+            f"pig goal 1000: {seconds:.1f} s, {solved_big.states:,} states, P = {solved_big.values[0, 0]:.6f}, "
+            f"hold at {solved_big.start_action()} at the start, peak memory {peak:.0f} MiB"
         )
+    if "--write" in sys.argv:
+        pig_rows = [
+            [
+                "Pig goal 100, to a residual of 1e-12",
+                f"{pig * 1000:.1f} ms; the first player wins {policy.values[0, 0]:.6f}",
+            ],
+            ["the first solve, compiling on an empty kernel cache", f"{first:.2f} s"],
+            [
+                "plain-numpy value iteration on Pig (the baseline)",
+                f"{baseline:.1f} s, {sweeps} sweeps: {baseline / pig:,.0f} x",
+            ],
+        ]
+        if big is not None:
+            pig_rows.append(["Pig goal 1000 (about 5e8 states)", f"{big[0]:.1f} s, peak memory {big[1]:.0f} MiB"])
+        floor_rows = [
+            [
+                str(goal),
+                f"{f * 1000:.2f} ms",
+                f"{k * 1000:.2f} ms",
+                f"{s_ * 1000:.2f} ms",
+                f"{k / f:.2f} x",
+                f"{s_ / f:.2f} x",
+            ]
+            for goal, (f, k, s_) in figures.items()
+        ]
+        variant_rows = [[title, f"{t * 1000:.1f} ms", f"{t / pig:.1f} x", str(passes)] for title, t, passes in variants]
+        path = write_results(
+            "solver",
+            "python bench/bench_solve.py --write" + (" --big" if big is not None else ""),
+            stamp,
+            [
+                ("", markdown_table(["what", "figure"], pig_rows)),
+                (
+                    "Against the floor: a Pig-only kernel of the same algorithm, CPU time, runs alternating",
+                    markdown_table(
+                        ["goal", "floor", "generic kernel", "whole solve", "kernel / floor", "solve / floor"],
+                        floor_rows,
+                    ),
+                ),
+                (
+                    "Every variant at goal 100, first to the goal, warm, as a ratio to Pig",
+                    markdown_table(["variant", "solve", "ratio to Pig", "passes"], variant_rows),
+                ),
+            ],
+        )
+        print(f"wrote {path}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Compile and load cost: CPU seconds each command spends on a fresh machine and with warm kernel caches.
 
-Run: python bench/compile_cost.py [--runs N] [--functions]
+Run: python bench/compile_cost.py [--runs N] [--functions] [--write]
 Each command runs in its own process with NUMBA_CACHE_DIR and PIGDICE_CACHE_DIR in a fresh temporary
 folder (fresh: nothing compiled), then N more times with that folder kept (warm: every kernel loaded
 from numba's cache); the CPU time is the child's user + system time (its rusage). ``import numba``
@@ -8,6 +8,8 @@ alone is measured the same way, so "beyond numba" is what loading pigdice's cach
 the command costs on top of it. ``--functions`` lists the kernels a fresh Pig solve compiles, with the
 CPU seconds each one's compile took (numba's own event timings). Targets (issue 31): a fresh Pig solve
 compiles in <= 2 s of CPU; a warm one loads its kernels in <= 0.1 s beyond ``import numba``.
+``--write`` saves the table to bench/results/compile.md (dated, with the machine and its load) for
+the docs' Benchmarks page.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from report import machine_stamp, markdown_table, write_results
 
 COMMANDS: dict[str, list[str]] = {
     "import numba": ["-c", "import numba"],
@@ -75,7 +79,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--functions", action="store_true")
+    parser.add_argument("--write", action="store_true", help="save the table to bench/results/compile.md")
     args = parser.parse_args()
+    stamp = machine_stamp()
+    rows = []
     if not 1 <= args.runs <= 50:
         parser.error(f"--runs must be from 1 to 50, got {args.runs}")
     print(f"load average: {Path('/proc/loadavg').read_text().split()[:3]}" if Path("/proc/loadavg").exists() else "")
@@ -92,6 +99,12 @@ def main() -> None:
             warm_numba = warm
         beyond = "" if warm_numba is None else f"{warm - warm_numba:+18.3f}"
         print(f"{label:32s} {fresh:12.3f} {warm:11.3f} {beyond}")
+        rows.append([f"`{label}`", f"{fresh:.2f} s", f"{warm:.2f} s", beyond.strip() and f"{beyond.strip()} s"])
+    if args.write:
+        table = markdown_table(["command", "fresh (empty kernel cache)", "warm", "warm, beyond `import numba`"], rows)
+        command = f"python bench/compile_cost.py --write --runs {args.runs}"
+        path = write_results("compile", command, stamp, [("CPU seconds, each command in a new process", table)])
+        print(f"wrote {path}")
     if args.functions:
         cache = tempfile.mkdtemp(prefix="pigdice-compile-")
         env = {**os.environ, "NUMBA_CACHE_DIR": f"{cache}/numba", "PIGDICE_CACHE_DIR": f"{cache}/pigdice"}
