@@ -3,6 +3,7 @@ with a reason the page shows."""
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,26 @@ def test_an_address_opens_a_bounded_number_at_once_and_each_frees_its_place() ->
         admission.close()
     assert limits.usage() == {"open": 0, "opening": 0}
     assert not limits.open and not limits.opening  # no address is remembered once its websockets are gone
+
+
+def test_a_websocket_waiting_for_a_place_is_woken_when_one_frees_and_gives_up_at_its_deadline() -> None:
+    async def scenario() -> tuple[float, float, int]:
+        limits = SocketLimits(opening_per_client=1, open_per_client=5, open_in_all=5)
+        first = limits.admit("a")
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        loop.call_later(0.05, first.opened)  # the place frees after 50 ms: the waiter goes at once, not at 5 s
+        await limits.wait_to_open("a", 5.0)
+        woken = loop.time() - started
+        limits.admit("a")  # holds the place now, and nobody frees it
+        started = loop.time()
+        await limits.wait_to_open("a", 0.1)
+        return woken, loop.time() - started, len(limits.waiting)
+
+    woken, gave_up, left_waiting = asyncio.run(scenario())
+    assert woken < 2.0, f"woken after {woken:.2f} s"
+    assert 0.09 <= gave_up < 2.0, f"gave up after {gave_up:.2f} s"
+    assert left_waiting == 0  # a waiter that gave up is not remembered
 
 
 def refused_reason(client: TestClient, code: str) -> tuple[int, str]:

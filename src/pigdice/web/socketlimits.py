@@ -5,6 +5,8 @@ open, and how many the server holds open in all. A refused websocket is accepted
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -23,6 +25,7 @@ class SocketLimits:
     opening: Counter[str] = field(default_factory=Counter)
     open: Counter[str] = field(default_factory=Counter)
     total: int = 0
+    waiting: set[asyncio.Future[None]] = field(default_factory=set)  # websockets waiting for a place to open
 
     def refusal(self, client: str) -> str | None:
         """Return why a new websocket of ``client`` is refused, or None if it may open."""
@@ -35,6 +38,30 @@ class SocketLimits:
     def opening_full(self, client: str) -> bool:
         """Return whether ``client`` has as many websockets being opened as it may."""
         return self.opening[client] >= self.opening_per_client
+
+    async def wait_to_open(self, client: str, seconds: float) -> None:
+        """Wait until ``client`` has a place to open a websocket, or ``seconds`` have passed (a burst from one
+        address is let in a few at a time); woken by each opening that ends, never polling."""
+        deadline = time.monotonic() + seconds
+        while self.opening_full(client):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self.waiting.add(woken)
+            try:
+                await asyncio.wait_for(woken, left)
+            except TimeoutError:
+                return
+            finally:
+                self.waiting.discard(woken)
+
+    def opening_ended(self) -> None:
+        """Wake every websocket waiting for a place to open (each looks again at its own address's count)."""
+        for woken in self.waiting:
+            if not woken.done():
+                woken.set_result(None)
+        self.waiting.clear()
 
     def admit(self, client: str) -> Admission:
         """Count a new websocket of ``client`` as being opened and open; return what ends each."""
@@ -63,6 +90,7 @@ class Admission:
         if self.opening:
             self.opening = False
             forget(self.limits.opening, self.client)
+            self.limits.opening_ended()
 
     def close(self) -> None:
         """Stop counting the websocket at all."""

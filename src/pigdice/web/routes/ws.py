@@ -34,7 +34,6 @@ from pigdice.web.store import StoreError
 router = APIRouter()
 
 MAX_STRIKES = 100  # rate-limited messages before a connection is closed
-OPENING_POLL_SECONDS = 0.05  # how often a websocket waiting for a place to open looks again
 WELCOME_SENT_SECONDS = 10.0  # a websocket counts as being opened until its welcome is sent, or this long
 
 
@@ -48,10 +47,7 @@ async def ws_room(ws: WebSocket, code: str, manager: Manager, settings: AppSetti
     """Live room: the full state on connect, every move pushed; actions, joins and hints in (within the bounds on
     websockets per address)."""
     limits: SocketLimits = ws.app.state.sockets
-    waited = 0.0
-    while limits.opening_full(client) and waited < settings.ws_opening_wait_seconds:
-        await asyncio.sleep(OPENING_POLL_SECONDS)  # a burst from one address is let in a few at a time
-        waited += OPENING_POLL_SECONDS
+    await limits.wait_to_open(client, settings.ws_opening_wait_seconds)
     refusal = limits.refusal(client)
     if refusal is not None:
         await ws.accept()
