@@ -50,7 +50,7 @@ from pigdice.players.optimal import Optimal
 from pigdice.rules.variant import Variant
 from pigdice.web.errors import WebError
 from pigdice.web.lines import events_for_clients
-from pigdice.web.live import Connection, dumps
+from pigdice.web.live import Connection, OncePerBurst, dumps
 from pigdice.web.longjobs import RecordOrder
 from pigdice.web.rematch import Rematch
 from pigdice.web.seats import Seat, clean_name, hash_token
@@ -59,6 +59,7 @@ from pigdice.web.store import GameAheadError, GameClosedError, MoveRecord, MoveW
 log = logging.getLogger("pigdice.web")
 
 RECENT_EVENTS = 120  # events a welcome carries (the latest); older ones are sent a page at a time on request
+WATCHERS_BURST_SECONDS = 0.25  # spectators coming and going within this are told to everyone in one message
 
 
 def played_at(created_at: float | None) -> str | None:
@@ -149,6 +150,7 @@ class Room:
     away: dict[int, float] = field(default_factory=dict)  # a person's seat -> when its last connection closed
     away_timers: dict[int, asyncio.Task[None]] = field(default_factory=dict)  # tell everyone when a seat has left
     rematch: Rematch = field(default_factory=Rematch)
+    watchers_news: OncePerBurst = field(default_factory=lambda: OncePerBurst(WATCHERS_BURST_SECONDS))
     # the welcome's latest events as JSON text and what they were encoded for (``welcome_text``)
     welcome_events: tuple[tuple[Any, ...], str] | None = field(default=None, repr=False)
 
@@ -306,8 +308,8 @@ class Room:
         return sum(1 for conn in self.connections if not conn.seats)
 
     def broadcast_watchers(self) -> None:
-        """Tell everyone how many are watching (sent when a spectator comes or goes)."""
-        self.broadcast({"type": "watchers", "spectators": self.spectators})
+        """Tell everyone how many are watching, once per burst of spectators coming or going (``OncePerBurst``)."""
+        self.watchers_news.request(lambda: self.broadcast({"type": "watchers", "spectators": self.spectators}))
 
     def game_record(self) -> GameRecord:
         """Return the room's game as a record: the seed and salt only once the game is over."""
