@@ -153,3 +153,17 @@ def test_solve_of_a_shipped_game_answers_at_once_and_no_cache_solves_it_again() 
     fresh = run_json("solve", "pig", "--no-cache", "--json")
     assert not fresh["from_cache"] and fresh["start_action"] == shipped["start_action"]
     assert abs(fresh["win_probability_first_player"] - shipped["win_probability_first_player"]) < 1e-12
+
+
+def test_a_dry_run_says_what_a_solve_would_take_without_solving(tmp_path, monkeypatch):
+    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
+    result = run("solve", "pig", "--players", "5", "--goal", "100", "--dry-run", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["score_tuples"] == 100**5 and data["memory_bytes"] == 8 * 5 * 100**5
+    assert not data["fits_here"] and data["exact_solver"]
+    assert 0 < data["cpu_seconds_low"] < data["cpu_seconds_high"]
+    assert list(tmp_path.iterdir()) == []  # nothing solved, nothing cached
+    text = run("solve", "two-dice-pig", "--players", "3", "--dry-run")
+    assert text.exit_code == 0, text.output
+    assert "fits here" in text.stdout and "rough" in text.stdout and "--" not in text.stdout

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pigdice.rules.registry import find_variant
-from pigdice.solve.cost import SolveBounds, exact_refusal, largest_exact_goal, solve_cost
+from pigdice.solve.cost import SolveBounds, estimate, exact_refusal, largest_exact_goal, solve_cost
 
 
 def test_largest_exact_goal() -> None:
@@ -33,3 +33,46 @@ def test_bounds_refuse_in_words_naming_the_largest_goal() -> None:
     assert reset == "this machine solves 3-player games whose rolls can reset a score exactly up to goal 9"
     assert "no exact solver" in (exact_refusal(find_variant("pig", goal=10), 11, bounds) or "")
     assert exact_refusal(find_variant("swine-herd", goal=30), 2, bounds) is None
+
+
+# Measured CPU seconds of exact solves on a 2-core AMD EPYC, November 2026 (docs/benchmarks.md, bench/bench_solve.py,
+# bench/nplayer.py, bench/swine_herd*.py): the estimate's range must hold every one of them.
+MEASURED = [
+    ("pig", 100, 2, None, 0.004),
+    ("pig", 1000, 2, None, 3.1),
+    ("two-dice-pig", 100, 2, None, 0.071),
+    ("pig-dice", 100, 2, "first-to-goal", 0.22),
+    ("hog", 100, 2, None, 0.017),
+    ("pig", 100, 3, None, 4.6),
+    ("pig", 100, 3, "final-round", 13.6),
+    ("pig", 100, 3, "equal-turns", 36.8),
+    ("piggy-six", 30, 3, "equal-turns", 1.9),
+    ("piggy-six", 60, 3, "equal-turns", 38.0),
+    ("piggy-six", 100, 3, "equal-turns", 292.0),
+    ("two-dice-pig", 50, 3, "first-to-goal", 8.0),
+    ("pig-dice", 30, 3, "final-round", 38.0),
+    ("pig-dice", 50, 3, "final-round", 98.0),
+    ("pig", 100, 4, None, 318.0),
+    ("swine-herd", 100, 2, None, 0.47),
+    ("swine-herd", 50, 3, None, 148.0),
+    ("swine-herd", 100, 3, None, 1380.0),
+]
+
+
+def test_the_time_estimate_holds_every_measured_solve() -> None:
+    for name, goal, players, ending, seconds in MEASURED:
+        variant = find_variant(name, goal=goal)
+        if ending is not None:
+            variant = variant.with_endgame(ending)
+        low, high = estimate(variant, players).seconds
+        assert low <= seconds <= high, (
+            f"{name} to {goal}, {players} players, {ending}: {seconds} s not in {low:.3g}-{high:.3g}"
+        )
+
+
+def test_the_estimate_says_whether_the_memory_fits_without_solving() -> None:
+    small = estimate(find_variant("pig", goal=100), 4)
+    assert small.memory == 8 * 4 * 100**4 and small.states == 100**4 and small.exact is None
+    huge = estimate(find_variant("pig", goal=100), 8)
+    assert huge.memory == 8 * 8 * 100**8 and not huge.fits
+    assert "final-round" in (estimate(find_variant("pig", goal=50).with_endgame("final-round"), 5).exact or "")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -34,6 +34,9 @@ if TYPE_CHECKING:  # the solver loads numba and numpy: imported where a command 
     from pigdice.solve.n.equilibria import EquilibriumReport
 
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Solve again even if a cached policy exists.")]
+DryRunOpt = Annotated[
+    bool, typer.Option("--dry-run", help="Say what the solve would take here (memory, rough time) without solving.")
+]
 
 
 def solved(variant: Variant, no_cache: bool = False) -> tuple[Policy, float]:
@@ -50,21 +53,13 @@ def check_solve_fits(variant: Variant, players: int) -> None:
     sizes of the values every solver keeps), asked before a worker starts or any table is built, so a goal
     far too large is refused in a moment rather than after minutes of work.
     """
+    from pigdice.solve.cost import memory_need
     from pigdice.solve.exact import exactness
-    from pigdice.solve.memory import check_memory, players_values_bytes, solver_bytes, values_bytes
+    from pigdice.solve.memory import check_memory
 
     if exactness(variant, players) is not None:
         return  # no exact solver: the solver's own refusal names why
-    need: Callable[[int], int]
-    if players > 2:
-        need = lambda goal: players_values_bytes(goal, players)  # noqa: E731
-    elif variant.is_simultaneous:  # stage values, sit chances and the lone roller's values: goal x goal x goal
-        need = lambda goal: 5 * 8 * goal * goal * (goal + 1)  # noqa: E731
-    elif variant.endgame is Endgame.FIRST_TO_GOAL:
-        need = solver_bytes
-    else:  # a table of values per seat that has a last turn
-        seats = 2 if variant.endgame is Endgame.EQUAL_TURNS else 1
-        need = lambda goal: seats * values_bytes(goal)  # noqa: E731
+    need = memory_need(variant, players)
     ending = "" if variant.endgame is Endgame.FIRST_TO_GOAL else f" ({variant.endgame})"
     check_memory(f"solving {variant.name}{ending} for {players} players", variant.goal, need)
 
@@ -144,11 +139,15 @@ def solve_command(
     options: VariantOptions,
     players: PlayersOpt = 2,
     no_cache: NoCacheOpt = False,
+    dry_run: DryRunOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Compute the policy that maximises each player's probability of winning, exactly."""
     variant = options.variant(variant_name)
     variant.check_players(players)
+    if dry_run:
+        show_estimate(variant, players, json_out)
+        return
     policy, seconds, kernels = solved_exactly(variant, players, no_cache)
     summary = solve_summary(policy, seconds, kernels)
     equilibria = other_equilibria(policy)
@@ -186,6 +185,51 @@ def solve_command(
         for label, text in equilibria.lines():
             table.add_row(label, text)
     console.print(table)
+
+
+def show_estimate(variant: Variant, players: int, json_out: bool) -> None:
+    """Print what the exact solve would take here (memory, a rough time range), without solving."""
+    from pigdice.solve.cost import estimate
+    from pigdice.solve.memory import format_bytes
+
+    told = estimate(variant, players)
+    low, high = told.seconds
+    summary = {
+        "variant": variant.name,
+        "goal": variant.goal,
+        "endgame": str(variant.endgame),
+        "players": players,
+        "exact_solver": told.exact is None,
+        "why_not_exact": told.exact,
+        "score_tuples": told.states,
+        "memory_bytes": told.memory,
+        "budget_bytes": told.budget,
+        "fits_here": told.fits,
+        "cpu_seconds_low": low,
+        "cpu_seconds_high": high,
+    }
+    if json_out:
+        emit_json(summary)
+        return
+    table = Table(title=f"{variant.title}, goal {variant.goal}, {players} players: what solving it would take")
+    table.add_column(style="bold")
+    table.add_column()
+    table.add_row("exact solver", "yes" if told.exact is None else f"no: {told.exact}")
+    table.add_row("score tuples", f"{told.states:,}")
+    fits = "fits" if told.fits else "does not fit"
+    table.add_row(
+        "memory", f"{format_bytes(told.memory)} at least; {fits} here (pigdice uses up to {format_bytes(told.budget)})"
+    )
+    table.add_row("time", f"roughly {duration_text(low)} to {duration_text(high)} of one core (a rough estimate)")
+    stdout_console().print(table)
+
+
+def duration_text(seconds: float) -> str:
+    """Return ``seconds`` in the largest unit that keeps the number readable (s, min, h, days)."""
+    for size, unit in ((86400.0, "days"), (3600.0, "h"), (60.0, "min")):
+        if seconds >= 2 * size:
+            return f"{seconds / size:.0f} {unit}"
+    return f"{seconds:.2g} s" if seconds < 10 else f"{seconds:.0f} s"
 
 
 def other_equilibria(policy: ExactPolicy) -> EquilibriumReport | None:

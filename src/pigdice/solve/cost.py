@@ -18,11 +18,33 @@ to the goal: 24 MB kept, ~0.2 GB while solving, 4-10 s, ~45 s for Hog with rerol
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pigdice.rules.variant import Endgame, Variant
 from pigdice.solve.exact import exactness
+from pigdice.solve.memory import (
+    available_bytes,
+    budget_bytes,
+    players_values_bytes,
+    solver_bytes,
+    values_bytes,
+)
 from pigdice.solve.tables import effect_table
+
+# CPU seconds per score tuple and goal point (a turn sweeps up to ``goal`` totals) of a first-to-goal solve
+# of Pig, by players, measured on a 2-core AMD EPYC (November 2026): 2 players to 100 in 4 ms and to 1000 in
+# 3.1 s; 3 players to 100 in 4.6 s; 4 players to 100 in 318 s (docs/benchmarks.md).
+SECONDS_PER_TUPLE_POINT = {2: 4e-9, 3: 46e-9, 4: 32e-9}
+# What multiplies it, fitted to the same measurements: a final round or equal turns add the last turns;
+# resets repeat the passes (9 for 2 players, up to 19 for 3); turn totals that can fall (Pig Dice) sweep every
+# turn to a fixed point, and under an ending far past the goal; Swine Herd solves a stage game per tuple.
+ENDING_FACTOR = {Endgame.FIRST_TO_GOAL: 1.0, Endgame.FINAL_ROUND: 2.0, Endgame.EQUAL_TURNS: 5.0}
+RESET_FACTOR = {2: 18.0, 3: 25.0}
+FALLING_FACTOR = 55.0
+FAR_FACTOR = 4.0
+HERD_FACTOR = 150.0
+ESTIMATE_SPREAD = 6.0  # rough: the time given spans this factor either way (every measured case falls inside)
 
 
 @dataclass(frozen=True)
@@ -94,3 +116,51 @@ def exact_refusal(variant: Variant, players: int, bounds: SolveBounds, where: st
             f"exactly up to goal {limit}"
         )
     return None
+
+
+Need = Callable[[int], int]
+
+
+def memory_need(variant: Variant, players: int) -> Need:
+    """Return the bytes the exact solve of ``variant`` with ``players`` players needs at least, as a function of
+    the goal (the values every solver keeps; the solvers check their own peak exactly before they allocate)."""
+    if players > 2:
+        return lambda goal: players_values_bytes(goal, players)
+    if variant.is_simultaneous:  # stage values, sit chances and the lone roller's values: goal x goal x goal
+        return lambda goal: 5 * 8 * goal * goal * (goal + 1)
+    if variant.endgame is Endgame.FIRST_TO_GOAL:
+        return solver_bytes
+    seats = 2 if variant.endgame is Endgame.EQUAL_TURNS else 1  # a table of values per seat with a last turn
+    return lambda goal: seats * values_bytes(goal)
+
+
+@dataclass(frozen=True)
+class SolveEstimate:
+    """What an exact solve would take, told before it starts (``pigdice solve --dry-run``)."""
+
+    states: int  # score tuples: goal ** players
+    memory: int  # bytes the solve needs at least
+    budget: int  # bytes pigdice allows itself here (half of what is available)
+    seconds: tuple[float, float]  # a rough range of CPU seconds on a machine like the one measured
+    exact: str | None  # None if an exact solver plays this game, else what is missing
+
+    @property
+    def fits(self) -> bool:
+        """Return whether the solve's memory fits this machine's budget."""
+        return self.memory <= self.budget
+
+
+def estimate(variant: Variant, players: int) -> SolveEstimate:
+    """Return what the exact solve of ``variant`` with ``players`` players would take here, without solving."""
+    cost = solve_cost(variant, players)
+    seconds = cost.states * variant.goal * SECONDS_PER_TUPLE_POINT[min(max(players, 2), 4)]
+    if variant.is_simultaneous:
+        seconds *= HERD_FACTOR
+    else:
+        seconds *= ENDING_FACTOR.get(variant.endgame, ENDING_FACTOR[Endgame.EQUAL_TURNS])
+        seconds *= RESET_FACTOR[min(players, 3)] if cost.resets else 1.0
+        seconds *= 1.0 if effect_table(variant).monotone else FALLING_FACTOR
+        seconds *= FAR_FACTOR if cost.reaches_far else 1.0
+    spread = (seconds / ESTIMATE_SPREAD, seconds * ESTIMATE_SPREAD)
+    memory = memory_need(variant, players)(variant.goal)
+    return SolveEstimate(cost.states, memory, budget_bytes(available_bytes()), spread, exactness(variant, players))
