@@ -59,6 +59,7 @@ from pigdice.solve.n.rows import (
 )
 from pigdice.solve.policyfile import MAX_META_BYTES, VALUE_SLACK, entry_header
 from pigdice.solve.positions import TRUNCATION_ERROR, Position
+from pigdice.solve.solved import SolvedPolicy
 from pigdice.solve.solver import TOLERANCE, Progress, fixed_point
 from pigdice.solve.storage import READ_LOCK, RowCache, save_npz
 from pigdice.solve.tables import EffectTable, effect_table
@@ -330,7 +331,7 @@ class PlayersTurn:
 
 
 @dataclass
-class PlayersPolicy:
+class PlayersPolicy(SolvedPolicy):
     """Win vectors of a solved n-player, first-to-goal variant, with in-turn values derived on demand."""
 
     variant: Variant
@@ -361,9 +362,19 @@ class PlayersPolicy:
         return state
 
     @property
-    def goal(self) -> int:
-        """Return the goal the policy was solved for."""
-        return self.variant.goal
+    def mixed_cycles(self) -> int:
+        """Return how many cycles the equilibrium mixes in (``pigdice.solve.n.mixing``)."""
+        return 0 if self.stats is None else self.stats.mixed
+
+    @property
+    def kept_cycles(self) -> int:
+        """Return how many cycles kept their choices across passes (``pigdice.solve.n.nkernels.KEEP_GAIN``)."""
+        return 0 if self.stats is None else self.stats.kept
+
+    @property
+    def equilibrium_gain(self) -> float:
+        """Return the most any mover of a mixed or kept cycle could gain by choosing otherwise."""
+        return 0.0 if self.stats is None else self.stats.mix_gain
 
     @property
     def nbytes(self) -> int:

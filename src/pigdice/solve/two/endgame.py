@@ -29,6 +29,7 @@ from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Endgame, FinalTurn, TieRule, Variant
 from pigdice.solve.memory import check_memory, values_bytes
 from pigdice.solve.positions import TRUNCATION_ERROR, Position
+from pigdice.solve.solved import SolvedPolicy
 from pigdice.solve.solver import TOLERANCE, Progress, solve_values
 from pigdice.solve.storage import READ_LOCK, RowCache, save_npz
 from pigdice.solve.tables import EffectTable, effect_table
@@ -84,7 +85,7 @@ def _endgame_bytes(width: int) -> Callable[[int], int]:
 
 
 @dataclass
-class EndgamePolicy:
+class EndgamePolicy(SolvedPolicy):
     """Exact 2-player values under a final-round or equal-turns ending; actions derived on demand."""
 
     variant: Variant
@@ -105,11 +106,6 @@ class EndgamePolicy:
         state = dict(self.__dict__)  # the row cache pickles empty
         state.pop("table", None)
         return state
-
-    @property
-    def goal(self) -> int:
-        """Return the goal."""
-        return self.variant.goal
 
     @property
     def nbytes(self) -> int:
@@ -227,14 +223,6 @@ class EndgamePolicy:
             score, leader = position.scores
             return self._last_turn(leader - score, position.turn_total)
         return self._turn(position)
-
-    def strategy(self, position: Position) -> dict[str, float]:
-        """Return ``best`` with chance 1 (two players never need to mix)."""
-        return {self.best(position): 1.0}
-
-    def play(self, position: Position, draw: Callable[[], float] | None) -> str:
-        """Return ``best`` (two players never need to mix)."""
-        return self.best(position)
 
     def best(self, position: Position) -> str:
         """Return the option the tie-break picks (``positions.py``) at ``position``."""
