@@ -26,7 +26,6 @@ from pigdice.rules.variant import Endgame, Variant
 from pigdice.solve.policyfile import cache_dir, remove_partial_files
 from pigdice.solve.positions import Position
 from pigdice.solve.solved import SolvedPolicy
-from pigdice.solve.storage import check_npz
 
 if TYPE_CHECKING:  # the solver loads numba: imported where a solve or a solved policy is needed
     from pigdice.solve.policy import Policy
@@ -273,8 +272,7 @@ def exact_policy(
     path = exact_cache_path(variant, players)
     policy: ExactPolicy | None = None
     if use_cache and path.exists():
-        try:
-            check_npz(path)  # a plain file whose values are those saved (in range is not enough)
+        try:  # each load checks the file against its schema, checksums included (``policyreader``)
             if kind == "endgame":
                 policy = endgame.EndgamePolicy.load(path, variant)
             else:
