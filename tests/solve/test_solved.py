@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass
 
 import numpy as np
@@ -69,3 +70,13 @@ def test_the_first_to_goal_adapter_hands_its_plain_policy():
     adapted = FirstToGoalPolicy(plain)
     assert adapted.first_to_goal() is plain and plain_policy(adapted) is plain
     assert adapted.goal == 5 and adapted.is_exact
+
+
+def test_a_pickled_policy_leaves_its_derived_caches_behind():
+    variant = find_variant("pig", goal=4)
+    policy = PlayersPolicy(variant, 3, np.full((4, 4, 4, 3), 1 / 3), regret=1e-9)
+    assert policy.table is policy.table  # derived once, kept
+    assert "table" in policy.__dict__ and "table" not in policy.__getstate__()
+    back = pickle.loads(pickle.dumps(policy))
+    assert "table" not in back.__dict__ and back.regret == 1e-9
+    assert np.array_equal(back.values, policy.values) and np.array_equal(back.table.amounts, policy.table.amounts)

@@ -9,6 +9,7 @@ a solver has none) and never probes for attributes. No numba and no numpy here: 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -57,6 +58,17 @@ class SolvedPolicy:
 
     # the most any mover could gain at a turn start by choosing otherwise (3+ players; 0: exact)
     regret: float = 0.0
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle the policy's own fields, not what its cached properties derived from them (rebuilt on demand;
+        a ``storage.RowCache`` pickles empty): a policy solved in a worker process comes back small."""
+        derived = {
+            name
+            for kind in type(self).__mro__
+            for name, value in vars(kind).items()
+            if isinstance(value, cached_property)
+        }
+        return {name: value for name, value in self.__dict__.items() if name not in derived}
 
     @property
     def goal(self) -> int:

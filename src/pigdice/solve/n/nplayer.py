@@ -351,13 +351,6 @@ class PlayersPolicy(SolvedPolicy):
     cap: int = 0  # > 0: totals were cut there (tests, see solve_players)
     _rows: RowCache[tuple[int, ...], PlayersTurn] = field(default_factory=RowCache, repr=False)
 
-    def __getstate__(self) -> dict[str, object]:
-        """Pickle the values and the variant, not the caches derived from them."""
-        state = dict(self.__dict__)  # the row cache pickles empty
-        for derived in ("table", "players_game", "last_turn_game"):
-            state.pop(derived, None)
-        return state
-
     @property
     def mixed_cycles(self) -> int:
         """Return how many cycles the equilibrium mixes in (``pigdice.solve.n.mixing``)."""

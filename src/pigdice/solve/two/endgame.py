@@ -98,12 +98,6 @@ class EndgamePolicy(SolvedPolicy):
 
     players = 2
 
-    def __getstate__(self) -> dict[str, object]:
-        """Pickle the values, not the caches derived from them."""
-        state = dict(self.__dict__)  # the row cache pickles empty
-        state.pop("table", None)
-        return state
-
     @property
     def nbytes(self) -> int:
         """Return the bytes of the arrays kept: values, the last-turn table and cached rows."""
