@@ -43,7 +43,9 @@ def solved(variant: Variant, no_cache: bool = False) -> tuple[Policy, float]:
     """Return the 2-player first-to-goal policy of ``variant`` (from the cache unless ``no_cache``) and the seconds
     it took; a solve runs in a worker process, with a progress bar, and Ctrl-C stops it at once."""
     policy, seconds, _ = solved_exactly(variant.first_to_goal(), 2, no_cache, shipped=False)
-    return policy.policy, seconds  # type: ignore[attr-defined]  # 2 players first to the goal: a Policy inside
+    from pigdice.solve.exact import plain_policy
+
+    return plain_policy(policy), seconds
 
 
 def check_solve_fits(variant: Variant, players: int) -> None:
@@ -107,13 +109,13 @@ def solve_summary(policy: ExactPolicy, seconds: float, kernel_seconds: float = 0
         "players": policy.players,
         # 3+ players: cycles with no consistent pure choices mix (pigdice.solve.n.mixing); where no mixed
         # equilibrium is found (turn totals that can fall), the least-regret pure choices are kept
-        "exact": float(getattr(policy, "regret", 0.0)) == 0.0,
-        "regret": float(getattr(policy, "regret", 0.0)),
-        "mixed_cycles": getattr(getattr(policy, "stats", None), "mixed", 0),
+        "exact": policy.is_exact,
+        "regret": float(policy.regret),
+        "mixed_cycles": policy.mixed_cycles,
         # with resets a cycle whose mover sits at a breakpoint may keep its choices across passes
         # (pigdice.solve.n.nkernels.KEEP_GAIN); the most any mover of a mixed or kept cycle could gain
-        "kept_cycles": getattr(getattr(policy, "stats", None), "kept", 0),
-        "equilibrium_gain": getattr(getattr(policy, "stats", None), "mix_gain", 0.0),
+        "kept_cycles": policy.kept_cycles,
+        "equilibrium_gain": policy.equilibrium_gain,
         "win_probability_first_player": seats[0],
         "win_probability_by_seat": seats,
         "start_action": start_action(policy),

@@ -218,10 +218,10 @@ class Optimal:
         """Return the 2-player first-to-goal policy (action tables, approximations), solving on first use."""
         if self._policy is None:
             if self.in_worker:
-                from pigdice.solve.exact import exact_policy_in_worker
+                from pigdice.solve.exact import exact_policy_in_worker, plain_policy
 
                 solved = exact_policy_in_worker(self.variant.roll_hold_form(), 2, self.progress, self.check)
-                self._policy = solved.policy  # type: ignore[attr-defined]  # 2 players first to the goal
+                self._policy = plain_policy(solved)
             else:
                 from pigdice.solve.solver import solve
 

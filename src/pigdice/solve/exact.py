@@ -19,13 +19,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Endgame, Variant
 from pigdice.solve.policyfile import cache_dir, remove_partial_files
 from pigdice.solve.positions import Position
-from pigdice.solve.storage import check_npz
+from pigdice.solve.solved import SolvedPolicy
 
 if TYPE_CHECKING:  # the solver loads numba: imported where a solve or a solved policy is needed
     from pigdice.solve.policy import Policy
@@ -36,66 +36,11 @@ ENDING_PLAYERS = 3  # a final round or equal turns is solved exactly for up to t
 HERD_GOAL = 200  # Swine Herd's solver takes goals up to this (``swineherd.MAX_GOAL``; named here without numba)
 
 
-@runtime_checkable
-class ExactPolicy(Protocol):
-    """An exactly solved game: the mover's options, the best one, and everyone's chances at a position."""
-
-    from_cache: bool
-
-    @property
-    def variant(self) -> Variant:
-        """Return the solved variant."""
-
-    @property
-    def players(self) -> int:
-        """Return the number of players."""
-
-    @property
-    def seconds(self) -> float:
-        """Return how long the solve took."""
-
-    @property
-    def nbytes(self) -> int:
-        """Return the bytes of the policy's arrays."""
-
-    @property
-    def states(self) -> int:
-        """Return the number of decision states the solve covered (before the goal is reached)."""
-
-    @property
-    def iterations(self) -> int:
-        """Return the passes the solve took."""
-
-    @property
-    def residual(self) -> float:
-        """Return the solve's Bellman residual."""
-
-    def action_values(self, position: Position) -> dict[str, float]:
-        """Return the mover's win probability for each legal option ('hold', 'roll', 'roll:N')."""
-
-    def best(self, position: Position) -> str:
-        """Return the option the perfect player takes (the tie-break of ``positions.py``)."""
-
-    def strategy(self, position: Position) -> dict[str, float]:
-        """Return the chance of each option the perfect player takes: ``best`` alone, except where the
-        equilibrium mixes (3+ players, ``pigdice.solve.n.mixing``)."""
-
-    def play(self, position: Position, draw: Callable[[], float] | None) -> str:
-        """Return the option the perfect player plays: ``best``, or where the equilibrium mixes two plans (3+
-        players, ``pigdice.solve.n.mixing``) the one ``draw()`` picks (uniform in [0, 1), one per turn)."""
-
-    def win_vector(self, position: Position) -> tuple[float, ...]:
-        """Return every player's win probability at ``position``, the mover first."""
-
-    def win_probability_by_seat(self) -> list[float]:
-        """Return each seat's win probability at the start of the game, in turn order."""
-
-    def save(self, path: Path) -> None:
-        """Save the policy to ``path`` (.npz)."""
+ExactPolicy = SolvedPolicy  # every solver's policy derives from it (``pigdice.solve.solved``)
 
 
 @dataclass
-class FirstToGoalPolicy:
+class FirstToGoalPolicy(SolvedPolicy):
     """The 2-player first-to-goal ``Policy`` seen through ``ExactPolicy``."""
 
     policy: Policy
@@ -160,14 +105,6 @@ class FirstToGoalPolicy:
             return "hold"
         return f"roll:{variant.choices[choice - 1]}" if variant.chooses_dice else "roll"
 
-    def strategy(self, position: Position) -> dict[str, float]:
-        """Return ``best`` with chance 1 (two players never need to mix)."""
-        return {self.best(position): 1.0}
-
-    def play(self, position: Position, draw: Callable[[], float] | None) -> str:
-        """Return ``best`` (two players never need to mix)."""
-        return self.best(position)
-
     def win_vector(self, position: Position) -> tuple[float, ...]:
         """Return (the mover's, the other's) win probability."""
         mine = self.policy.win_probability(*self._view(position))
@@ -181,6 +118,18 @@ class FirstToGoalPolicy:
     def save(self, path: Path) -> None:
         """Save the policy to ``path`` (.npz)."""
         self.policy.save(path)
+
+    def first_to_goal(self) -> Policy:
+        """Return the plain ``Policy`` this adapter answers through."""
+        return self.policy
+
+
+def plain_policy(policy: ExactPolicy) -> Policy:
+    """Return the plain 2-player first-to-goal ``Policy`` inside ``policy``; raise BadParameterError otherwise."""
+    plain = policy.first_to_goal()
+    if plain is None:
+        raise BadParameterError(f"the {policy.variant.name} policy is not a 2-player first-to-goal one")
+    return plain
 
 
 def start_action(policy: ExactPolicy) -> int | str:
@@ -286,10 +235,11 @@ def cached_exact(variant: Variant, players: int) -> ExactPolicy | None:
 
 def remember_exact(policy: ExactPolicy) -> None:
     """Keep ``policy`` (solved elsewhere, e.g. in a worker process) in this process's memory cache."""
-    if isinstance(policy, FirstToGoalPolicy):
+    plain = policy.first_to_goal()
+    if plain is not None:
         from pigdice.solve.solver import remember
 
-        remember(policy.policy)
+        remember(plain)
         return
     _memory().put(exact_key(policy.variant, policy.players), policy)
 
@@ -322,8 +272,7 @@ def exact_policy(
     path = exact_cache_path(variant, players)
     policy: ExactPolicy | None = None
     if use_cache and path.exists():
-        try:
-            check_npz(path)  # a plain file whose values are those saved (in range is not enough)
+        try:  # each load checks the file against its schema, checksums included (``policyreader``)
             if kind == "endgame":
                 policy = endgame.EndgamePolicy.load(path, variant)
             else:
@@ -410,7 +359,7 @@ def warm(policy: ExactPolicy) -> None:
             policy.win_vector(position)
         except BadParameterError:
             pass  # a position this game cannot be in: the others warm the kernels
-    first = getattr(policy, "policy", None)  # the 2-player first-to-goal Policy: what the approximations ask
+    first = policy.first_to_goal()  # the 2-player first-to-goal Policy: what the approximations ask
     if first is not None:
         first.best_choice(0, 0, 0)
         if first.variant.can_hold:

@@ -6,24 +6,16 @@ than the whole hint; so the cache's layout and the checks on a policy file live 
 
 from __future__ import annotations
 
-import json
 import os
-import zipfile
-import zlib
 from pathlib import Path
-from typing import BinaryIO
 
 import numpy as np
 
-from pigdice import files
-from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Variant
-from pigdice.solve.memory import MiB, check_memory, values_bytes
-from pigdice.solve.storage import MAX_POLICY_FILE_BYTES, READ_LOCK, check_checksums
+from pigdice.solve.memory import values_bytes
+from pigdice.solve.policyreader import ArraySpec, Expected, Number, PolicySchema, read_policy_file
 
 FORMAT_VERSION = 1
-VALUE_SLACK = 1e-9  # rounding a solved win probability may leave it this far outside [0, 1]
-MAX_META_BYTES = 1 * MiB  # a policy file's metadata (JSON text) is a few hundred bytes
 
 
 def solvable(variant: Variant) -> Variant:
@@ -65,62 +57,30 @@ def cache_path(variant: Variant) -> Path:
     return cache_dir() / f"{variant.name}-goal{variant.goal}-{variant.fingerprint()}-v{FORMAT_VERSION}.npz"
 
 
-def entry_header(archive: zipfile.ZipFile, name: str) -> tuple[tuple[int, ...], np.dtype]:
-    """Return the shape and dtype an .npz entry declares, read from its header alone."""
-    with READ_LOCK, archive.open(name) as member:
-        major, _ = np.lib.format.read_magic(member)
-        read = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
-        shape, _, dtype = read(member)
-    return tuple(shape), np.dtype(dtype)
+def values_schema(variant: Variant) -> PolicySchema:
+    """Return what the policy file of 2-player first-to-goal ``variant`` holds: V (goal x goal) and its solve."""
+    goal = variant.goal
+    elsewhere = f"solved for other parameters than {variant.name} goal {goal}"
+    return PolicySchema(
+        what=f"the policy of {variant.name}",
+        goal=goal,
+        arrays={"values": ArraySpec((goal, goal))},
+        expected=(
+            Expected("format", FORMAT_VERSION, f"policy format {{found}} is not {FORMAT_VERSION}"),
+            Expected("fingerprint", variant.fingerprint(), elsewhere),
+        ),
+        numbers=(Number("iterations"), Number("residual"), Number("seconds")),
+        memory=lambda g: 2 * values_bytes(g),
+    )
 
 
 def read_values(path: Path, variant: Variant) -> tuple[np.ndarray, int, float, float]:
     """Return (V, passes, residual, seconds) of the policy file at ``path`` saved for ``variant``.
 
-    Raises BadParameterError if it is not a sound one: not a plain file (a FIFO would block), a
-    damaged archive, a missing entry, values that are not finite win probabilities in [0, 1] or that
+    Raises BadParameterError if it is not a sound one (``policyreader.read_policy_file``): not a plain
+    file, a damaged archive, a missing entry, values that are not finite win probabilities in [0, 1] or that
     differ from the checksum saved with them, or metadata of another variant or format.
     """
-    try:
-        stream = files.open_regular(path, MAX_POLICY_FILE_BYTES, "a policy file")
-    except files.UnsafeFileError as exc:
-        raise BadParameterError(str(exc)) from None
-    except OSError as exc:
-        raise BadParameterError(f"{path}: cannot read the policy file ({exc.strerror or exc})") from None
-    with stream:
-        return _read_values(stream, path, variant)
-
-
-def _read_values(stream: BinaryIO, path: Path, variant: Variant) -> tuple[np.ndarray, int, float, float]:
-    """Return what ``read_values`` returns, from the open policy file ``stream``."""
-    try:  # the headers first: a small compressed file may declare a huge array
-        with zipfile.ZipFile(stream) as archive:
-            shape, dtype = entry_header(archive, "values.npy")
-            meta_shape, meta_dtype = entry_header(archive, "meta.npy")
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
-        raise BadParameterError(f"{path}: damaged policy file ({type(exc).__name__}: {exc})") from exc
-    if shape != (variant.goal, variant.goal) or dtype != np.float64:
-        raise BadParameterError(f"{path}: values have shape {shape} ({dtype}), expected goal x goal float64")
-    if meta_shape != () or meta_dtype.itemsize > MAX_META_BYTES:
-        raise BadParameterError(f"{path}: damaged policy metadata")
-    check_memory(f"loading the policy of {variant.name}", variant.goal, lambda g: 2 * values_bytes(g))
-    try:
-        stream.seek(0)
-        with READ_LOCK, np.load(stream, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
-            values = np.array(data["values"], dtype=np.float64)
-        iterations, residual, seconds = int(meta["iterations"]), float(meta["residual"]), float(meta["seconds"])
-    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
-        raise BadParameterError(f"{path}: damaged policy file ({type(exc).__name__}: {exc})") from exc
-    if not isinstance(meta, dict):
-        raise BadParameterError(f"{path}: damaged policy metadata")
-    if meta.get("format") != FORMAT_VERSION:
-        raise BadParameterError(f"{path}: policy format {meta.get('format')} is not {FORMAT_VERSION}")
-    if meta.get("fingerprint") != variant.fingerprint():
-        raise BadParameterError(f"{path}: solved for other parameters than {variant.name} goal {variant.goal}")
-    if values.shape != (variant.goal, variant.goal):
-        raise BadParameterError(f"{path}: values have shape {values.shape}, expected goal x goal")
-    if not (np.isfinite(values).all() and values.min() >= -VALUE_SLACK and values.max() <= 1 + VALUE_SLACK):
-        raise BadParameterError(f"{path}: values are not win probabilities in [0, 1]")
-    check_checksums(path, meta, {"values": values})  # in range is not enough: they must be the values saved
-    return values, iterations, residual, seconds
+    read = read_policy_file(path, values_schema(variant))
+    numbers = read.numbers
+    return read.arrays["values"], int(numbers["iterations"]), numbers["residual"], numbers["seconds"]

@@ -29,13 +29,14 @@ from pigdice.solve.positions import Position
 from pigdice.solve.quickherd import HerdTurns
 from pigdice.solve.quicklast import last_turn_row, prefer, single_throw
 from pigdice.solve.quickrow import Ending, Row, action_values, dice_values, option_names, outcomes, turn_row
+from pigdice.solve.solved import SolvedPolicy
 from pigdice.solve.storage import save_npz
 
 MAX_ROWS = 4096  # turn rows kept per policy; past this they are dropped and computed again on demand
 
 
 @dataclass
-class QuickPolicy:
+class QuickPolicy(SolvedPolicy):
     """What every quick policy shares: the variant, the values and what the solve that made them took."""
 
     variant: Variant
@@ -55,11 +56,6 @@ class QuickPolicy:
         return int(self.values.nbytes)
 
     @property
-    def goal(self) -> int:
-        """Return the goal."""
-        return self.variant.goal
-
-    @property
     def states(self) -> int:
         """Return the number of decision states the solve covered."""
         raise NotImplementedError
@@ -76,30 +72,6 @@ class QuickPolicy:
             self._rows.clear()
         self._rows[key] = row
         self.rows_made += 1
-
-    def strategy(self, position: Position) -> dict[str, float]:
-        """Return ``best`` with chance 1 (two players never mix, except in Swine Herd)."""
-        return {self.best(position): 1.0}
-
-    def play(self, position: Position, draw: Callable[[], float] | None) -> str:
-        """Return ``best`` (two players never mix, except in Swine Herd)."""
-        return self.best(position)
-
-    def action_values(self, position: Position) -> dict[str, float]:
-        """Return the mover's win probability for each legal option."""
-        raise NotImplementedError
-
-    def best(self, position: Position) -> str:
-        """Return the perfect player's option."""
-        raise NotImplementedError
-
-    def win_vector(self, position: Position) -> tuple[float, ...]:
-        """Return every player's win probability at ``position``, the mover first."""
-        raise NotImplementedError
-
-    def save(self, path: Path) -> None:
-        """Save the policy to ``path`` (.npz)."""
-        raise NotImplementedError
 
     def win_probability_by_seat(self) -> list[float]:
         """Return each seat's win probability at the start of the game, in turn order."""

@@ -22,7 +22,7 @@ from pigdice.players.optimal import Optimal, approximation_note, in_play, positi
 from pigdice.players.tablechance import table_chances, table_note
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.cost import SolveBounds, exact_refusal
-from pigdice.solve.exact import ExactPolicy, FirstToGoalPolicy, exactness
+from pigdice.solve.exact import ExactPolicy, exactness
 from pigdice.solve.policy import Policy
 from pigdice.web.config import Settings
 from pigdice.web.errors import WebError
@@ -44,7 +44,7 @@ def optimal_seats(room: Room) -> list[Optimal]:
 def handed(policy: ExactPolicy) -> Policy | ExactPolicy:
     """Return what a perfect player is handed: the plain ``Policy`` of a 2-player first-to-goal solve (its
     approximations read that one), else the exact policy itself."""
-    return policy.policy if isinstance(policy, FirstToGoalPolicy) else policy
+    return policy.first_to_goal() or policy
 
 
 def bounds_of(settings: Settings) -> SolveBounds:

@@ -318,8 +318,7 @@ class SolvePool(WorkerPool):
 
 def _plain(policy: ExactPolicy) -> Policy:
     """Return the 2-player first-to-goal ``Policy`` inside ``policy`` (what the approximations read)."""
-    from pigdice.solve.exact import FirstToGoalPolicy
-
-    if not isinstance(policy, FirstToGoalPolicy):
+    plain = policy.first_to_goal()
+    if plain is None:
         raise WebError("solve_failed", "the perfect player's policy is of another game; try again", 503)
-    return policy.policy
+    return plain

@@ -20,10 +20,11 @@ from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Variant
 from pigdice.solve.herd.swineherd import SwineHerdPolicy, solve_swine_herd
 from pigdice.solve.positions import Position
+from pigdice.solve.solved import SolvedPolicy
 
 
 @dataclass
-class SwineHerdExact:
+class SwineHerdExact(SolvedPolicy):
     """The exact 2-player equilibrium of a simultaneous variant, answering at ``Position`` s."""
 
     solved: SwineHerdPolicy

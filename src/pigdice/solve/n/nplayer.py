@@ -27,11 +27,8 @@ otherwise), evaluated exactly, and ``regret`` says how far that is from an equil
 
 from __future__ import annotations
 
-import json
 import math
 import time
-import zipfile
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -57,10 +54,11 @@ from pigdice.solve.n.rows import (
     overrides_for,
     players_game,
 )
-from pigdice.solve.policyfile import MAX_META_BYTES, VALUE_SLACK, entry_header
+from pigdice.solve.policyreader import ArraySpec, Expected, Number, PolicySchema, read_policy_file
 from pigdice.solve.positions import TRUNCATION_ERROR, Position
+from pigdice.solve.solved import SolvedPolicy
 from pigdice.solve.solver import TOLERANCE, Progress, fixed_point
-from pigdice.solve.storage import READ_LOCK, RowCache, save_npz
+from pigdice.solve.storage import RowCache, save_npz
 from pigdice.solve.tables import EffectTable, effect_table
 
 if TYPE_CHECKING:
@@ -330,7 +328,7 @@ class PlayersTurn:
 
 
 @dataclass
-class PlayersPolicy:
+class PlayersPolicy(SolvedPolicy):
     """Win vectors of a solved n-player, first-to-goal variant, with in-turn values derived on demand."""
 
     variant: Variant
@@ -353,17 +351,20 @@ class PlayersPolicy:
     cap: int = 0  # > 0: totals were cut there (tests, see solve_players)
     _rows: RowCache[tuple[int, ...], PlayersTurn] = field(default_factory=RowCache, repr=False)
 
-    def __getstate__(self) -> dict[str, object]:
-        """Pickle the values and the variant, not the caches derived from them."""
-        state = dict(self.__dict__)  # the row cache pickles empty
-        for derived in ("table", "players_game", "last_turn_game"):
-            state.pop(derived, None)
-        return state
+    @property
+    def mixed_cycles(self) -> int:
+        """Return how many cycles the equilibrium mixes in (``pigdice.solve.n.mixing``)."""
+        return 0 if self.stats is None else self.stats.mixed
 
     @property
-    def goal(self) -> int:
-        """Return the goal the policy was solved for."""
-        return self.variant.goal
+    def kept_cycles(self) -> int:
+        """Return how many cycles kept their choices across passes (``pigdice.solve.n.nkernels.KEEP_GAIN``)."""
+        return 0 if self.stats is None else self.stats.kept
+
+    @property
+    def equilibrium_gain(self) -> float:
+        """Return the most any mover of a mixed or kept cycle could gain by choosing otherwise."""
+        return 0.0 if self.stats is None else self.stats.mix_gain
 
     @property
     def nbytes(self) -> int:
@@ -722,97 +723,78 @@ class PlayersPolicy:
     def load(cls, path: Path | str, variant: Variant, players: int) -> PlayersPolicy:
         """Load a policy saved for ``variant`` and ``players``; raise BadParameterError if the file is not a sound one.
 
-        As ``Policy.load``: only regular files; the array headers are checked before anything is
-        decompressed; a damaged archive, a missing entry, metadata of another variant, player count,
-        kind or format, or values that are not win vectors (finite, in [0, 1], summing to 1) are refused.
+        The file is checked against ``players_schema`` (``pigdice.solve.policyreader``); on top of it every
+        state's win vector must sum to 1 and a mixed decision's chance be a probability.
         """
         path = Path(path)
         variant = players_form(variant, players)
         check_players(variant, players)
-        goal = variant.goal
-        ending = variant.endgame is not Endgame.FIRST_TO_GOAL
-        seats = players if variant.endgame is Endgame.EQUAL_TURNS else 1
-        expected = (seats,) + (goal,) * players + (players,) if ending else (goal,) * players + (players,)
-        if not path.is_file():
-            raise BadParameterError(f"{path}: not a regular file")
-        try:
-            with zipfile.ZipFile(path) as archive:
-                shape, dtype = entry_header(archive, "values.npy")
-                meta_shape, meta_dtype = entry_header(archive, "meta.npy")
-                decided = [entry_header(archive, f"decision_{name}.npy") for name in ("states", "x")]
-                banked_shape, _ = entry_header(archive, "banked.npy")
-                last_shape, _ = entry_header(archive, "last.npy")
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
-            raise BadParameterError(f"{path}: damaged policy file ({type(exc).__name__}: {exc})") from exc
-        if shape != expected or dtype != np.float64:
-            raise BadParameterError(f"{path}: values have shape {shape} ({dtype}), expected {expected} float64")
-        if meta_shape != () or meta_dtype.itemsize > MAX_META_BYTES:
-            raise BadParameterError(f"{path}: damaged policy metadata")
-        count = decided[0][0]
-        if (
-            len(count) != 1
-            or decided[1][0] != (*count, 3)
-            or count[0] > seats * goal**players
-            or decided[0][1] != np.int64
-            or decided[1][1] != np.float64
-        ):
-            raise BadParameterError(f"{path}: damaged decision points {decided}")
-        if ending and (
-            len(banked_shape) != 4
-            or banked_shape[0] != seats
-            or banked_shape[2:] != (goal ** (players - 1), players)
-            or banked_shape[1] > MAX_WIDTH
-            or len(last_shape) != 2
-            or last_shape[0] != players - 1
-            or last_shape[1] > goal + MAX_WIDTH + 4096
-        ):
-            raise BadParameterError(f"{path}: damaged last-turn tables {banked_shape} {last_shape}")
-        extra = 8 * (math.prod(banked_shape) + math.prod(last_shape)) if ending else 0
-        need = lambda g: 2 * seats * players_values_bytes(g, players) + 2 * extra  # noqa: E731 - the file's arrays and copies
-        check_memory(f"loading the {players}-player policy of {variant.name}", goal, need)
-        try:
-            with READ_LOCK, np.load(path, allow_pickle=False) as data:
-                meta = json.loads(str(data["meta"]))
-                values = np.asarray(data["values"], dtype=np.float64)  # a fresh array already: no copy
-                states = np.array(data["decision_states"], dtype=np.int64)
-                xs = np.array(data["decision_x"], dtype=np.float64)
-                banked = np.array(data["banked"], dtype=np.float64) if ending else FIRST_TO_GOAL
-                last = np.array(data["last"], dtype=np.float64) if ending else NO_LAST
-            if not isinstance(meta, dict):
-                raise BadParameterError(f"{path}: damaged policy metadata")
-            iterations, residual, seconds = int(meta["iterations"]), float(meta["residual"]), float(meta["seconds"])
-            regret = float(meta["regret"])
-            truncation = float(meta.get("truncation", 0.0))
-            stats = None if meta.get("stats") is None else SolveStats(**meta["stats"])
-        except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
-            if isinstance(exc, BadParameterError):
-                raise
-            raise BadParameterError(f"{path}: damaged policy file ({type(exc).__name__}: {exc})") from exc
-        if meta.get("kind") != KIND or meta.get("format") != FORMAT_VERSION:
-            raise BadParameterError(
-                f"{path}: policy kind {meta.get('kind')!r} format {meta.get('format')} is not {KIND!r} {FORMAT_VERSION}"
-            )
-        if meta.get("players") != players:
-            raise BadParameterError(f"{path}: solved for {meta.get('players')} players, not {players}")
-        if meta.get("fingerprint") != rules_key(variant):
-            raise BadParameterError(f"{path}: solved for other parameters than {variant.name} goal {goal}")
-        if values.shape != expected:
-            raise BadParameterError(f"{path}: values have shape {values.shape}, expected {expected}")
-        for array in (values, banked, last) if ending else (values,):
-            if array.size and not (
-                np.isfinite(array).all() and array.min() >= -VALUE_SLACK and array.max() <= 1 + VALUE_SLACK
-            ):
-                raise BadParameterError(f"{path}: values are not win probabilities in [0, 1]")
+        read = read_policy_file(path, players_schema(variant, players))
+        values, xs = read.arrays["values"], read.arrays["decision_x"]
         if float(np.max(np.abs(values.sum(axis=-1) - 1.0))) > SUM_SLACK:
             raise BadParameterError(f"{path}: a state's win probabilities do not sum to 1")
-        if len(states) and (states.min() < 0 or states.max() >= seats * goal**players or not np.isfinite(xs).all()):
-            raise BadParameterError(f"{path}: decision points outside the game")
-        if not (math.isfinite(regret) and 0.0 <= regret <= 1.0):
-            raise BadParameterError(f"{path}: regret {regret} is not a probability")
         if len(xs) and not (xs[:, 2].min() >= 0.0 and xs[:, 2].max() <= 1.0):
             raise BadParameterError(f"{path}: a mixed decision's chance is not a probability")
+        try:
+            stats = None if read.meta.get("stats") is None else SolveStats(**read.meta["stats"])
+        except TypeError as exc:
+            raise BadParameterError(f"{path}: damaged policy metadata (stats: {exc})") from None
+        states = read.arrays["decision_states"]
+        if len(states) != len(xs):
+            raise BadParameterError(f"{path}: damaged decision points ({len(states)} states, {len(xs)} rows)")
         decisions = {int(state): Override(*(float(v) for v in x)) for state, x in zip(states, xs, strict=True)}
-        if not (math.isfinite(truncation) and 0.0 <= truncation <= ACCEPTABLE_TRUNCATION):
-            raise BadParameterError(f"{path}: truncation {truncation} past what the solver accepts")
-        return cls(variant, players, values, iterations, residual, seconds, True, regret, decisions, stats=stats,
-                   banked=banked, last=last, truncation=truncation)  # fmt: skip
+        numbers = read.numbers
+        ending = variant.endgame is not Endgame.FIRST_TO_GOAL
+        return cls(
+            variant,
+            players,
+            values,
+            int(numbers["iterations"]),
+            numbers["residual"],
+            numbers["seconds"],
+            True,
+            numbers["regret"],
+            decisions,
+            stats=stats,
+            banked=read.arrays["banked"] if ending else FIRST_TO_GOAL,
+            last=read.arrays["last"] if ending else NO_LAST,
+            truncation=numbers["truncation"],
+        )
+
+
+def players_schema(variant: Variant, players: int) -> PolicySchema:
+    """Return what an n-player policy file holds: the win vectors W, the decision overrides, the last-turn tables
+    (with a final round or equal turns) and the solve's figures."""
+    goal = variant.goal
+    ending = variant.endgame is not Endgame.FIRST_TO_GOAL
+    seats = players if variant.endgame is Endgame.EQUAL_TURNS else 1
+    states = seats * goal**players
+    count = range(states + 1)
+    arrays = {
+        "values": ArraySpec(((seats,) if ending else ()) + (goal,) * players + (players,)),
+        "decision_states": ArraySpec((count,), "int64", 0, states - 1),
+        "decision_x": ArraySpec((count, 3), low=None, high=None),
+    }
+    if ending:
+        arrays["banked"] = ArraySpec((seats, range(MAX_WIDTH + 1), goal ** (players - 1), players))
+        arrays["last"] = ArraySpec((players - 1, range(goal + MAX_WIDTH + 4096 + 1)))
+    elsewhere = f"solved for other parameters than {variant.name} goal {goal}"
+    return PolicySchema(
+        what=f"the {players}-player policy of {variant.name}",
+        goal=goal,
+        arrays=arrays,
+        expected=(
+            Expected("kind", KIND, "policy kind {found} is not " + repr(KIND)),
+            Expected("format", FORMAT_VERSION, "policy format {found} is not " + str(FORMAT_VERSION)),
+            Expected("players", players, f"solved for {{found}} players, not {players}"),
+            Expected("fingerprint", rules_key(variant), elsewhere),
+        ),
+        numbers=(
+            Number("iterations"),
+            Number("residual"),
+            Number("seconds"),
+            Number("regret", 0.0, 1.0, "a probability"),
+            Number("truncation", 0.0, ACCEPTABLE_TRUNCATION, "within what the solver accepts", default=0.0),
+        ),
+        memory=lambda g: 2 * seats * players_values_bytes(g, players),
+    )

@@ -14,10 +14,7 @@ first-to-goal solver's (``pigdice.solve.solver.solve_values``).
 
 from __future__ import annotations
 
-import json
 import time
-import zipfile
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -28,9 +25,11 @@ import numpy as np
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Endgame, FinalTurn, TieRule, Variant
 from pigdice.solve.memory import check_memory, values_bytes
+from pigdice.solve.policyreader import ArraySpec, Expected, Number, PolicySchema, read_policy_file
 from pigdice.solve.positions import TRUNCATION_ERROR, Position
+from pigdice.solve.solved import SolvedPolicy
 from pigdice.solve.solver import TOLERANCE, Progress, solve_values
-from pigdice.solve.storage import READ_LOCK, RowCache, save_npz
+from pigdice.solve.storage import RowCache, save_npz
 from pigdice.solve.tables import EffectTable, effect_table
 from pigdice.solve.two import dicechoice, lastturn, rollhold
 from pigdice.solve.two.bundles import NO_LAST, Ends
@@ -39,7 +38,6 @@ FORMAT_VERSION = 1
 MIN_LAST = 256  # the last-turn table's first length; it doubles while it is too short
 MAX_LAST = 1 << 15  # ... up to this length: past it the truncation error is reported as it is
 ACCEPTABLE_TRUNCATION = 1e-9  # a solve whose values may be off by more is refused
-VALUE_SLACK = 1e-9
 
 
 def solves_endgame(variant: Variant) -> bool:
@@ -84,7 +82,7 @@ def _endgame_bytes(width: int) -> Callable[[int], int]:
 
 
 @dataclass
-class EndgamePolicy:
+class EndgamePolicy(SolvedPolicy):
     """Exact 2-player values under a final-round or equal-turns ending; actions derived on demand."""
 
     variant: Variant
@@ -99,17 +97,6 @@ class EndgamePolicy:
     _rows: RowCache[tuple[int, int, int], tuple[np.ndarray, ...]] = field(default_factory=RowCache, repr=False)
 
     players = 2
-
-    def __getstate__(self) -> dict[str, object]:
-        """Pickle the values, not the caches derived from them."""
-        state = dict(self.__dict__)  # the row cache pickles empty
-        state.pop("table", None)
-        return state
-
-    @property
-    def goal(self) -> int:
-        """Return the goal."""
-        return self.variant.goal
 
     @property
     def nbytes(self) -> int:
@@ -228,14 +215,6 @@ class EndgamePolicy:
             return self._last_turn(leader - score, position.turn_total)
         return self._turn(position)
 
-    def strategy(self, position: Position) -> dict[str, float]:
-        """Return ``best`` with chance 1 (two players never need to mix)."""
-        return {self.best(position): 1.0}
-
-    def play(self, position: Position, draw: Callable[[], float] | None) -> str:
-        """Return ``best`` (two players never need to mix)."""
-        return self.best(position)
-
     def best(self, position: Position) -> str:
         """Return the option the tie-break picks (``positions.py``) at ``position``."""
         values = self.action_values(position)
@@ -275,31 +254,29 @@ class EndgamePolicy:
     @classmethod
     def load(cls, path: Path, variant: Variant) -> EndgamePolicy:
         """Load a policy saved for ``variant``; raise BadParameterError if the file is not a sound one for it."""
-        if not path.is_file():
-            raise BadParameterError(f"{path}: not a regular file")
-        seats = 2 if variant.endgame is Endgame.EQUAL_TURNS else 1
-        check_memory(f"loading the policy of {variant.name}", variant.goal, lambda g: 3 * seats * values_bytes(g))
-        try:
-            with zipfile.ZipFile(path) as archive:
-                if archive.getinfo("values.npy").file_size > 16 * seats * values_bytes(variant.goal) + 4096:
-                    raise BadParameterError(f"{path}: values larger than goal {variant.goal} needs")
-            with READ_LOCK, np.load(path, allow_pickle=False) as data:
-                meta = json.loads(str(data["meta"]))
-                values = np.array(data["values"], dtype=np.float64)
-                last = np.array(data["last"], dtype=np.float64)
-            iterations, residual = int(meta["iterations"]), float(meta["residual"])
-            truncation, seconds = float(meta["truncation"]), float(meta["seconds"])
-        except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
-            raise BadParameterError(f"{path}: damaged policy file ({type(exc).__name__}: {exc})") from exc
-        if meta.get("format") != FORMAT_VERSION or meta.get("key") != endgame_key(variant):
-            raise BadParameterError(f"{path}: solved for another format or other parameters than {variant.name}")
-        goal = variant.goal
-        if values.shape != (seats, goal, goal) or last.ndim != 1 or last.size < goal:
-            raise BadParameterError(f"{path}: arrays of the wrong shape for {variant.name} goal {goal}")
-        for array in (values, last):
-            if not (np.isfinite(array).all() and array.min() >= -VALUE_SLACK and array.max() <= 1 + VALUE_SLACK):
-                raise BadParameterError(f"{path}: values are not win probabilities in [0, 1]")
-        return cls(variant, values, last, iterations, residual, truncation, seconds, 0, True)
+        read = read_policy_file(path, endgame_schema(variant))
+        numbers = read.numbers
+        values, last = read.arrays["values"], read.arrays["last"]
+        iterations, residual, truncation = int(numbers["iterations"]), numbers["residual"], numbers["truncation"]
+        return cls(variant, values, last, iterations, residual, truncation, numbers["seconds"], 0, True)
+
+
+def endgame_schema(variant: Variant) -> PolicySchema:
+    """Return what an endgame policy file of ``variant`` holds: V per seat, the last-turn table L and the solve."""
+    goal = variant.goal
+    seats = 2 if variant.endgame is Endgame.EQUAL_TURNS else 1
+    longest = 2 * max(MAX_LAST, 2 * goal + 4096)  # the table doubles from its first length while it is short
+    return PolicySchema(
+        what=f"the policy of {variant.name}",
+        goal=goal,
+        arrays={"values": ArraySpec((seats, goal, goal)), "last": ArraySpec((range(goal, longest + 1),))},
+        expected=(
+            Expected("format", FORMAT_VERSION, f"solved for another format or other parameters than {variant.name}"),
+            Expected("key", endgame_key(variant), f"solved for another format or other parameters than {variant.name}"),
+        ),
+        numbers=(Number("iterations"), Number("residual"), Number("truncation"), Number("seconds")),
+        memory=lambda g: 3 * seats * values_bytes(g),
+    )
 
 
 def endgame_key(variant: Variant) -> str:
