@@ -106,6 +106,32 @@ def parse_action(text: str) -> Action:
 
 
 @dataclass(frozen=True)
+class OtherSet:
+    """Piggy Six for large groups: the set of dice that is not rolling this move, and where it is.
+
+    ``phase`` is 'not started' (it starts once half the table has had a turn with the first set), 'rolling'
+    (``player``'s turn is under way with ``turn_total``), 'waiting' (for ``player``, still busy with the
+    set now rolling) or 'finished' (someone reached the goal with it: no more turns with it).
+    """
+
+    number: int  # 1 or 2: which set it is, as the players call them
+    phase: str
+    player: int
+    turn_total: int = 0
+    rolls: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the set as JSON-ready data."""
+        return {
+            "set": self.number,
+            "phase": self.phase,
+            "player": self.player,
+            "turn_total": self.turn_total,
+            "rolls": self.rolls,
+        }
+
+
+@dataclass(frozen=True)
 class GameState:
     """Everything about a game in progress; never changed in place."""
 
@@ -122,6 +148,8 @@ class GameState:
     resigned: tuple[int, ...] = ()  # players who left the game, in the order they resigned
     step: int = 0
     winners: tuple[int, ...] | None = None
+    other_set: OtherSet | None = None  # Piggy Six with two sets of dice: the set not moving now
+    set_number: int = 1  # with two sets: the set the current player rolls (1 or 2)
 
     @property
     def players(self) -> int:
@@ -164,6 +192,7 @@ class GameState:
             "winners": None if self.winners is None else list(self.winners),
             "resigned": list(self.resigned),
             "legal_actions": [str(a) for a in legal_actions(self)],
+            **({} if self.other_set is None else {"set": self.set_number, "other_set": self.other_set.to_json()}),
         }
 
 
@@ -186,6 +215,7 @@ def new_game(variant: Variant, players: int = 2) -> GameState:
         turns_played=(0,) * players,
         reached=(0,) * players,
         standing=standing,
+        other_set=OtherSet(2, "not started", 0) if variant.two_dice_sets else None,
     )
 
 
@@ -260,8 +290,14 @@ def _apply(state: GameState, action: Move, rng: np.random.Generator | ScriptedDi
         return _apply_simultaneous(state, action, rng)
     events: list[Event] = []
     player = state.current
+    if state.other_set is not None:
+        from pigdice.engine import twosets
+
+        end_turn = twosets.end_set_turn
+    else:
+        end_turn = _end_turn
     if isinstance(action, Hold):
-        return _end_turn(state, state.scores[player] + state.turn_total, state.turn_total, events)
+        return end_turn(state, state.scores[player] + state.turn_total, state.turn_total, events)
     dice = action.dice if action.dice is not None else state.variant.choices[0]
     throw = state.variant.roll_spec(dice).throw(rng)
     score, turn_total, ends = throw.effect.resolve(state.scores[player], state.turn_total)
@@ -273,10 +309,15 @@ def _apply(state: GameState, action: Move, rng: np.random.Generator | ScriptedDi
             events.append(Busted(player, state.turn_total))
         elif kind is EffectKind.RESET_SCORE:
             events.append(ScoreReset(player, state.scores[player], state.turn_total))
-        return _end_turn(state, score, score - state.scores[player], events)
+        return end_turn(state, score, score - state.scores[player], events)
     if state.variant.decision is Decision.DICE_PER_TURN or state.is_final_roll():
-        return _end_turn(state, score + turn_total, turn_total, events)
-    return _evolve(state, turn_total=turn_total), events
+        return end_turn(state, score + turn_total, turn_total, events)
+    state = _evolve(state, turn_total=turn_total)
+    if state.other_set is not None:
+        from pigdice.engine.twosets import pass_move
+
+        state = pass_move(state)
+    return state, events
 
 
 def _describe_legal(legal: list[Action]) -> str:
@@ -355,6 +396,10 @@ def _resign(state: GameState, seat: int, rng: np.random.Generator | ScriptedDice
     left = [p for p in range(state.players) if p not in state.resigned]
     if len(left) == 1:
         return _game_over(state, (left[0],), events)
+    if state.other_set is not None:
+        from pigdice.engine.twosets import resign_from_sets
+
+        return resign_from_sets(state, seat, events)
     if state.variant.decision is Decision.SIMULTANEOUS:
         standing = list(state.standing)
         standing[seat] = False
@@ -382,6 +427,10 @@ def _time_out(state: GameState, rng: np.random.Generator | ScriptedDice) -> tupl
         standing = list(state.standing)
         standing[player] = False
         return _after_choice(_evolve(state, standing=tuple(standing)), player, events, rng)
+    if state.other_set is not None:
+        from pigdice.engine.twosets import end_set_turn
+
+        return end_set_turn(state, state.scores[player], 0, events)
     return _end_turn(state, state.scores[player], 0, events)
 
 

@@ -380,12 +380,29 @@ def _swine_herd(at_goal: str = "sit") -> Variant:
     )
 
 
-def _piggy_six() -> Variant:
+TWO_SETS_RULES = (
+    "Large groups (two sets of dice, for 7 or more players, from the large-group rules of \"Piggy Six: A "
+    "Simple Dice Game\"): the first set starts with the first player; once half the players have had a turn "
+    "with it, the second set starts with the first player again, and the two sets follow each other round the "
+    "table, each passing to the next player when a turn ends.",
+    "While two turns are under way the sets take turns: one roll or stop with one set, then one with the other.",
+    "A set never overtakes the other: if the next player is still playing a turn with the other set, this set "
+    "waits until that turn is over.",
+    "When someone's score reaches the goal, their set stops; the player holding the other set finishes that turn "
+    "(they may still pass the leader), then the game is over and the most points win. Players may end with one "
+    "turn more or fewer than others. If the first to the goal wins outright, the other turn is cut short.",
+)
+
+
+def _piggy_six(dice_sets: str = "1") -> Variant:
+    dice_sets = parse_choice("dice_sets", str(dice_sets), ("1", "2"))
+    two_sets = dice_sets == "2"
     return Variant(
         name="piggy-six",
         title="Piggy Six",
         sources=(S004,),
-        summary="Two dice; any 6 loses the turn total, 6-6 resets the score; equal turns.",
+        summary="Two dice; any 6 loses the turn total, 6-6 resets the score; equal turns."
+        + (" Two sets of dice for a large group." if two_sets else ""),
         rules=(
             "Roll two dice and add their sum to the turn total.",
             "A 6 on either die ends the turn with the turn total lost.",
@@ -395,6 +412,7 @@ def _piggy_six() -> Variant:
             "the win).",
             "Solitaire: play against two opponents who always stop at a fixed turn total, say one at 8 and one "
             "at 14; here they are robots that hold at those totals.",
+            *(TWO_SETS_RULES if two_sets else ()),
         ),
         goal=100,
         decision=Decision.ROLL_HOLD,
@@ -402,6 +420,8 @@ def _piggy_six() -> Variant:
         rolls=(_d6(2, scoring.piggy_six),),
         endgame=Endgame.EQUAL_TURNS,
         ties=TieRule.SHARED,
+        players_min=7 if two_sets else 2,
+        parameters=(("dice_sets", dice_sets),) if two_sets else (),
         aliases=("piggy6", "pig-six"),
     )
 
@@ -483,6 +503,13 @@ SETTINGS: dict[str, tuple[Setting, ...]] = {
     "pass-the-pigs": (Setting("oinker", "Chance that the pigs touch (an oinker)", probability=True),),
     "hog": (Setting("max_dice", "Most dice in one throw", low=1, high=MAX_HOG_DICE),),
     "hog-reroll": (Setting("max_dice", "Most dice in one roll", low=1, high=MAX_REROLL_DICE),),
+    "piggy-six": (
+        Setting(
+            "dice_sets",
+            "Sets of dice",
+            (("1", "one set, passed round the table"), ("2", "two sets following each other (7 or more players)")),
+        ),
+    ),
     "swine-herd": (
         Setting(
             "at_goal",

@@ -229,8 +229,17 @@ class Variant:
             return f"reaching {self.goal} {others}; best score wins; {self.ties.label}"
         return f"reaching {self.goal} finishes the round; best score wins; {self.ties.label}"
 
+    @property
+    def two_dice_sets(self) -> bool:
+        """Return True if two sets of dice go round the table at once (Piggy Six for large groups)."""
+        return dict(self.parameters).get("dice_sets") == "2"
+
     def check_players(self, players: int) -> None:
         """Raise BadParameterError unless ``players`` is a legal number of players."""
+        if self.two_dice_sets and players < 7:
+            raise BadParameterError(
+                f"two sets of dice are for a large group of 7 or more players, not {players}; play with one set"
+            )
         if not self.players_min <= players <= self.players_max:
             raise BadParameterError(
                 f"{self.name} is played by {self.players_min} to {self.players_max} players, not {players}"
