@@ -224,6 +224,11 @@ class Variant:
         """Return a one-line description of how reaching the goal ends the game."""
         if self.endgame is Endgame.FIRST_TO_GOAL:
             return f"first to {self.goal} wins"
+        if self.two_dice_sets:
+            return (
+                f"reaching {self.goal} lets the player with the other set of dice finish their turn; best score wins; "
+                f"{self.ties.label}"
+            )
         if self.endgame is Endgame.FINAL_ROUND:
             others = f"gives everyone else {self.final_turn.label}"
             return f"reaching {self.goal} {others}; best score wins; {self.ties.label}"

@@ -275,7 +275,9 @@ class TerminalGame:
             if player:
                 text.append("   ")
             current = not simultaneous and player == state.current and not state.is_terminal()
-            text.append("▸ " if current else "  ", style="bold yellow")
+            other = state.other_set
+            other_turn = other is not None and other.phase == "rolling" and other.player == player and not current
+            text.append("▸ " if current else "▹ " if other_turn else "  ", style="bold yellow")
             text.append(name, style="bold" if current else "")
             text.append(f" {score}", style="bold cyan")
             if not is_human(self.strategies[player]):
