@@ -195,6 +195,9 @@ class Variant:
 
         Swine Herd's shared rolls become one player's rolls: the game its approximate robot solves.
         """
+        if self.two_dice_sets:  # the race is one player against another: one set of dice
+            parameters = tuple(item for item in self.parameters if item[0] != "dice_sets")
+            return dataclasses.replace(self, parameters=parameters, players_min=2).roll_hold_form()
         if self.decision is not Decision.SIMULTANEOUS:
             return self.first_to_goal()
         return dataclasses.replace(
