@@ -7,24 +7,25 @@ import json
 import pytest
 
 from pigdice.engine.events import Banked, FinalRoundStarted, GameOver, TurnStarted
-from pigdice.engine.game import HOLD, ROLL, Resign, apply, dice_rng, new_game
+from pigdice.engine.game import HOLD, ROLL, Action, GameState, Resign, apply, dice_rng, new_game
 from pigdice.engine.record import SeatEntry, parse_record, record_game, record_text, replay_record
 from pigdice.errors import BadParameterError
 from pigdice.rules import find_variant
 from pigdice.rules.outcomes import ScriptedDice
+from pigdice.rules.variant import Variant
 
 SMALL = (1, 2)  # 3 points, no six
 BUST = (6, 1)
 
 
-def two_sets(goal: int = 100, **ending: str) -> object:
+def two_sets(goal: int = 100, **ending: str) -> Variant:
     """Return Piggy Six with two sets of dice."""
     return find_variant("piggy-six", goal=goal, dice_sets="2", **ending)
 
 
-def after_half_the_table(variant: object, dice: ScriptedDice) -> object:
+def after_half_the_table(variant: Variant, dice: ScriptedDice) -> GameState:
     """Return an 8-player game once players 0-3 have each had one turn (one roll of 3, then hold) with set 1."""
-    state = new_game(variant, 8)  # type: ignore[arg-type]
+    state = new_game(variant, 8)
     for _ in range(4):
         state, _ = apply(state, ROLL, dice)
         state, _ = apply(state, HOLD, dice)
@@ -33,7 +34,7 @@ def after_half_the_table(variant: object, dice: ScriptedDice) -> object:
 
 def test_two_sets_need_seven_players_and_a_known_count() -> None:
     with pytest.raises(BadParameterError, match="7 or more players"):
-        new_game(two_sets(), 6)  # type: ignore[arg-type]
+        new_game(two_sets(), 6)
     with pytest.raises(BadParameterError, match="dice_sets"):
         find_variant("piggy-six", dice_sets="3")
     assert new_game(find_variant("piggy-six"), 6).other_set is None
@@ -41,7 +42,7 @@ def test_two_sets_need_seven_players_and_a_known_count() -> None:
 
 def test_the_second_set_starts_with_the_first_player_once_half_the_table_has_played() -> None:
     dice = ScriptedDice([SMALL] * 4)
-    state = new_game(two_sets(), 8)  # type: ignore[arg-type]
+    state = new_game(two_sets(), 8)
     state, _ = apply(state, ROLL, dice)
     assert state.current == 0 and state.other_set is not None and state.other_set.phase == "not started"
     state, _ = apply(state, HOLD, dice)
@@ -86,7 +87,7 @@ def test_a_set_waits_for_a_player_still_busy_with_the_other_set() -> None:
 
 def test_reaching_the_goal_lets_the_other_set_finish_its_turn_and_the_best_score_wins() -> None:
     dice = ScriptedDice([BUST] * 4 + [(5, 5), (1, 1), (5, 4)])
-    state = new_game(two_sets(goal=10), 8)  # type: ignore[arg-type]
+    state = new_game(two_sets(goal=10), 8)
     for _ in range(4):
         state, _ = apply(state, ROLL, dice)
     state, _ = apply(state, ROLL, dice)  # player 0 (set 2): 10
@@ -101,7 +102,7 @@ def test_reaching_the_goal_lets_the_other_set_finish_its_turn_and_the_best_score
 
 def test_first_to_the_goal_cuts_the_other_turn_short() -> None:
     dice = ScriptedDice([BUST] * 4 + [(5, 5), (1, 1)])
-    state = new_game(two_sets(goal=10, endgame="first-to-goal"), 8)  # type: ignore[arg-type]
+    state = new_game(two_sets(goal=10, endgame="first-to-goal"), 8)
     for _ in range(6):
         state, _ = apply(state, ROLL, dice)
     state, events = apply(state, HOLD, dice)
@@ -117,21 +118,21 @@ def test_a_player_leaving_with_the_other_set_in_hand_passes_it_on() -> None:
     assert state.current == 4 and state.other_set is not None and state.other_set.player == 1
 
 
-def hold_at(state: object, limit: int) -> object:
+def hold_at(state: GameState, limit: int) -> Action:
     """Return the move of a player who holds at ``limit`` in hand."""
-    return HOLD if state.turn_total >= limit else ROLL  # type: ignore[attr-defined]
+    return HOLD if state.turn_total >= limit else ROLL
 
 
 def test_a_seeded_game_plays_to_the_end_and_its_record_replays() -> None:
     variant = two_sets(goal=50)
-    state, rng, actions = new_game(variant, 8), dice_rng(11), []  # type: ignore[arg-type]
+    state, rng, actions = new_game(variant, 8), dice_rng(11), list[Action]()
     while not state.is_terminal():
         action = hold_at(state, 10 + 2 * state.current)
-        state, _ = apply(state, action, rng)  # type: ignore[arg-type]
+        state, _ = apply(state, action, rng)
         actions.append(action)
     assert max(state.scores) >= 50 and sum(state.turns_played) > 8
     seats = [SeatEntry(f"P{n}", f"hold:{10 + 2 * n}", "robot") for n in range(8)]
-    record = record_game(variant, seats, 11, actions)  # type: ignore[arg-type]
+    record = record_game(variant, seats, 11, actions)
     assert record.params == {"dice_sets": "2"}
     again = parse_record(record_text(record))
     replayed, _ = replay_record(again)

@@ -223,7 +223,9 @@ SET_STAKE = re.compile(r"(\d+) \+ (\d+) with set ([12])|(\d+) with set ([12])")
 
 def test_eight_players_with_two_sets_of_dice_play_to_the_end() -> None:
     robots = ",".join(f"hold:{limit}" for limit in (6, 8, 10, 12, 14, 16, 18))
-    child = spawn("play", "piggy-six", "--param", "dice_sets=2", "--players", f"you,{robots}", "--goal", "30", "--seed", "2")
+    child = spawn(
+        "play", "piggy-six", "--param", "dice_sets=2", "--players", f"you,{robots}", "--goal", "30", "--seed", "2"
+    )
     child.expect("Two sets of dice for a large group")
     moves, sets_seen = 0, set()
     while True:

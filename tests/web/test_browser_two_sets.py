@@ -22,7 +22,9 @@ def test_eight_seats_with_two_sets_of_dice_play_to_the_end_on_a_phone(server: st
     path, tokens = f"/play/{reply.json()['code']}", reply.json()["tokens"]
     context, page, errors = open_page(chromium, 360, 740)
     page.goto(server + "/rules")  # same origin, so the page's storage is the room's
-    page.evaluate("([key, tokens]) => localStorage.setItem(key, JSON.stringify({tokens}))", [f"pigdice:{path[6:]}", tokens])
+    page.evaluate(
+        "([key, tokens]) => localStorage.setItem(key, JSON.stringify({tokens}))", [f"pigdice:{path[6:]}", tokens]
+    )
     page.goto(server + path)
     both_shown = False
     for _ in range(400):

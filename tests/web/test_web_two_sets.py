@@ -17,7 +17,9 @@ def _persons_move_or_end(client: Any, code: str) -> dict[str, Any] | None:
 
 def test_eight_seats_with_two_sets_of_dice_play_to_the_end(client: Any) -> None:
     robots = [f"hold:{limit}" for limit in (6, 9, 12, 15)]
-    data = create_game(client, variant="piggy-six", params={"dice_sets": "2"}, players=["you"] * PEOPLE + robots, goal=30)
+    data = create_game(
+        client, variant="piggy-six", params={"dice_sets": "2"}, players=["you"] * PEOPLE + robots, goal=30
+    )
     code, tokens = data["code"], data["tokens"]
     saw_both_sets_rolling = False
     for _ in range(400):

@@ -381,8 +381,8 @@ def _swine_herd(at_goal: str = "sit") -> Variant:
 
 
 TWO_SETS_RULES = (
-    "Large groups (two sets of dice, for 7 or more players, from the large-group rules of \"Piggy Six: A "
-    "Simple Dice Game\"): the first set starts with the first player; once half the players have had a turn "
+    'Large groups (two sets of dice, for 7 or more players, from the large-group rules of "Piggy Six: A '
+    'Simple Dice Game"): the first set starts with the first player; once half the players have had a turn '
     "with it, the second set starts with the first player again, and the two sets follow each other round the "
     "table, each passing to the next player when a turn ends.",
     "While two turns are under way the sets take turns: one roll or stop with one set, then one with the other.",
@@ -412,7 +412,14 @@ def _piggy_six(dice_sets: str = "1") -> Variant:
             "the win).",
             "Solitaire: play against two opponents who always stop at a fixed turn total, say one at 8 and one "
             "at 14; here they are robots that hold at those totals.",
-            *(TWO_SETS_RULES if two_sets else ()),
+            *(
+                TWO_SETS_RULES
+                if two_sets
+                else (
+                    "With 7 or more players you may play with two sets of dice following each other round the "
+                    "table (the large-group rules); choose it when you start a game.",
+                )
+            ),
         ),
         goal=100,
         decision=Decision.ROLL_HOLD,
@@ -438,7 +445,7 @@ def _piggy_six_3dice() -> Variant:
                 "Before each roll choose to throw 1, 2 or 3 dice; their sum joins the turn total.",
                 "A single 6 ends the turn with the turn total lost.",
                 "Two 6s end the turn and reset your score to zero; three 6s count as two.",
-                *base.rules[3:],
+                *base.rules[3:5],  # the large-group rules are for two dice a roll
             ),
             "decision": Decision.DICE_PER_ROLL,
             "choices": (1, 2, 3),
@@ -458,6 +465,7 @@ class Setting:
     low: int | None = None  # the range of a whole-number setting
     high: int | None = None
     probability: bool = False  # a chance from 0 to 1 (exclusive)
+    default: str | None = None  # its value where the variant leaves it out of its parameters
 
     @property
     def kind(self) -> str:
@@ -508,6 +516,7 @@ SETTINGS: dict[str, tuple[Setting, ...]] = {
             "dice_sets",
             "Sets of dice",
             (("1", "one set, passed round the table"), ("2", "two sets following each other (7 or more players)")),
+            default="1",
         ),
     ),
     "swine-herd": (
@@ -542,7 +551,7 @@ def stored_params(name: str, params: Mapping[str, Any]) -> dict[str, Any]:
 def variant_settings(variant: Variant) -> list[tuple[Setting, Any]]:
     """Return the settings a player may change in this variant, each with its current value."""
     values = dict(variant.parameters)
-    return [(setting, values.get(setting.key)) for setting in SETTINGS.get(variant.name, ())]
+    return [(setting, values.get(setting.key, setting.default)) for setting in SETTINGS.get(variant.name, ())]
 
 
 @dataclass(frozen=True)

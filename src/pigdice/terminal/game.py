@@ -596,7 +596,9 @@ class TerminalGame:
         if other is not None:
             status.append(f" with set {state.set_number}", style="dim")
             if other.phase == "rolling":
-                status.append(f" ({self.names[other.player]} + {other.turn_total} with set {other.number})", style="dim")
+                status.append(
+                    f" ({self.names[other.player]} + {other.turn_total} with set {other.number})", style="dim"
+                )
         status.append(" · ")
         status.append_text(Text(" / ").join(keys))
         status.append(" > ", style="bold")
