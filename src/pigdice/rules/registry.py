@@ -397,29 +397,29 @@ TWO_SETS_RULES = (
 def _piggy_six(dice_sets: str = "1") -> Variant:
     dice_sets = parse_choice("dice_sets", str(dice_sets), ("1", "2"))
     two_sets = dice_sets == "2"
+    ending = (
+        "Once someone reaches the goal (100, or 50 for a short game) the round is finished so everyone has the "
+        "same number of turns; the player with the most points wins (tied players share the win).",
+    )
+    solitaire = (
+        "Solitaire: play against two opponents who always stop at a fixed turn total, say one at 8 and one at 14; "
+        "here they are robots that hold at those totals.",
+    )
+    large_groups = (
+        "With 7 or more players you may play with two sets of dice following each other round the table (the "
+        "large-group rules); choose it when you start a game.",
+    )
     return Variant(
         name="piggy-six",
         title="Piggy Six",
         sources=(S004,),
-        summary="Two dice; any 6 loses the turn total, 6-6 resets the score; equal turns."
-        + (" Two sets of dice for a large group." if two_sets else ""),
+        summary="Two dice; any 6 loses the turn total, 6-6 resets the score; "
+        + ("two sets of dice for a large group." if two_sets else "equal turns."),
         rules=(
             "Roll two dice and add their sum to the turn total.",
             "A 6 on either die ends the turn with the turn total lost.",
             "Double six ends the turn and resets your whole score to zero.",
-            "Once someone reaches the goal (100, or 50 for a short game) the round is finished so "
-            "everyone has the same number of turns; the player with the most points wins (tied players share "
-            "the win).",
-            "Solitaire: play against two opponents who always stop at a fixed turn total, say one at 8 and one "
-            "at 14; here they are robots that hold at those totals.",
-            *(
-                TWO_SETS_RULES
-                if two_sets
-                else (
-                    "With 7 or more players you may play with two sets of dice following each other round the "
-                    "table (the large-group rules); choose it when you start a game.",
-                )
-            ),
+            *(TWO_SETS_RULES if two_sets else (*ending, *solitaire, *large_groups)),
         ),
         goal=100,
         decision=Decision.ROLL_HOLD,
