@@ -216,3 +216,33 @@ def test_on_a_terminal_a_number_of_dice_ends_when_it_cannot_grow_on_enter_or_aft
     child.sendeof()
     child.expect("abandoned")
     assert finish(child) == 0
+
+
+SET_STAKE = re.compile(r"(\d+) \+ (\d+) with set ([12])|(\d+) with set ([12])")
+
+
+def test_eight_players_with_two_sets_of_dice_play_to_the_end() -> None:
+    robots = ",".join(f"hold:{limit}" for limit in (6, 8, 10, 12, 14, 16, 18))
+    child = spawn(
+        "play", "piggy-six", "--param", "dice_sets=2", "--players", f"you,{robots}", "--goal", "30", "--seed", "2"
+    )
+    child.expect(r"two\s+sets\s+of\s+dice\s+for\s+a\s+large\s+group")
+    moves, sets_seen = 0, set()
+    while True:
+        if child.expect([PROMPT, GAME_OVER]) == 1:
+            child.expect(RESULT)
+            break
+        moves += 1
+        assert moves < 300, "the game should end"
+        line = re.sub(r"\s+", " ", child.before.rsplit(" > ", 1)[-1])  # the prompt may wrap
+        stakes = list(SET_STAKE.finditer(line))
+        assert stakes, f"the prompt names the set in hand: {line!r}"
+        stake = stakes[0]
+        sets_seen.add(stake.group(3) or stake.group(5))
+        child.sendline("h" if stake.group(2) and int(stake.group(2)) >= 6 else "r")
+    child.expect("Rematch\\?")
+    transcript = child.before
+    child.sendline("n")
+    assert finish(child) == 0
+    assert "Traceback" not in transcript
+    assert sets_seen == {"1", "2"}, "the person rolls with both sets in a game this long"

@@ -106,6 +106,33 @@ def parse_action(text: str) -> Action:
 
 
 @dataclass(frozen=True)
+class OtherSet:
+    """Piggy Six for large groups: the set of dice that is not rolling this move, and where it is.
+
+    ``phase`` is 'not started' (it starts once half the table has had a turn with the first set), 'rolling'
+    (``player``'s turn is under way with ``turn_total``), 'waiting' (for ``player``, still busy with the
+    set now rolling) or 'finished' (someone reached the goal with it: no more turns with it). How the two
+    sets move is at the end of this module.
+    """
+
+    number: int  # 1 or 2: which set it is, as the players call them
+    phase: str
+    player: int
+    turn_total: int = 0
+    rolls: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the set as JSON-ready data."""
+        return {
+            "set": self.number,
+            "phase": self.phase,
+            "player": self.player,
+            "turn_total": self.turn_total,
+            "rolls": self.rolls,
+        }
+
+
+@dataclass(frozen=True)
 class GameState:
     """Everything about a game in progress; never changed in place."""
 
@@ -122,6 +149,8 @@ class GameState:
     resigned: tuple[int, ...] = ()  # players who left the game, in the order they resigned
     step: int = 0
     winners: tuple[int, ...] | None = None
+    other_set: OtherSet | None = None  # Piggy Six with two sets of dice: the set not moving now
+    set_number: int = 1  # with two sets: the set the current player rolls (1 or 2)
 
     @property
     def players(self) -> int:
@@ -164,6 +193,7 @@ class GameState:
             "winners": None if self.winners is None else list(self.winners),
             "resigned": list(self.resigned),
             "legal_actions": [str(a) for a in legal_actions(self)],
+            **({} if self.other_set is None else {"set": self.set_number, "other_set": self.other_set.to_json()}),
         }
 
 
@@ -186,6 +216,7 @@ def new_game(variant: Variant, players: int = 2) -> GameState:
         turns_played=(0,) * players,
         reached=(0,) * players,
         standing=standing,
+        other_set=OtherSet(2, "not started", 0) if variant.two_dice_sets else None,
     )
 
 
@@ -260,8 +291,9 @@ def _apply(state: GameState, action: Move, rng: np.random.Generator | ScriptedDi
         return _apply_simultaneous(state, action, rng)
     events: list[Event] = []
     player = state.current
+    end_turn = _end_turn if state.other_set is None else _end_set_turn
     if isinstance(action, Hold):
-        return _end_turn(state, state.scores[player] + state.turn_total, state.turn_total, events)
+        return end_turn(state, state.scores[player] + state.turn_total, state.turn_total, events)
     dice = action.dice if action.dice is not None else state.variant.choices[0]
     throw = state.variant.roll_spec(dice).throw(rng)
     score, turn_total, ends = throw.effect.resolve(state.scores[player], state.turn_total)
@@ -273,10 +305,13 @@ def _apply(state: GameState, action: Move, rng: np.random.Generator | ScriptedDi
             events.append(Busted(player, state.turn_total))
         elif kind is EffectKind.RESET_SCORE:
             events.append(ScoreReset(player, state.scores[player], state.turn_total))
-        return _end_turn(state, score, score - state.scores[player], events)
+        return end_turn(state, score, score - state.scores[player], events)
     if state.variant.decision is Decision.DICE_PER_TURN or state.is_final_roll():
-        return _end_turn(state, score + turn_total, turn_total, events)
-    return _evolve(state, turn_total=turn_total), events
+        return end_turn(state, score + turn_total, turn_total, events)
+    state = _evolve(state, turn_total=turn_total)
+    if state.other_set is not None:
+        state = _pass_move(state)
+    return state, events
 
 
 def _describe_legal(legal: list[Action]) -> str:
@@ -355,6 +390,8 @@ def _resign(state: GameState, seat: int, rng: np.random.Generator | ScriptedDice
     left = [p for p in range(state.players) if p not in state.resigned]
     if len(left) == 1:
         return _game_over(state, (left[0],), events)
+    if state.other_set is not None:
+        return _resign_from_sets(state, seat, events)
     if state.variant.decision is Decision.SIMULTANEOUS:
         standing = list(state.standing)
         standing[seat] = False
@@ -382,6 +419,8 @@ def _time_out(state: GameState, rng: np.random.Generator | ScriptedDice) -> tupl
         standing = list(state.standing)
         standing[player] = False
         return _after_choice(_evolve(state, standing=tuple(standing)), player, events, rng)
+    if state.other_set is not None:
+        return _end_set_turn(state, state.scores[player], 0, events)
     return _end_turn(state, state.scores[player], 0, events)
 
 
@@ -492,4 +531,109 @@ def replay(
     for action in actions:
         state, new_events = apply(state, action, rng)
         events.extend(new_events)
+    return state, events
+
+
+# -- two sets of dice (Piggy Six for large groups) -------------------------------------------------
+# One mover at a time: ``state.current`` rolls set ``state.set_number`` with ``state.turn_total``, and
+# ``state.other_set`` says where the other set is. The sets take turns, one move (a roll or a stop) each,
+# whenever a turn is under way with both; a set whose next player is still busy with the other set waits
+# for that turn to end. Someone reaching the goal stops their set; the turn under way with the other set
+# is played out, then the most points win (first-to-goal: the game ends at once). The rules text is
+# ``pigdice.rules.registry.TWO_SETS_RULES``.
+ROLLING, WAITING, NOT_STARTED, FINISHED = "rolling", "waiting", "not started", "finished"
+
+
+def _this_set(state: GameState, phase: str = ROLLING, player: int | None = None) -> OtherSet:
+    """Return the set now moving as it will look once the move goes to the other set."""
+    who = state.current if player is None else player
+    return OtherSet(state.set_number, phase, who, state.turn_total, state.rolls_this_turn)
+
+
+def _switch(state: GameState, mine: OtherSet) -> GameState:
+    """Return ``state`` with the other set moving and this set left as ``mine``."""
+    other = state.other_set
+    assert other is not None  # only called in a two-set game
+    return _evolve(
+        state,
+        current=other.player,
+        turn_total=other.turn_total,
+        rolls_this_turn=other.rolls,
+        set_number=other.number,
+        other_set=mine,
+    )
+
+
+def _pass_move(state: GameState) -> GameState:
+    """Return ``state`` with the move passed to the other set, if a turn is under way with it."""
+    other = state.other_set
+    if other is None or other.phase != ROLLING:
+        return state
+    return _switch(state, _this_set(state))
+
+
+def _end_set_turn(state: GameState, new_score: int, points: int, events: list[Event]) -> tuple[GameState, list[Event]]:
+    """End the mover's turn with ``new_score``; pass their set on (or end the game); return state and events."""
+    player = state.current
+    if points > 0:
+        events.append(Banked(player, points, new_score))
+    state = _with_score(state, player, new_score)
+    played = list(state.turns_played)
+    played[player] += 1
+    state = _evolve(state, turns_played=tuple(played), turn_total=0, rolls_this_turn=0)
+    other = state.other_set
+    assert other is not None  # only called in a two-set game
+    if other.phase == FINISHED:  # the turn played out after someone reached the goal: the game is over
+        return _game_over(state, _best(state), events)
+    if new_score >= state.variant.goal:
+        if state.variant.endgame is Endgame.FIRST_TO_GOAL:
+            return _game_over(state, (player,), events)
+        if other.phase != ROLLING:
+            return _game_over(state, _best(state), events)
+        events.append(FinalRoundStarted(player, (other.player,)))
+        return _switch(state, OtherSet(state.set_number, FINISHED, player)), events
+    if other.phase == WAITING and other.player == player:  # the other set waited for this player: it starts now
+        other = OtherSet(other.number, ROLLING, player)
+        state = _evolve(state, other_set=other, turn=state.turn + 1)
+        events.append(TurnStarted(player, state.turn))
+    following = _next_in_play(state, player)
+    if other.phase == ROLLING and other.player == following:  # never overtake: wait for that turn to end
+        return _switch(state, OtherSet(state.set_number, WAITING, following)), events
+    state = _evolve(state, current=following, turn=state.turn + 1)
+    events.append(TurnStarted(following, state.turn))
+    if other.phase == NOT_STARTED and sum(played) >= state.players // 2:  # half the table has played
+        state = _start_second_set(state, events)
+    return _pass_move(state), events
+
+
+def _start_second_set(state: GameState, events: list[Event]) -> GameState:
+    """Start the second set with the first player still in the game (or let it wait for them)."""
+    first = _next_in_play(state, state.players - 1)
+    if first == state.current:
+        return _evolve(state, other_set=OtherSet(2, WAITING, first))
+    state = _evolve(state, other_set=OtherSet(2, ROLLING, first), turn=state.turn + 1)
+    events.append(TurnStarted(first, state.turn))
+    return state
+
+
+def _resign_from_sets(state: GameState, seat: int, events: list[Event]) -> tuple[GameState, list[Event]]:
+    """Seat ``seat`` has left a two-set game: end the turn they were playing, or move a set waiting for them on."""
+    other = state.other_set
+    assert other is not None  # only called in a two-set game
+    if seat == state.current:
+        if state.turn_total:
+            events.append(Busted(seat, state.turn_total))
+        return _end_set_turn(state, state.scores[seat], 0, events)
+    if other.phase == ROLLING and other.player == seat:
+        if other.turn_total:
+            events.append(Busted(seat, other.turn_total))
+        mover = _this_set(state)
+        state, events = _end_set_turn(_switch(state, mover), state.scores[seat], 0, events)
+        return state, events
+    if other.phase == WAITING and other.player == seat:
+        following = _next_in_play(state, seat)
+        if following == state.current:
+            return _evolve(state, other_set=OtherSet(other.number, WAITING, following)), events
+        state = _evolve(state, other_set=OtherSet(other.number, ROLLING, following), turn=state.turn + 1)
+        events.append(TurnStarted(following, state.turn))
     return state, events

@@ -36,6 +36,12 @@ def approximation_note(variant: Variant, players: int) -> str | None:
 
     if exactness(variant, players) is None:
         return None
+    if variant.two_dice_sets:
+        return (
+            "with two sets of dice two players' turns are under way at once, which no solver models: it plays the "
+            "best 2-player strategy for a race to the goal against the highest opponent score, so its chances are "
+            "not exact"
+        )
     if variant.decision is Decision.SIMULTANEOUS:
         if exactness(variant, 2) is not None:
             return "Swine Herd is played with Pig's optimal policy, sitting down where a Pig player would hold"

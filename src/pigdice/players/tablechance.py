@@ -60,8 +60,8 @@ def table_chances(state: GameState, advisor: Optimal) -> tuple[float, ...] | Non
     """Return every seat's estimated chance to be the winner of ``state`` (seat order), read from the 2-player
     policy ``advisor`` holds; None where that policy cannot say (a last round past the goal)."""
     seats = in_play(state)
-    if state.is_terminal() or len(seats) < 2:
-        return None
+    if state.is_terminal() or len(seats) < 2 or state.variant.two_dice_sets:
+        return None  # two sets of dice: two turns under way, which no estimate here has been measured against
     try:
         if state.variant.is_simultaneous:
             pair = advisor.exact(2)

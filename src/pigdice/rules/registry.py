@@ -380,21 +380,46 @@ def _swine_herd(at_goal: str = "sit") -> Variant:
     )
 
 
-def _piggy_six() -> Variant:
+TWO_SETS_RULES = (
+    'Large groups (two sets of dice, for 7 or more players, from the large-group rules of "Piggy Six: A '
+    'Simple Dice Game"): the first set starts with the first player; once half the players have had a turn '
+    "with it, the second set starts with the first player again, and the two sets follow each other round the "
+    "table, each passing to the next player when a turn ends.",
+    "While two turns are under way the sets take turns: one roll or stop with one set, then one with the other.",
+    "A set never overtakes the other: if the next player is still playing a turn with the other set, this set "
+    "waits until that turn is over.",
+    "When someone's score reaches the goal, their set stops; the player holding the other set finishes that turn "
+    "(they may still pass the leader), then the game is over and the most points win. Players may end with one "
+    "turn more or fewer than others. If the first to the goal wins outright, the other turn is cut short.",
+)
+
+
+def _piggy_six(dice_sets: str = "1") -> Variant:
+    dice_sets = parse_choice("dice_sets", str(dice_sets), ("1", "2"))
+    two_sets = dice_sets == "2"
+    ending = (
+        "Once someone reaches the goal (100, or 50 for a short game) the round is finished so everyone has the "
+        "same number of turns; the player with the most points wins (tied players share the win).",
+    )
+    solitaire = (
+        "Solitaire: play against two opponents who always stop at a fixed turn total, say one at 8 and one at 14; "
+        "here they are robots that hold at those totals.",
+    )
+    large_groups = (
+        "With 7 or more players you may play with two sets of dice following each other round the table (the "
+        "large-group rules); choose it when you start a game.",
+    )
     return Variant(
         name="piggy-six",
         title="Piggy Six",
         sources=(S004,),
-        summary="Two dice; any 6 loses the turn total, 6-6 resets the score; equal turns.",
+        summary="Two dice; any 6 loses the turn total, 6-6 resets the score; "
+        + ("two sets of dice for a large group." if two_sets else "equal turns."),
         rules=(
             "Roll two dice and add their sum to the turn total.",
             "A 6 on either die ends the turn with the turn total lost.",
             "Double six ends the turn and resets your whole score to zero.",
-            "Once someone reaches the goal (100, or 50 for a short game) the round is finished so "
-            "everyone has the same number of turns; the player with the most points wins (tied players share "
-            "the win).",
-            "Solitaire: play against two opponents who always stop at a fixed turn total, say one at 8 and one "
-            "at 14; here they are robots that hold at those totals.",
+            *(TWO_SETS_RULES if two_sets else (*ending, *solitaire, *large_groups)),
         ),
         goal=100,
         decision=Decision.ROLL_HOLD,
@@ -402,6 +427,8 @@ def _piggy_six() -> Variant:
         rolls=(_d6(2, scoring.piggy_six),),
         endgame=Endgame.EQUAL_TURNS,
         ties=TieRule.SHARED,
+        players_min=7 if two_sets else 2,
+        parameters=(("dice_sets", dice_sets),) if two_sets else (),
         aliases=("piggy6", "pig-six"),
     )
 
@@ -418,7 +445,7 @@ def _piggy_six_3dice() -> Variant:
                 "Before each roll choose to throw 1, 2 or 3 dice; their sum joins the turn total.",
                 "A single 6 ends the turn with the turn total lost.",
                 "Two 6s end the turn and reset your score to zero; three 6s count as two.",
-                *base.rules[3:],
+                *base.rules[3:5],  # the large-group rules are for two dice a roll
             ),
             "decision": Decision.DICE_PER_ROLL,
             "choices": (1, 2, 3),
@@ -438,6 +465,7 @@ class Setting:
     low: int | None = None  # the range of a whole-number setting
     high: int | None = None
     probability: bool = False  # a chance from 0 to 1 (exclusive)
+    default: str | None = None  # its value where the variant leaves it out of its parameters
 
     @property
     def kind(self) -> str:
@@ -483,6 +511,14 @@ SETTINGS: dict[str, tuple[Setting, ...]] = {
     "pass-the-pigs": (Setting("oinker", "Chance that the pigs touch (an oinker)", probability=True),),
     "hog": (Setting("max_dice", "Most dice in one throw", low=1, high=MAX_HOG_DICE),),
     "hog-reroll": (Setting("max_dice", "Most dice in one roll", low=1, high=MAX_REROLL_DICE),),
+    "piggy-six": (
+        Setting(
+            "dice_sets",
+            "Sets of dice",
+            (("1", "one set, passed round the table"), ("2", "two sets following each other (7 or more players)")),
+            default="1",
+        ),
+    ),
     "swine-herd": (
         Setting(
             "at_goal",
@@ -515,7 +551,7 @@ def stored_params(name: str, params: Mapping[str, Any]) -> dict[str, Any]:
 def variant_settings(variant: Variant) -> list[tuple[Setting, Any]]:
     """Return the settings a player may change in this variant, each with its current value."""
     values = dict(variant.parameters)
-    return [(setting, values.get(setting.key)) for setting in SETTINGS.get(variant.name, ())]
+    return [(setting, values.get(setting.key, setting.default)) for setting in SETTINGS.get(variant.name, ())]
 
 
 @dataclass(frozen=True)

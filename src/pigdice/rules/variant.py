@@ -195,6 +195,9 @@ class Variant:
 
         Swine Herd's shared rolls become one player's rolls: the game its approximate robot solves.
         """
+        if self.two_dice_sets:  # the race is one player against another: one set of dice
+            parameters = tuple(item for item in self.parameters if item[0] != "dice_sets")
+            return dataclasses.replace(self, parameters=parameters, players_min=2).roll_hold_form()
         if self.decision is not Decision.SIMULTANEOUS:
             return self.first_to_goal()
         return dataclasses.replace(
@@ -224,13 +227,27 @@ class Variant:
         """Return a one-line description of how reaching the goal ends the game."""
         if self.endgame is Endgame.FIRST_TO_GOAL:
             return f"first to {self.goal} wins"
+        if self.two_dice_sets:
+            return (
+                f"reaching {self.goal} lets the player with the other set of dice finish their turn; best score wins; "
+                f"{self.ties.label}"
+            )
         if self.endgame is Endgame.FINAL_ROUND:
             others = f"gives everyone else {self.final_turn.label}"
             return f"reaching {self.goal} {others}; best score wins; {self.ties.label}"
         return f"reaching {self.goal} finishes the round; best score wins; {self.ties.label}"
 
+    @property
+    def two_dice_sets(self) -> bool:
+        """Return True if two sets of dice go round the table at once (Piggy Six for large groups)."""
+        return dict(self.parameters).get("dice_sets") == "2"
+
     def check_players(self, players: int) -> None:
         """Raise BadParameterError unless ``players`` is a legal number of players."""
+        if self.two_dice_sets and players < 7:
+            raise BadParameterError(
+                f"two sets of dice are for a large group of 7 or more players, not {players}; play with one set"
+            )
         if not self.players_min <= players <= self.players_max:
             raise BadParameterError(
                 f"{self.name} is played by {self.players_min} to {self.players_max} players, not {players}"

@@ -155,6 +155,8 @@ def exactness(variant: Variant, players: int) -> str | None:
 
     Memory is not checked here: ``exact_policy`` refuses a goal too large for this machine.
     """
+    if variant.two_dice_sets:
+        return "with two sets of dice two players' turns are under way at once, and no solver models that"
     if variant.is_simultaneous:
         if players != 2:
             return f"Swine Herd is solved exactly for 2 players, not {players}"
@@ -225,6 +227,8 @@ def _memory() -> PolicyCache[ExactPolicy]:
 def cached_exact(variant: Variant, players: int) -> ExactPolicy | None:
     """Return the exact policy kept in this process's memory, or None: never solves, never reads the disk."""
     variant = _exact_form(variant)
+    if exactness(variant, players) is not None:  # no exact policy exists to keep (two sets of dice)
+        return None
     if solver_kind(variant, players) == "first-to-goal":
         from pigdice.solve.solver import cached
 

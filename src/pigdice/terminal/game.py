@@ -275,7 +275,9 @@ class TerminalGame:
             if player:
                 text.append("   ")
             current = not simultaneous and player == state.current and not state.is_terminal()
-            text.append("▸ " if current else "  ", style="bold yellow")
+            other = state.other_set
+            other_turn = other is not None and other.phase == "rolling" and other.player == player and not current
+            text.append("▸ " if current else "▹ " if other_turn else "  ", style="bold yellow")
             text.append(name, style="bold" if current else "")
             text.append(f" {score}", style="bold cyan")
             if not is_human(self.strategies[player]):
@@ -386,15 +388,45 @@ class TerminalGame:
             if self.keys.ready(left):
                 self.check_keys()
 
-    def turn_banner(self) -> None:
-        """Print the rule line and the scoreboard at the start of a turn."""
+    def turn_banner(self, player: int | None = None) -> None:
+        """Print the rule line and the scoreboard at the start of a turn (``player``'s: the mover's if None)."""
         state = self.state
+        player = state.current if player is None else player
         if self.variant.decision is Decision.SIMULTANEOUS:
             title = f"Round {state.turns_played[0] + 1} · everyone stands"
         else:
-            title = f"Round {state.turns_played[state.current] + 1} · {_possessive(self.names[state.current])} turn"
+            title = f"Round {state.turns_played[player] + 1} · {_possessive(self.names[player])} turn"
+        if state.other_set is not None:
+            title += f" with set {self._set_of(player)}"
         self.console.print(Rule(title, style="blue"))
         self.say(self.scoreboard())
+        if state.other_set is not None:
+            self.say(self.sets_line())
+
+    def _set_of(self, player: int) -> int:
+        """Return the number of the set of dice ``player`` holds (two sets of dice; the mover's if neither)."""
+        other = self.state.other_set
+        if other is not None and other.player == player and player != self.state.current:
+            return other.number
+        return self.state.set_number
+
+    def sets_line(self) -> Text:
+        """Return where both sets of dice are: who plays each and their turn totals (two sets of dice)."""
+        state = self.state
+        other = state.other_set
+        if other is None:
+            return Text()
+        mover = Text(f"set {state.set_number}: {self.names[state.current]}, turn total {state.turn_total}")
+        if other.phase == "rolling":
+            elsewhere = f"set {other.number}: {self.names[other.player]}, turn total {other.turn_total}"
+        elif other.phase == "waiting":
+            elsewhere = f"set {other.number} waits for {self.names[other.player]}"
+        elif other.phase == "finished":
+            elsewhere = f"set {other.number} is finished"
+        else:
+            elsewhere = f"set {other.number} starts when half the table has played"
+        sets = [mover, Text(elsewhere)] if state.set_number < other.number else [Text(elsewhere), mover]
+        return Text("  Dice: ", style="dim") + Text(" · ").join(sets)
 
     def show_events(self, events: Sequence[ev.Event], action: Move | None) -> None:
         """Print what happened, merging a bust or reset into the line of the roll that caused it."""
@@ -505,7 +537,7 @@ class TerminalGame:
                 f"  {_verb(names[event.player], 'run', 'runs')} out of time: the turn passes{lost}", style="yellow"
             )
         elif isinstance(event, ev.TurnStarted):
-            self.turn_banner()
+            self.turn_banner(event.player if event.player >= 0 else None)
         elif isinstance(event, ev.GameStopped):
             self.say(f"  {ev.describe_event(event, self.names)}.", style="bold yellow")
 
@@ -560,6 +592,13 @@ class TerminalGame:
         status.append(f" {state.scores[player]}", style="cyan")
         if variant.can_hold and state.turn_total:
             status.append(f" + {state.turn_total}", style="bold green")
+        other = state.other_set
+        if other is not None:
+            status.append(f" with set {state.set_number}", style="dim")
+            if other.phase == "rolling":
+                status.append(
+                    f" ({self.names[other.player]} + {other.turn_total} with set {other.number})", style="dim"
+                )
         status.append(" · ")
         status.append_text(Text(" / ").join(keys))
         status.append(" > ", style="bold")

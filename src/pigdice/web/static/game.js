@@ -293,6 +293,7 @@
     $("notice").hidden = !notice && !lostSeat;
     $("notice").textContent = [lostSeat, notice].filter(Boolean).join(" ");
     $("turn-total").textContent = state.turn_total;
+    renderSets();
     const area = $("dice-area");
     const roll = lastRoll();
     if (roll) {
@@ -452,6 +453,33 @@
     return seat.connected ? "person" : "person · disconnected";
   }
 
+  // Piggy Six for large groups: where both sets of dice are, whose turn is under way with each, and its total
+  function renderSets() {
+    const box = $("sets-line");
+    const other = state.other_set;
+    box.hidden = !other || state.finished;
+    if (box.hidden) return;
+    const here = "Set " + state.set + ": " + name(state.current) + " to move · turn total " + state.turn_total;
+    let there = "Set " + other.set + " starts when half the table has played";
+    if (other.phase === "rolling") there = "Set " + other.set + ": " + name(other.player) + " · turn total " + other.turn_total;
+    else if (other.phase === "waiting") there = "Set " + other.set + " waits for " + name(other.player);
+    else if (other.phase === "finished") there = "Set " + other.set + " is put away: this is the last turn";
+    box.textContent = "";
+    for (const line of state.set < other.set ? [here, there] : [there, here]) {
+      const row = document.createElement("div");
+      row.textContent = line;
+      box.appendChild(row);
+    }
+  }
+
+  // the set of dice a seat holds while its turn is under way (two sets of dice), or null
+  function setHeldBy(seat) {
+    const other = state.other_set;
+    if (!other || !state.started || state.finished) return null;
+    if (seat === state.current) return state.set;
+    return other.phase === "rolling" && other.player === seat ? other.set : null;
+  }
+
   function renderSeats() {
     const list = $("seats");
     list.textContent = "";
@@ -470,6 +498,11 @@
       dot.title = seat.connected ? "connected" : "not connected";
       nm.append(dot, document.createTextNode(seat.name));
       if (mine.has(seat.seat)) nm.insertAdjacentHTML("beforeend", ' <span class="tag you">you</span>');
+      const held = setHeldBy(seat.seat);
+      if (held !== null) {
+        nm.insertAdjacentHTML("beforeend", ' <span class="tag dice-set">set ' + held + "</span>");
+        if (seat.seat !== state.current) li.classList.add("other-turn");
+      }
       if (isGroup() && state.started && !state.finished) {
         nm.insertAdjacentHTML("beforeend", state.standing[seat.seat] ? ' <span class="tag up">standing</span>' : ' <span class="tag down">seated</span>');
         if ((state.chosen || []).includes(seat.seat)) {
