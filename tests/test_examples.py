@@ -47,6 +47,7 @@ def test_every_example_has_a_docstring_arguments_and_a_seed() -> None:
         assert script.name in readme
 
 
+@pytest.mark.slow  # trains a learner end to end: 10 s warm
 def test_designer_to_learner(tmp_path: Path) -> None:
     pytest.importorskip("pyarrow")
     pytest.importorskip("gymnasium")

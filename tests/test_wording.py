@@ -280,6 +280,7 @@ def test_no_source_ids_in_rules_and_variants() -> None:
         assert not source_ids(text), source_ids(text)
 
 
+@pytest.mark.slow  # analyses every variant: 6 s warm
 def test_no_source_ids_in_analyze_output(tmp_path: Path) -> None:
     texts = [run("analyze", "freys-pig", "--goal", "20"), run("analyze", "pig", "--goal", "20", "--json")]
     texts += [run("analyze", "pig,hog", "--goal", "20"), run("analyze", "pig,hog", "--goal", "20", "--format", "md")]

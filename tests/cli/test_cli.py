@@ -265,22 +265,31 @@ def test_hint_where_the_equilibrium_mixes_says_how_often_each_choice_is_played()
     }
 
 
-def test_hint_shows_the_best_action_and_win_probability() -> None:
+def hint_text(players: int, **options: str | int) -> str:
+    """Return the hint the terminal shows at the start of a new Pig game to 30 with ``players`` seats."""
     from rich.console import Console
 
     from pigdice.engine.game import new_game
     from pigdice.terminal.game import show_hint
 
-    state = new_game(variant_from_options("pig", goal=30), 2)
     out = io.StringIO()
-    show_hint(state, Console(file=out, color_system=None, width=200))
-    text = out.getvalue()
+    show_hint(
+        new_game(variant_from_options("pig", goal=30, **options), players),
+        Console(file=out, color_system=None, width=200),
+    )
+    return out.getvalue()
+
+
+# One test per solver, so a cold kernel cache compiles one solver's kernels in each test.
+def test_hint_shows_the_best_action_and_win_probability() -> None:
+    text = hint_text(2)
     assert "hint: roll" in text and "your chance to win" in text and "hold" in text
-    three = new_game(variant_from_options("pig", goal=30), 3)  # 3 players, first to the goal: exact
-    out = io.StringIO()
-    show_hint(three, Console(file=out, color_system=None, width=200))
-    assert "hint: roll" in out.getvalue() and "approximate" not in out.getvalue()
-    final = new_game(variant_from_options("pig", goal=30, endgame="final-round"), 4)  # no exact solver yet
-    out = io.StringIO()
-    show_hint(final, Console(file=out, color_system=None, width=200))
-    assert "approximate" in out.getvalue()
+
+
+def test_hint_is_exact_for_three_players_first_to_the_goal() -> None:
+    text = hint_text(3)
+    assert "hint: roll" in text and "approximate" not in text
+
+
+def test_hint_is_approximate_where_no_exact_solver_exists() -> None:
+    assert "approximate" in hint_text(4, endgame="final-round")

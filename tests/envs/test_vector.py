@@ -114,6 +114,15 @@ CASES = [
 ]
 
 
+@pytest.fixture(scope="module")
+def compiled_vector_kernels() -> None:
+    """Play one step of a batch, so a cold numba cache compiles the batch's kernels here and not in a test."""
+    env = PigdiceVectorEnv(GAMES, "pig", "hold:12", goal=GOAL)
+    env.reset(seed=0)
+    env.step(np.zeros(GAMES, dtype=np.int64))
+
+
+@pytest.mark.usefixtures("compiled_vector_kernels")
 @pytest.mark.parametrize("settings", CASES, ids=lambda s: "-".join(str(v) for v in s.values()))
 def test_the_same_games_as_the_single_env_for_the_same_seeds(settings: dict[str, Any]) -> None:
     seed = 41

@@ -46,6 +46,16 @@ def test_the_file_holds_every_case_once() -> None:
     assert sorted(STORED) == sorted(keys), "run python tests/golden/make.py --write"
 
 
+@pytest.fixture(scope="module")
+def compiled_herd_kernels() -> None:
+    """Solve 3-player Swine Herd to 4, so a cold numba cache compiles its kernels here and not in a case."""
+    from pigdice.rules import find_variant
+    from pigdice.solve.herd.swineherd_n import solve_swine_herd_n
+
+    solve_swine_herd_n(find_variant("swine-herd", goal=4), 3)
+
+
+@pytest.mark.usefixtures("compiled_herd_kernels")
 @pytest.mark.parametrize("case", tiered("fast"))
 def test_fast_cases_solve_to_the_stored_figures(case: golden.Case) -> None:
     assert_same_figures(golden.value_figures(case), STORED[case.key])

@@ -152,6 +152,7 @@ def test_too_many_combinations_are_not_solved() -> None:
     assert report.multiple == 5 and report.start_low is None and "2^5" in report.why_not
 
 
+@pytest.mark.slow  # searches the equilibria twice: 7 s warm
 def test_solve_json_and_table_state_the_equilibria() -> None:
     from typer.testing import CliRunner
 
@@ -175,6 +176,7 @@ def test_solve_json_and_table_state_the_equilibria() -> None:
     assert "equilibria" not in two  # 2 players: zero-sum, one value
 
 
+@pytest.mark.slow  # searches the equilibria twice: 6 s warm
 def test_a_report_is_kept_for_the_same_values_and_a_damaged_one_searched_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

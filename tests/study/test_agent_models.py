@@ -144,6 +144,7 @@ def test_bad_model_files_are_one_clear_error(models: dict[str, Path], tmp_path: 
         evaluate(f"sb3:{models['ppo']}", "hog", goal=GOAL)
 
 
+@pytest.mark.slow  # evaluates trained models through the command: 8 s warm
 def test_the_command_evaluates_a_model_and_refuses_bad_files(models: dict[str, Path]) -> None:
     runner = CliRunner()
     result = runner.invoke(app, ["evaluate", f"sb3:{models['ppo']}", "--goal", str(GOAL), "--json"])

@@ -185,6 +185,7 @@ def test_approximation_matches_a_plain_markov_chain(name: str, solved: dict) -> 
     assert everyone == pytest.approx(policy.win_probability_by_seat(), abs=1e-9)
 
 
+@pytest.mark.slow  # 3-player Pig to 100: 7 s warm
 def test_three_player_pig_to_100_with_mixed_cycles() -> None:
     # 3-player Pig to 100 has 37 cycles without consistent deterministic choices, where the equilibrium
     # mixes (pigdice.solve.n.mixing): the evaluation must mix the turns there as the solver did to

@@ -275,6 +275,17 @@ def test_bad_input_is_refused() -> None:
         analyze_swine_herd(herd(20), ["hold:3", "hold:4", "hold:5"])
 
 
+def test_a_strategy_it_cannot_play_is_refused_before_the_solve(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pigdice.study.analysis import swineherd
+
+    def no_solve(variant: Variant) -> SwineHerdPolicy:
+        raise AssertionError("solved before the strategies were checked")
+
+    monkeypatch.setattr(swineherd, "solve_swine_herd", no_solve)
+    with pytest.raises(BadStrategyError, match="rolls:3"):
+        analyze_swine_herd(herd(100), ["optimal", "rolls:3"])
+
+
 def test_the_analysis_is_json_and_words() -> None:
     analysis = analyze_swine_herd(herd(30), ["optimal", "hold:10"])
     data = json.loads(json.dumps(analysis.to_json(arrays=True)))

@@ -47,6 +47,7 @@ def test_the_history_page_shows_the_games_a_browser_played(server: str, chromium
         context.close()
 
 
+@pytest.mark.slow  # starts a browser: 10 s warm
 def test_practice_asks_until_every_position_is_answered_right(server: str, chromium: Any, games: Any) -> None:
     context, page, errors = open_page(chromium)
     try:

@@ -234,6 +234,7 @@ def test_explorer_draws_the_3d_surface(server: str, chromium: Any) -> None:
     context.close()
 
 
+@pytest.mark.slow  # starts a browser: 11 s warm
 def test_rules_pages_and_phone_layout(server: str, chromium: Any) -> None:
     context, page, errors = open_page(chromium)
     page.goto(server + "/rules/pig-dice")
@@ -255,6 +256,7 @@ def test_rules_pages_and_phone_layout(server: str, chromium: Any) -> None:
     phone.close()
 
 
+@pytest.mark.slow  # starts a browser: 6 s warm
 def test_pass_the_pigs_and_pig_dice_show_labels(server: str, chromium: Any) -> None:
     context, page, errors = open_page(chromium)
     for variant in ("pass-the-pigs", "pig-dice"):

@@ -84,6 +84,7 @@ def postgres_url() -> Iterator[str]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.mark.slow  # starts a PostgreSQL server: 7 s warm
 def test_postgres_schema_and_a_restarted_game(postgres_url: str) -> None:
     store = Store(postgres_url)
     assert store.migrate() == SCHEMA_VERSION

@@ -567,20 +567,20 @@ class SwineHerdAnalysis:
         return data
 
 
-def _table(spec: str, variant: Variant, policy: SwineHerdPolicy, seat: int) -> SitTable:
-    """Return the table a strategy spec names: optimal (the equilibrium) or hold:N."""
+def _hold_threshold(spec: str, variant: Variant) -> int | None:
+    """Return N of a hold:N spec, None for optimal (the equilibrium); refuse every other strategy."""
     from pigdice.players.fixed import HoldAt
     from pigdice.players.specs import parse_strategy
 
     text = spec.strip()
     if text.lower() == OPTIMAL:
-        return equilibrium_table(policy, seat)
+        return None
     strategy = parse_strategy(text, variant)
     if not isinstance(strategy, HoldAt) or strategy.dice is not None:
         raise BadStrategyError(
             f"{text!r}: the exact Swine Herd analysis plays optimal (the equilibrium) or hold:N, not this strategy"
         )
-    return hold_at_table(variant, strategy.threshold)
+    return strategy.threshold
 
 
 def analyze_swine_herd(variant: Variant, specs: Sequence[str] = (OPTIMAL,)) -> SwineHerdAnalysis:
@@ -597,10 +597,13 @@ def analyze_swine_herd(variant: Variant, specs: Sequence[str] = (OPTIMAL,)) -> S
         raise BadParameterError(f"give one or two strategies (A or A,B), got {list(specs)}")
     goal = _goal_of(variant)
     check_memory("the exact Swine Herd analysis", goal, _bytes_needed)
+    thresholds = [_hold_threshold(spec, variant) for spec in (specs[0], specs[-1])]  # refused before the solve
     started = time.perf_counter()
     policy = solve_swine_herd(variant)
-    pair = (specs[0], specs[-1])
-    tables = tuple(_table(spec, variant, policy, seat) for seat, spec in enumerate(pair))
+    tables = tuple(
+        equilibrium_table(policy, seat) if hold is None else hold_at_table(variant, hold)
+        for seat, hold in enumerate(thresholds)
+    )
     evaluation = evaluate_pair(variant, tables[0], tables[1])
     values = [(a, b, policy.value(a, b)) for a, b in chosen_states(goal)]
     names = (tables[0].name, tables[1].name)
