@@ -332,15 +332,21 @@ def _with_score(state: GameState, player: int, score: int) -> GameState:
     return _evolve(state, scores=tuple(scores), reached=tuple(reached))
 
 
-def _end_turn(state: GameState, new_score: int, points: int, events: list[Event]) -> tuple[GameState, list[Event]]:
-    variant = state.variant
+def _bank(state: GameState, new_score: int, points: int, events: list[Event]) -> GameState:
+    """Give the mover ``new_score`` (noting the points banked, if any) and count their turn played."""
     player = state.current
     if points > 0:
         events.append(Banked(player, points, new_score))
     state = _with_score(state, player, new_score)
     played = list(state.turns_played)
     played[player] += 1
-    state = _evolve(state, turns_played=tuple(played), turn_total=0, rolls_this_turn=0)
+    return _evolve(state, turns_played=tuple(played), turn_total=0, rolls_this_turn=0)
+
+
+def _end_turn(state: GameState, new_score: int, points: int, events: list[Event]) -> tuple[GameState, list[Event]]:
+    variant = state.variant
+    player = state.current
+    state = _bank(state, new_score, points, events)
     final = state.final_round
     if final is not None:
         final = tuple(p for p in final if p != player)
@@ -575,12 +581,7 @@ def _pass_move(state: GameState) -> GameState:
 def _end_set_turn(state: GameState, new_score: int, points: int, events: list[Event]) -> tuple[GameState, list[Event]]:
     """End the mover's turn with ``new_score``; pass their set on (or end the game); return state and events."""
     player = state.current
-    if points > 0:
-        events.append(Banked(player, points, new_score))
-    state = _with_score(state, player, new_score)
-    played = list(state.turns_played)
-    played[player] += 1
-    state = _evolve(state, turns_played=tuple(played), turn_total=0, rolls_this_turn=0)
+    state = _bank(state, new_score, points, events)
     other = state.other_set
     assert other is not None  # only called in a two-set game
     if other.phase == FINISHED:  # the turn played out after someone reached the goal: the game is over
@@ -601,7 +602,7 @@ def _end_set_turn(state: GameState, new_score: int, points: int, events: list[Ev
         return _switch(state, OtherSet(state.set_number, WAITING, following)), events
     state = _evolve(state, current=following, turn=state.turn + 1)
     events.append(TurnStarted(following, state.turn))
-    if other.phase == NOT_STARTED and sum(played) >= state.players // 2:  # half the table has played
+    if other.phase == NOT_STARTED and sum(state.turns_played) >= state.players // 2:  # half the table has played
         state = _start_second_set(state, events)
     return _pass_move(state), events
 
