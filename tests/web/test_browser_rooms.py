@@ -184,6 +184,29 @@ def test_nameless_players_are_never_you_to_the_others(server: str, chromium: Any
     _close(people)
 
 
+def test_a_name_being_typed_survives_the_seat_list_being_redrawn(server: str, chromium: Any) -> None:
+    # the seat list is redrawn on every update (here: someone comes to watch); what Bob typed, and his cursor, stay
+    people = _people(chromium, 3)
+    (_, alice, _), (_, bob, _), (_, carol, _) = people
+    alice.goto(server + "/")
+    alice.fill("#your-name", "Alice")
+    alice.select_option("#seat-list li:nth-child(2) select", "friend")
+    alice.click("#start")
+    alice.wait_for_url("**/play/**")
+    bob.goto(alice.url)
+    bob.wait_for_selector("#spectators:has-text('1 watching')")
+    bob.click(".seat .join-form input")
+    bob.keyboard.type("Bo")
+    carol.goto(alice.url)
+    bob.wait_for_selector("#spectators:has-text('2 watching')")  # Bob's seat list was drawn again
+    assert bob.input_value(".seat .join-form input") == "Bo"
+    bob.keyboard.type("b")  # still typing into the box: it kept the cursor
+    bob.keyboard.press("Enter")
+    alice.wait_for_selector("#seats .seat:has-text('Bob')")
+    carol.wait_for_selector("#seats .seat:has-text('Bob')")
+    _close(people)
+
+
 def test_swine_herd_with_three_keeps_my_choice_in_view_and_shows_the_tables_chance(server: str, chromium: Any) -> None:
     people = _people(chromium, 2)
     (_, alice, _), (_, bob, _) = people

@@ -29,6 +29,9 @@
   let waitFor = "";  // the seats left behind that this player chose to wait for (the panel stays closed)
   let lostSeat = null;  // why this browser's seat is no longer its own (opened after timeouts)
   let toastTimer = null;
+  // the name typed into a "Take this seat" form: the seat list is redrawn on every update (someone watching,
+  // a roll), and what was typed, and where the cursor was, must survive it
+  const nameDraft = { text: "" };
 
   function loadTokens() {
     try { return (JSON.parse(localStorage.getItem(storeKey)) || {}).tokens || {}; } catch (e) { return {}; }
@@ -482,6 +485,7 @@
 
   function renderSeats() {
     const list = $("seats");
+    const typing = list.contains(document.activeElement) ? document.activeElement.dataset.seat : undefined;
     list.textContent = "";
     const mine = new Set(mySeats());
     for (const seat of state.seats) {
@@ -526,6 +530,10 @@
       if (!seat.taken && inPlay(seat.seat) && mine.size === 0 && !state.closed) li.appendChild(joinForm(seat.seat));
       list.appendChild(li);
     }
+    if (typing !== undefined) {  // the player was typing their name: the cursor stays in the box
+      const box = list.querySelector('.join-form input[data-seat="' + typing + '"]');
+      if (box) { box.focus(); box.setSelectionRange(box.value.length, box.value.length); }
+    }
     const watching = state.spectators || 0;
     $("spectators").textContent = watching ? watching + " watching" : "";
   }
@@ -537,6 +545,9 @@
     const input = document.createElement("input");
     input.type = "text"; input.maxLength = 24; input.placeholder = "Your name";
     input.setAttribute("aria-label", "your name");
+    input.value = nameDraft.text;
+    input.addEventListener("input", () => { nameDraft.text = input.value; });
+    input.dataset.seat = String(seat);
     const btn = document.createElement("button");
     btn.type = "submit"; btn.className = "btn small primary"; btn.textContent = "Take this seat";
     form.append(input, btn);
