@@ -1,10 +1,10 @@
 """One encoding of actions and observations for every research interface (Gymnasium, PettingZoo, OpenSpiel).
 
-Actions are integers: ``a < len(variant.choices)`` rolls ``variant.choices[a]`` dice (Pig: 0 is
-roll), and ``len(variant.choices)`` holds (Pig: 1 is hold): OpenSpiel's own ``pig`` numbers its
-actions the same way (0 roll, 1 stop). Games with one throw a turn (Hog) have no hold action.
-In an action table (``pigdice.solve.actions``) hold is code 0 and roll choice c is code c + 1;
-``table_code`` converts.
+Actions are the environment integers of the action codec (``pigdice.engine.codec``,
+``Convention.ROLLS_FIRST``): ``a < len(variant.choices)`` rolls ``variant.choices[a]`` dice (Pig: 0
+is roll), and ``len(variant.choices)`` holds (Pig: 1 is hold), as OpenSpiel's own ``pig`` (0 roll,
+1 stop). Games with one throw a turn (Hog) have no hold action. In an action table hold is code 0
+and roll choice c is code c + 1 (``Convention.HOLD_FIRST``); ``table_code`` converts.
 
 An observation, seen from seat ``seat``, is a vector of whole numbers:
 ``[goal, turn total, rolls this turn, final round under way]`` followed, for each player in turn
@@ -22,10 +22,31 @@ from __future__ import annotations
 
 import numpy as np
 
-from pigdice.engine.game import Action, GameState, Hold, Roll, legal_actions
+from pigdice.engine.codec import HOLD_FIRST, ROLLS_FIRST, action_count, convert, hold_integer, to_action, to_integer
+from pigdice.engine.game import GameState, legal_actions
 from pigdice.engine.simultaneous import choosing_seats, seat_view
-from pigdice.errors import IllegalActionError
 from pigdice.rules.variant import Variant
+
+__all__ = [  # the codec's integer doorway is re-exported: the envs' callers import it from here
+    "EXACT_HEADER",
+    "EXACT_PER_PLAYER",
+    "HEADER",
+    "OBSERVATIONS",
+    "OBSERVATION_HIGH",
+    "PER_PLAYER",
+    "action_count",
+    "action_mask",
+    "exact_observation_size",
+    "hold_action",
+    "observation_size",
+    "observation_size_of",
+    "observe",
+    "observe_as",
+    "observe_exact",
+    "table_code",
+    "to_action",
+    "to_integer",
+]
 
 OBSERVATION_HIGH = 2**31 - 1
 HEADER = ("goal", "turn_total", "rolls_this_turn", "final_round")
@@ -35,47 +56,14 @@ EXACT_PER_PLAYER = ("score", "owed_last_turn", "standing")
 OBSERVATIONS = ("full", "exact")  # the observation kinds every environment offers
 
 
-def action_count(variant: Variant) -> int:
-    """Return the number of distinct actions: one roll per dice choice, then hold where the player may hold."""
-    return len(variant.choices) + int(variant.can_hold)
-
-
 def hold_action(variant: Variant) -> int | None:
-    """Return the integer of the hold action (None in games with one throw a turn, Hog)."""
-    return len(variant.choices) if variant.can_hold else None
-
-
-def to_action(variant: Variant, action: int) -> Action:
-    """Return the engine action of integer ``action``; raise IllegalActionError if it is out of range.
-
-    A numpy integer or a one-element integer array (what Stable-Baselines3's ``predict`` returns
-    for one observation, and what ``Discrete.contains`` accepts) counts as that integer.
-    """
-    if isinstance(action, np.ndarray) and action.size == 1 and np.issubdtype(action.dtype, np.integer):
-        action = action.reshape(()).item()
-    if isinstance(action, bool) or not isinstance(action, int | np.integer):
-        raise IllegalActionError(f"an action is a whole number 0..{action_count(variant) - 1}, got {action!r}")
-    index = int(action)
-    if index == hold_action(variant):
-        return Hold()
-    if not 0 <= index < len(variant.choices):
-        raise IllegalActionError(f"action {index} is out of range 0..{action_count(variant) - 1}")
-    return Roll(variant.choices[index]) if variant.chooses_dice else Roll()
-
-
-def to_integer(variant: Variant, action: Action) -> int:
-    """Return the integer of engine action ``action``."""
-    if isinstance(action, Hold):
-        hold = hold_action(variant)
-        if hold is None:
-            raise IllegalActionError(f"{variant.name} has no hold")
-        return hold
-    return variant.choices.index(action.dice) if action.dice is not None else 0
+    """Return the environment integer of the hold action (None in games with one throw a turn, Hog)."""
+    return hold_integer(variant, ROLLS_FIRST)
 
 
 def table_code(variant: Variant, action: int) -> int:
-    """Return the action-table code of integer ``action`` (hold 0, roll choice c is c + 1)."""
-    return 0 if action == hold_action(variant) else action + 1
+    """Return the action-table code of environment integer ``action`` (hold 0, roll choice c is c + 1)."""
+    return convert(variant, action, ROLLS_FIRST, HOLD_FIRST)
 
 
 def action_mask(state: GameState, seat: int | None = None) -> np.ndarray:
