@@ -34,6 +34,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from pigdice import files
+from pigdice.engine.codec import HOLD_FIRST, ROLLS_FIRST, action_count, convert_array
 from pigdice.errors import BadStrategyError
 from pigdice.players.base import Progress, Strategy
 from pigdice.players.plugins import PythonStrategy
@@ -246,8 +247,7 @@ def observation_kind(model: Any) -> str:
 def model_table(model: PredictingModel, variant: Variant, progress: Progress | None = None) -> np.ndarray:
     """Return the action table of a model, asked (deterministically) at every position at once."""
     goal = variant.goal
-    choices = len(variant.choices)
-    actions = choices + int(variant.can_hold)  # the environments' integers: rolls first, hold last
+    actions = action_count(variant)  # the environments' integers: rolls first, hold last
     inside = decision_positions(variant)
     scores, others, totals = (axis.astype(np.int64) for axis in np.nonzero(inside))
     codes = np.empty(len(scores), dtype=np.int64)
@@ -259,7 +259,7 @@ def model_table(model: PredictingModel, variant: Variant, progress: Progress | N
         answer = _ask(model, batch, masks[: stop - start])
         if answer.shape != (stop - start,) or np.any((answer < 0) | (answer >= actions)):
             raise BadStrategyError(f"the model answered with actions outside 0..{actions - 1} (or not one each)")
-        codes[start:stop] = np.where(answer == choices, 0, answer + 1) if variant.can_hold else answer + 1
+        codes[start:stop] = convert_array(variant, answer, ROLLS_FIRST, HOLD_FIRST)
         if progress is not None:
             progress(stop / len(scores))
     table = np.ones((goal, goal, goal), dtype=np.int8)

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from pigdice import files
+from pigdice.engine.codec import HOLD_FIRST, ROLLS_FIRST, action_count, convert, hold_integer, integer_range
 from pigdice.engine.game import new_game
 from pigdice.errors import BadStrategyError
 from pigdice.players.base import Progress
@@ -111,7 +112,6 @@ def _is_tabular(policy: Any) -> bool:
 def _table(variant: Variant, seats: list[int], choice: Asker, progress: Progress | None) -> np.ndarray:
     """Return the action table of the choices ``choice`` gives in each seat, refusing seats that differ."""
     goal = variant.goal
-    choices = len(variant.choices)
     table = np.ones((goal, goal, goal), dtype=np.int8)
     per_turn = variant.decision is Decision.DICE_PER_TURN
     last_total = 1 if per_turn else goal
@@ -128,9 +128,9 @@ def _table(variant: Variant, seats: list[int], choice: Asker, progress: Progress
                         f"score {j}, turn total {k}); an action table holds one choice per position"
                     )
                 action = known[0]
-                if not 0 <= action <= choices - int(not variant.can_hold):
+                if action not in integer_range(variant, ROLLS_FIRST):
                     raise BadStrategyError(f"the policy chose action {action}, not one of the game's")
-                table[i, j, k] = 0 if (variant.can_hold and action == choices) else action + 1
+                table[i, j, k] = convert(variant, action, ROLLS_FIRST, HOLD_FIRST)
         if progress is not None:
             progress((i + 1) / goal)
     if per_turn:
@@ -310,10 +310,11 @@ def _serialized_choices(text: str, variant: Variant, shown: str) -> dict[tuple[i
     parts = body.split(POLICY_DELIMITER)
     if len(parts) % 2:
         raise BadStrategyError(f"{shown} is not an OpenSpiel TabularPolicy (a key without its probabilities)")
-    actions = len(variant.choices) + int(variant.can_hold)
+    actions = action_count(variant)
     goal = variant.goal
     choices: dict[tuple[int, int, int, int], int] = {}
-    only_hold = {len(variant.choices)} if variant.can_hold else None
+    hold = hold_integer(variant, ROLLS_FIRST)
+    only_hold = None if hold is None else {hold}
     for key, listed in zip(parts[::2], parts[1::2], strict=True):
         found = PIG_POSITION.fullmatch(key.strip()) or PIGDICE_POSITION.fullmatch(key.strip())
         if found is None:

@@ -24,6 +24,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from pigdice.engine.codec import to_integer
 from pigdice.engine.game import Action, GameState, Hold, apply, legal_actions, new_game, returns
 from pigdice.rules.variant import Decision, Variant
 from pigdice.study.pigbench.positions import (
@@ -85,9 +86,7 @@ class BenchEnv(gym.Env):
         return mask
 
     def _integer(self, action: Action) -> int:
-        if isinstance(action, Hold):
-            return len(self.variant.choices)
-        return self.variant.choices.index(action.dice) if action.dice is not None else 0
+        return to_integer(self.variant, action)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

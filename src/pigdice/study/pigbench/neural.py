@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from pigdice.engine.codec import HOLD_FIRST, ROLLS_FIRST, convert_array
 from pigdice.errors import require_modules
 from pigdice.rules.variant import Decision, Variant
 from pigdice.study.pigbench.env import BenchEnv
@@ -49,8 +50,7 @@ def model_table(model: Any, variant: Variant, masked: bool) -> np.ndarray:
         else:
             actions, _ = model.predict(batch, deterministic=True)
         actions = np.asarray(actions).reshape(-1)
-        hold = len(variant.choices) if variant.can_hold else -1
-        codes[start:stop] = np.where(actions == hold, 0, actions + 1)  # ``code_of`` for the whole batch
+        codes[start:stop] = convert_array(variant, actions, ROLLS_FIRST, HOLD_FIRST)  # ``code_of`` for a batch
     table = np.ones((goal, goal, goal), dtype=np.int8)
     table[scores, others, totals] = codes
     if variant.decision is Decision.DICE_PER_TURN:

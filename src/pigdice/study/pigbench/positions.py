@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from pigdice.engine.game import Action, Hold, Roll
+from pigdice.engine.codec import HOLD_FIRST, ROLLS_FIRST, action_count, convert, to_action
+from pigdice.engine.game import Action
 from pigdice.rules.variant import Variant
+
+__all__ = [  # action_count is the codec's, re-exported for Pig-Bench's callers
+    "MAX_DECISIONS",
+    "OBSERVATION_SIZE",
+    "ROLLS_THIS_TURN",
+    "action_count",
+    "code_of",
+    "observations",
+    "table_action",
+]
 
 OBSERVATION_SIZE = 12  # the research environments' observation of a 2-player game
 MAX_DECISIONS = 2_000  # a game still running after this many of the learner's decisions is cut off
 ROLLS_THIS_TURN = "0 at turn total 0, 1 after"  # the value the observation's "rolls this turn" is fixed at
-
-
-def action_count(variant: Variant) -> int:
-    """Return the number of actions: one roll per dice choice, then hold where the player may hold."""
-    return len(variant.choices) + int(variant.can_hold)
 
 
 def observations(goal: int, scores: np.ndarray, others: np.ndarray, totals: np.ndarray) -> np.ndarray:
@@ -33,11 +39,9 @@ def observations(goal: int, scores: np.ndarray, others: np.ndarray, totals: np.n
 
 def table_action(variant: Variant, code: int) -> Action:
     """Return the engine action of an action-table code (hold 0, roll choice c is c + 1)."""
-    if code == 0:
-        return Hold()
-    return Roll(variant.choices[code - 1]) if variant.chooses_dice else Roll()
+    return to_action(variant, code, HOLD_FIRST)
 
 
 def code_of(variant: Variant, action: int) -> int:
     """Return the action-table code of the environment's integer ``action`` (rolls first, hold last)."""
-    return 0 if variant.can_hold and action == len(variant.choices) else int(action) + 1
+    return convert(variant, action, ROLLS_FIRST, HOLD_FIRST)
