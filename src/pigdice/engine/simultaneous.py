@@ -31,6 +31,8 @@ def seat_view(state: GameState, seat: int) -> GameState:
     """Return ``state`` as seat ``seat`` sees it when choosing (it is their move; nobody else's choice shown)."""
     if seat not in choosing_seats(state):
         raise IllegalActionError(f"seat {seat} has no choice to make now")
+    if seat == state.current:  # a turn-based game's mover (or Swine Herd's seat that is current) sees it as it is
+        return state
     return GameState(**{**state.__dict__, "current": seat})
 
 

@@ -31,7 +31,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from pigdice.engine.game import HOLD, GameState, apply, new_game, returns
+from pigdice.engine.game import HOLD, Action, GameState, apply, new_game, returns
 from pigdice.engine.simultaneous import apply_choices, choosing_seats, seat_view
 from pigdice.envs.encoding import OBSERVATION_HIGH, action_count, observation_size_of, observe_as, to_action
 from pigdice.envs.opponents import OpponentSlot, first_self_opponent, make_player, opponent_pool
@@ -115,12 +115,11 @@ class PigdiceEnv(gym.Env):
             seats = choosing_seats(self.state)
             if not seats or self.seat in seats:
                 return
-            if self.variant.is_simultaneous:
-                choices = {s: self._robot(s).choose(seat_view(self.state, s), self._robot_rng) for s in seats}
-                self.state, _ = apply_choices(self.state, choices, rng)
-            else:
-                move = self._robot(self.state.current).choose(self.state, self._robot_rng)
-                self.state, _ = apply(self.state, move, rng)
+            self.state, _ = apply_choices(self.state, self._robot_choices(seats), rng)
+
+    def _robot_choices(self, seats: list[int]) -> dict[int, Action]:
+        """Return what the robots among ``seats`` choose, each seeing the state from its own seat."""
+        return {s: self._robot(s).choose(seat_view(self.state, s), self._robot_rng) for s in seats if s != self.seat}
 
     def _observe(self) -> np.ndarray:
         return observe_as(self.observation, self.state, self.seat)
@@ -159,14 +158,8 @@ class PigdiceEnv(gym.Env):
             self._ended = True
             return self._observe(), returns(self.state)[self.seat], True, False, self._info()
         move = to_action(self.variant, action)
-        if self.variant.is_simultaneous:
-            seats = choosing_seats(self.state)
-            choices = {
-                s: self._robot(s).choose(seat_view(self.state, s), self._robot_rng) for s in seats if s != self.seat
-            }
-            self.state, _ = apply_choices(self.state, {**choices, self.seat: move}, self.np_random)
-        else:
-            self.state, _ = apply(self.state, move, self.np_random)
+        choices = self._robot_choices(choosing_seats(self.state))  # turn-based: the learner's move alone
+        self.state, _ = apply_choices(self.state, {**choices, self.seat: move}, self.np_random)
         self._decisions += 1
         self._advance()
         terminated = self.state.is_terminal()
