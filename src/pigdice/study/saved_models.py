@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from pigdice import files
+from pigdice.engine.codec import action_count
 from pigdice.errors import BadStrategyError, require_modules
 from pigdice.rules.variant import Variant
 
@@ -92,7 +93,7 @@ def load_model(agent: str | os.PathLike[str], variant: Variant) -> SavedModel:
         settings = _settings(archive, shown)
     algorithm = _algorithm(settings, shown)
     observation = _observation_kind(settings, shown)
-    actions = len(variant.choices) + int(variant.can_hold)
+    actions = action_count(variant)  # the environments' integers (engine.codec, rolls first)
     _check_actions(settings, actions, variant, shown)
     require_modules(("stable_baselines3", "sb3_contrib", "torch"), "learn", "a saved Stable-Baselines3 model needs")
     classes = _algorithm_classes()
