@@ -598,7 +598,7 @@ class Room:
         if isinstance(action, Hold) and self.state.turn_total == 0:
             nothing = "there is nothing to sit down with yet: everyone stands for the first roll"
             raise WebError("illegal_action", nothing)
-        try:  # the engine's own check, on a copy of the state with a throwaway generator: nothing is kept
+        try:  # the engine's own check with a throwaway generator (the engine returns new states): nothing is kept
             apply(seat_view(self.state, index), action, np.random.default_rng(0))
         except IllegalActionError as exc:
             raise WebError("illegal_action", str(exc)) from None
