@@ -30,6 +30,7 @@ import numpy as np
 
 from pigdice.errors import BadParameterError, require_modules
 from pigdice.rules.variant import Decision, Endgame, Variant
+from pigdice.solve.cost import DEFAULT_WORKERS, TASK_STATES
 from pigdice.solve.n import nkernels
 from pigdice.solve.n.nplayer import (
     MIN_OVERRIDES,
@@ -53,12 +54,9 @@ from pigdice.solve.n.rows import (
 from pigdice.solve.solver import TOLERANCE, Progress, fixed_point
 from pigdice.solve.tables import effect_table
 
-DEFAULT_WORKERS = 2
 MAX_WORKERS = 256
 MAX_ADDRESS = 200  # characters of a scheduler address (as the designer's --scheduler)
 CONNECT_TIMEOUT = "10s"
-# score tuples per task: about 1-2 s of 5-player Pig on one core (a task should last >= 0.5 s)
-TASK_STATES = 400_000
 VALUES = "values.npy"
 ANCHOR_X = "anchor_x.npy"
 ANCHOR_FLIPS = "anchor_flips.npy"
