@@ -51,11 +51,12 @@ def main() -> None:
     cpu = sum(after[w][0] - before[w][0] for w in after)
     peaks = ", ".join(f"{after[w][1]:.2f}" for w in after)
     driver = _usage()[1]
-    print(f"dask (2 workers): {wall:.1f} s wall, {cpu:.1f} s worker CPU, worker peaks {peaks} GiB, driver {driver:.2f} GiB")
-    reference_values = np.load(store / "reference.npy", mmap_mode="r")
-    diff = max(
-        float(np.max(np.abs(policy.values[i] - reference_values[i]))) for i in range(goal)
+    print(
+        f"dask (2 workers): {wall:.1f} s wall, {cpu:.1f} s worker CPU, "
+        f"worker peaks {peaks} GiB, driver {driver:.2f} GiB"
     )
+    reference_values = np.load(store / "reference.npy", mmap_mode="r")
+    diff = max(float(np.max(np.abs(policy.values[i] - reference_values[i]))) for i in range(goal))
     print(f"  start vector {policy.W[0, 0].tolist()}; largest difference {diff:.3g}")
     print(f"  stats {policy.stats}")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -61,7 +62,7 @@ def test_stages_cover_every_score_tuple_once() -> None:
     for stage in stages:  # the blocks of one sum's first scores tile 0 .. goal
         edges = [(task.first_lo, task.first_hi) for task in stage]
         assert edges[0][0] == 0 and edges[-1][1] == goal
-        assert all(a[1] == b[0] for a, b in zip(edges, edges[1:], strict=False))
+        assert all(a[1] == b[0] for a, b in itertools.pairwise(edges))
 
 
 def test_endings_and_bad_addresses_are_refused(client: Any) -> None:
@@ -89,7 +90,9 @@ def test_the_cli_solves_on_dask_and_estimates_it() -> None:
     assert np.allclose(got, want.win_probability_by_seat(), atol=1e-12, rtol=0)
     refused = runner.invoke(app, ["solve", "pig", "--players", "3", "--goal", "10", "--scheduler", " "])
     assert refused.exit_code != 0 and "tcp://host:8786" in refused.output
-    ending = runner.invoke(app, ["solve", "pig", "--players", "5", "--goal", "10", "--endgame", "final-round", "--dask"])
+    ending = runner.invoke(
+        app, ["solve", "pig", "--players", "5", "--goal", "10", "--endgame", "final-round", "--dask"]
+    )
     assert ending.exit_code != 0 and "first to the goal only" in ending.output
     dry = runner.invoke(app, ["solve", "pig", "--players", "5", "--goal", "40", "--dry-run", "--json"])
     told = json.loads(dry.stdout)["dask"]

@@ -194,4 +194,6 @@ def distributed_estimate(variant: Variant, players: int, workers: int = DEFAULT_
     low, high = told.seconds
     overhead = tasks * TASK_OVERHEAD_SECONDS
     store = players_values_bytes(variant.goal, players)
-    return DistributedEstimate(workers, store, WORKER_BASE_BYTES, tasks, (low / workers + overhead, high / workers + overhead))
+    return DistributedEstimate(
+        workers, store, WORKER_BASE_BYTES, tasks, (low / workers + overhead, high / workers + overhead)
+    )

@@ -14,6 +14,7 @@ in the store too. The result equals ``nplayer.solve_players`` (the same kernels 
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
 import shutil
@@ -24,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast
 
 import numpy as np
 
@@ -147,16 +148,14 @@ def plan_stages(goal: int, players: int, task_states: int = TASK_STATES) -> list
                 edges.append(edge)
         edges.append(goal)
         share = float(sums[s]) / max(float(cumulative[-1]), 1.0)
-        stages.append(
-            [Task(s, s, lo, hi, share * float(weights[lo:hi].sum())) for lo, hi in zip(edges, edges[1:], strict=False)]
-        )
+        stages.append([Task(s, s, lo, hi, share * float(weights[lo:hi].sum())) for lo, hi in itertools.pairwise(edges)])
         s -= 1
     return stages
 
 
-def _open(store: Store, name: str, mode: str = "r+") -> np.ndarray:
+def _open(store: Store, name: str, mode: Literal["r+", "r"] = "r+") -> np.memmap:
     """Return the store's array ``name`` memory-mapped."""
-    return np.load(Path(store.directory) / name, mmap_mode=mode)  # type: ignore[no-any-return]
+    return cast(np.memmap, np.load(Path(store.directory) / name, mmap_mode=mode))
 
 
 def run_task(store: Store, task: Task, fresh: bool, keep: bool) -> tuple[LevelStats, Overrides]:
@@ -170,17 +169,19 @@ def run_task(store: Store, task: Task, fresh: bool, keep: bool) -> tuple[LevelSt
     game = players_game(table, goal, n, one_throw, FIRST_TO_GOAL, bust_chance(table), 0)
     values = _open(store, VALUES)
     W = values.reshape(1, goal**n, n)
-    anchors = Anchors(_open(store, ANCHOR_X), _open(store, ANCHOR_FLIPS)) if store.resets else NO_ANCHORS
+    maps = [values]
+    anchors = NO_ANCHORS
+    if store.resets:
+        maps += [_open(store, ANCHOR_X), _open(store, ANCHOR_FLIPS)]
+        anchors = Anchors(maps[1], maps[2])
     work = cycle_rows(goal, goal, n, len(table.offsets) - 1)
     rows = max(MIN_OVERRIDES, int(task.states) // 100)
     overrides = overrides_for(rows)
     level = nkernels.solve_block(
         game, W, task.s_high, task.s_low, task.first_lo, task.first_hi, fresh, work, overrides, 0, anchors, keep
     )
-    values.flush()
-    if store.resets:
-        anchors.x.flush()  # type: ignore[attr-defined]
-        anchors.flips.flush()  # type: ignore[attr-defined]
+    for mapped in maps:
+        mapped.flush()
     if level.written > rows:
         raise BadParameterError(
             f"{variant.name} for {n} players: {level.unsettled} cycles without consistent choices at score sum "
@@ -325,7 +326,9 @@ def _solve_in(
     return policy_from_pass(variant, players, readonly, passes, residual, started, totals, overrides)
 
 
-def _run_stage(client: Any, store: Store, stage: list[Task], fresh: bool, keep: bool) -> list[tuple[LevelStats, Overrides]]:
+def _run_stage(
+    client: Any, store: Store, stage: list[Task], fresh: bool, keep: bool
+) -> list[tuple[LevelStats, Overrides]]:
     """Run one stage's tasks on the cluster and wait for all of them; Ctrl-C cancels them."""
     futures = [client.submit(run_task, store, task, fresh, keep, pure=False) for task in stage]
     try:

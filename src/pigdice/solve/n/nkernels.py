@@ -642,7 +642,9 @@ def solve_levels(game, W, s_high, s_low, fresh, work, overrides, written, anchor
 
 
 @njit(cache=True)
-def solve_block(game, W, s_high, s_low, first_lo, first_hi, fresh, work, overrides, written, anchors, keep):  # pragma: no cover - numba
+def solve_block(
+    game, W, s_high, s_low, first_lo, first_hi, fresh, work, overrides, written, anchors, keep
+):  # pragma: no cover - numba
     """Solve the cycles of ``solve_levels`` whose standing tuple's first score lies in [first_lo, first_hi).
 
     Within one score sum every cycle reads only higher sums and itself, so the blocks of one sum's first
