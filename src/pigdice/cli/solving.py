@@ -256,7 +256,7 @@ def solved_on_dask(
             bar(fraction, f"solving {variant.name} goal {variant.goal}, {players} players on Dask, {label}")
 
         with dask_client(scheduler) as client:
-            policy = solve_distributed(variant, players, client, store, progress)
+            policy = solve_distributed(variant, players, client, store, progress, flush=scheduler is not None)
     return policy, time.perf_counter() - started, 0.0
 
 

@@ -82,6 +82,7 @@ class Store:
     variant: Variant
     players: int
     resets: bool
+    flush: bool  # write each task's values through to disk (machines sharing a network folder)
 
 
 def check_address(scheduler: str) -> str:
@@ -180,8 +181,9 @@ def run_task(store: Store, task: Task, fresh: bool, keep: bool) -> tuple[LevelSt
     level = nkernels.solve_block(
         game, W, task.s_high, task.s_low, task.first_lo, task.first_hi, fresh, work, overrides, 0, anchors, keep
     )
-    for mapped in maps:
-        mapped.flush()
+    if store.flush:  # one machine's workers share the file's pages: their writes are seen at once
+        for mapped in maps:
+            mapped.flush()
     if level.written > rows:
         raise BadParameterError(
             f"{variant.name} for {n} players: {level.unsettled} cycles without consistent choices at score sum "
@@ -191,7 +193,7 @@ def run_task(store: Store, task: Task, fresh: bool, keep: bool) -> tuple[LevelSt
     return level, kept
 
 
-def _create_store(directory: Path, variant: Variant, players: int, resets: bool) -> Store:
+def _create_store(directory: Path, variant: Variant, players: int, resets: bool, flush: bool) -> Store:
     """Write the starting values (1/n everywhere) and anchors into ``directory``; return the store."""
     goal, n = variant.goal, players
     values = np.lib.format.open_memmap(directory / VALUES, mode="w+", dtype=np.float64, shape=(goal,) * n + (n,))
@@ -204,7 +206,7 @@ def _create_store(directory: Path, variant: Variant, players: int, resets: bool)
             array[...] = fill
             array.flush()
             del array
-    return Store(str(directory), variant, players, resets)
+    return Store(str(directory), variant, players, resets, flush)
 
 
 @contextmanager
@@ -247,23 +249,26 @@ def solve_distributed(
     progress: Progress | None = None,
     tolerance: float = TOLERANCE,
     task_states: int = TASK_STATES,
+    flush: bool = False,
 ) -> PlayersPolicy:
     """Solve ``variant`` exactly for ``players`` players (first to the goal) on Dask; return the policy.
 
     ``client``: a Dask client (None: a 2-worker LocalCluster started for the solve, ``dask_client``).
     ``store``: the directory the values are kept in while solving (None: a temporary one, removed after,
     the values copied into memory; a given directory keeps values.npy and the policy reads it from there).
-    A cluster of several machines needs a directory they all share. Ctrl-C cancels the tasks and stops.
+    A cluster of several machines needs a directory they all share, and ``flush``: each task then writes
+    its values through to disk (flushing a memory map writes all of it: far slower on one machine, where
+    the workers share the file's pages and see each other's writes at once). Ctrl-C cancels the tasks.
     """
     variant = check_distributable(variant, players)
     if client is None:
         with dask_client() as own:
-            return solve_distributed(variant, players, own, store, progress, tolerance, task_states)
+            return solve_distributed(variant, players, own, store, progress, tolerance, task_states, flush)
     temporary = store is None
     directory = Path(tempfile.mkdtemp(prefix="pigdice-solve-")) if store is None else Path(store)
     directory.mkdir(parents=True, exist_ok=True)
     try:
-        policy = _solve_in(variant, players, client, directory, progress, tolerance, task_states)
+        policy = _solve_in(variant, players, client, directory, progress, tolerance, task_states, flush)
         if temporary:
             policy.values = np.array(policy.values)
         return policy
@@ -280,11 +285,12 @@ def _solve_in(
     progress: Progress | None,
     tolerance: float,
     task_states: int,
+    flush: bool,
 ) -> PlayersPolicy:
     """Solve into the store at ``directory`` with ``client``; return the policy (values memory-mapped)."""
     started = time.perf_counter()
     resets = effect_table(variant).has_reset
-    store = _create_store(directory, variant, players, resets)
+    store = _create_store(directory, variant, players, resets, flush)
     stages = plan_stages(variant.goal, players, task_states)
     total = sum(task.states for stage in stages for task in stage)
     values = _open(store, VALUES)
