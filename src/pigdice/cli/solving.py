@@ -34,6 +34,8 @@ if TYPE_CHECKING:  # the solver loads numba and numpy: imported where a command 
     from pigdice.solve.n.equilibria import EquilibriumReport
 
 NoCacheOpt = Annotated[bool, typer.Option("--no-cache", help="Solve again even if a cached policy exists.")]
+DISTRIBUTED_PLAYERS = 3  # the Dask solve is the n-player solver's
+DISTRIBUTED_ESTIMATE_PLAYERS = 5  # from here on --dry-run also says what the Dask solve would take
 DryRunOpt = Annotated[
     bool, typer.Option("--dry-run", help="Say what the solve would take here (memory, rough time) without solving.")
 ]
@@ -133,6 +135,29 @@ PlayersOpt = Annotated[
     int,
     number_option("--players", low=2, high=10, help="How many play (the exact solvers' memory decides how many fit)"),
 ]
+DaskOpt = Annotated[
+    bool,
+    typer.Option(
+        "--dask", help="Solve a 3+ player game first to the goal on two local Dask workers (separate processes)."
+    ),
+]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Solve on the workers of a running Dask scheduler, e.g. tcp://host:8786 (they need the --store folder).",
+    ),
+]
+StoreOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--store",
+        metavar="FOLDER",
+        help="Where a Dask solve keeps the values while it runs (default: a temporary folder); "
+        "on a cluster of several machines, a folder they all share.",
+    ),
+]
 
 
 @with_variant_options
@@ -143,14 +168,25 @@ def solve_command(
     no_cache: NoCacheOpt = False,
     dry_run: DryRunOpt = False,
     json_out: JsonOpt = False,
+    dask: DaskOpt = False,
+    scheduler: SchedulerOpt = None,
+    store: StoreOpt = None,
 ) -> None:
     """Compute the policy that maximises each player's probability of winning, exactly."""
     variant = options.variant(variant_name)
     variant.check_players(players)
+    distributed = dask or scheduler is not None
+    if store is not None and not distributed:
+        raise BadParameterError("--store is where a Dask solve keeps its values: give it with --dask or --scheduler")
+    if distributed:
+        check_distributed(variant, players, scheduler)
     if dry_run:
         show_estimate(variant, players, json_out)
         return
-    policy, seconds, kernels = solved_exactly(variant, players, no_cache)
+    if distributed:
+        policy, seconds, kernels = solved_on_dask(variant, players, scheduler, store)
+    else:
+        policy, seconds, kernels = solved_exactly(variant, players, no_cache)
     summary = solve_summary(policy, seconds, kernels)
     equilibria = other_equilibria(policy)
     if equilibria is not None:
@@ -189,6 +225,41 @@ def solve_command(
     console.print(table)
 
 
+def check_distributed(variant: Variant, players: int, scheduler: str | None) -> None:
+    """Raise BadParameterError unless the Dask solve takes this game (3+ players, first to the goal)."""
+    if players < DISTRIBUTED_PLAYERS:
+        raise BadParameterError(
+            f"the Dask solve is for {DISTRIBUTED_PLAYERS} or more players; {players} players solve here in one process"
+        )
+    if variant.endgame is not Endgame.FIRST_TO_GOAL:
+        raise BadParameterError(
+            f"the Dask solve plays first to the goal only; the {variant.endgame} ending is solved in one process"
+        )
+    if variant.is_simultaneous:
+        raise BadParameterError(f"{variant.title} has no Dask solve: players sit down rather than take turns")
+    if scheduler is not None:
+        from pigdice.solve.n.distributed import check_address
+
+        check_address(scheduler)
+
+
+def solved_on_dask(
+    variant: Variant, players: int, scheduler: str | None, store: Path | None
+) -> tuple[ExactPolicy, float, float]:
+    """Return the exact policy solved on Dask (a LocalCluster, or the scheduler's workers) and the seconds it took."""
+    from pigdice.solve.n.distributed import dask_client, solve_distributed
+
+    started = time.perf_counter()
+    with progress_bar() as bar:
+
+        def progress(fraction: float, label: str) -> None:
+            bar(fraction, f"solving {variant.name} goal {variant.goal}, {players} players on Dask, {label}")
+
+        with dask_client(scheduler) as client:
+            policy = solve_distributed(variant, players, client, store, progress, flush=scheduler is not None)
+    return policy, time.perf_counter() - started, 0.0
+
+
 def show_estimate(variant: Variant, players: int, json_out: bool) -> None:
     """Print what the exact solve would take here (memory, a rough time range), without solving."""
     from pigdice.solve.cost import estimate
@@ -210,6 +281,19 @@ def show_estimate(variant: Variant, players: int, json_out: bool) -> None:
         "cpu_seconds_low": low,
         "cpu_seconds_high": high,
     }
+    spread = None
+    if players >= DISTRIBUTED_ESTIMATE_PLAYERS and variant.endgame is Endgame.FIRST_TO_GOAL and told.exact is None:
+        from pigdice.solve.cost import distributed_estimate
+
+        spread = distributed_estimate(variant, players)
+        summary["dask"] = {
+            "workers": spread.workers,
+            "store_bytes": spread.store_bytes,
+            "worker_bytes": spread.worker_bytes,
+            "tasks": spread.tasks,
+            "wall_seconds_low": spread.seconds[0],
+            "wall_seconds_high": spread.seconds[1],
+        }
     if json_out:
         emit_json(summary)
         return
@@ -223,6 +307,14 @@ def show_estimate(variant: Variant, players: int, json_out: bool) -> None:
         "memory", f"{format_bytes(told.memory)} at least; {fits} here (pigdice uses up to {format_bytes(told.budget)})"
     )
     table.add_row("time", f"roughly {duration_text(low)} to {duration_text(high)} of one core (a rough estimate)")
+    if spread is not None:
+        wall_low, wall_high = spread.seconds
+        table.add_row(
+            "on Dask",
+            f"{spread.workers} workers, each {format_bytes(spread.worker_bytes)} of its own plus the shared values; "
+            f"{format_bytes(spread.store_bytes)} of values on disk (a folder every worker reaches); "
+            f"{spread.tasks:,} tasks; roughly {duration_text(wall_low)} to {duration_text(wall_high)}",
+        )
     stdout_console().print(table)
 
 

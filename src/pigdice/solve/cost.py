@@ -35,7 +35,7 @@ from pigdice.solve.tables import effect_table
 # CPU seconds per score tuple and goal point (a turn sweeps up to ``goal`` totals) of a first-to-goal solve
 # of Pig, by players, measured on a 2-core AMD EPYC (November 2026): 2 players to 100 in 4 ms and to 1000 in
 # 3.1 s; 3 players to 100 in 4.6 s; 4 players to 100 in 318 s (docs/benchmarks.md).
-SECONDS_PER_TUPLE_POINT = {2: 4e-9, 3: 46e-9, 4: 32e-9}
+SECONDS_PER_TUPLE_POINT = {2: 4e-9, 3: 46e-9, 4: 32e-9, 5: 90e-9}
 # What multiplies it, fitted to the same measurements: a final round or equal turns add the last turns;
 # resets repeat the passes (9 for 2 players, up to 19 for 3); turn totals that can fall (Pig Dice) sweep every
 # turn to a fixed point, and under an ending far past the goal; Swine Herd solves a stage game per tuple.
@@ -153,7 +153,7 @@ class SolveEstimate:
 def estimate(variant: Variant, players: int) -> SolveEstimate:
     """Return what the exact solve of ``variant`` with ``players`` players would take here, without solving."""
     cost = solve_cost(variant, players)
-    seconds = cost.states * variant.goal * SECONDS_PER_TUPLE_POINT[min(max(players, 2), 4)]
+    seconds = cost.states * variant.goal * SECONDS_PER_TUPLE_POINT[min(max(players, 2), 5)]
     if variant.is_simultaneous:
         seconds *= HERD_FACTOR
     else:
@@ -164,3 +164,36 @@ def estimate(variant: Variant, players: int) -> SolveEstimate:
     spread = (seconds / ESTIMATE_SPREAD, seconds * ESTIMATE_SPREAD)
     memory = memory_need(variant, players)(variant.goal)
     return SolveEstimate(cost.states, memory, budget_bytes(available_bytes()), spread, exactness(variant, players))
+
+
+# The distributed n-player solve (``pigdice.solve.n.distributed``): score tuples per Dask task (about
+# 1-2 s of 5-player Pig on one core), the memory a worker keeps of its own (Python, numba and the kernels'
+# rows, measured 0.26 GiB at 5 players), and what a task costs the scheduler besides the solve.
+TASK_STATES = 400_000
+WORKER_BASE_BYTES = 300 << 20
+TASK_OVERHEAD_SECONDS = 0.05
+DEFAULT_WORKERS = 2
+
+
+@dataclass(frozen=True)
+class DistributedEstimate:
+    """What the distributed solve of a first-to-goal game would take (``pigdice solve --dry-run``, 5+ players)."""
+
+    workers: int
+    store_bytes: int  # the values on disk, in a directory every worker reaches
+    worker_bytes: int  # what each worker keeps of its own; the store's pages come on top (shared on one machine)
+    tasks: int  # tasks of one pass (a sum's tasks finish before the next lower sum starts)
+    seconds: tuple[float, float]  # a rough range of wall-clock seconds with ``workers`` workers
+
+
+def distributed_estimate(variant: Variant, players: int, workers: int = DEFAULT_WORKERS) -> DistributedEstimate:
+    """Return what solving ``variant`` for ``players`` players on ``workers`` Dask workers would take, roughly."""
+    told = estimate(variant, players)
+    sums = players * (variant.goal - 1) + 1
+    tasks = max(1, told.states // TASK_STATES) + sums
+    low, high = told.seconds
+    overhead = tasks * TASK_OVERHEAD_SECONDS
+    store = players_values_bytes(variant.goal, players)
+    return DistributedEstimate(
+        workers, store, WORKER_BASE_BYTES, tasks, (low / workers + overhead, high / workers + overhead)
+    )

@@ -638,6 +638,18 @@ def solve_levels(game, W, s_high, s_low, fresh, work, overrides, written, anchor
     from row ``written`` on; the stats' ``written`` counts them all (beyond the array's rows they are
     counted, not written). ``anchors``: see ``_solve_cycle``.
     """
+    return solve_block(game, W, s_high, s_low, 0, game.goal, fresh, work, overrides, written, anchors, keep)
+
+
+@njit(cache=True)
+def solve_block(
+    game, W, s_high, s_low, first_lo, first_hi, fresh, work, overrides, written, anchors, keep
+):  # pragma: no cover - numba
+    """Solve the cycles of ``solve_levels`` whose standing tuple's first score lies in [first_lo, first_hi).
+
+    Within one score sum every cycle reads only higher sums and itself, so the blocks of one sum's first
+    scores can be solved apart (``pigdice.solve.n.distributed``) and give what ``solve_levels`` gives.
+    """
     n, goal = game.players, game.goal
     a = np.empty(n, dtype=np.int64)
     seats = W.shape[0]
@@ -658,8 +670,10 @@ def solve_levels(game, W, s_high, s_low, fresh, work, overrides, written, anchor
             continue
         first_tuple(a, s, n, goal, 0)
         while True:
+            if a[0] >= first_hi:  # tuples come in lexicographic order: none further lies in the block
+                break
             # a is solved with its cycle if its flat index is the smallest of its rotations
-            period = cycle_period(a, n, goal, top_power)
+            period = cycle_period(a, n, goal, top_power) if a[0] >= first_lo else 0
             canonical = period > 0
             # with a seat axis the rotations of a with seats s0, s0 + period, ... form one cycle
             for s0 in range(period if seats > 1 else 1):

@@ -45,6 +45,7 @@ from pigdice.solve.n.rows import (
     FIRST_TO_GOAL,
     NO_ANCHORS,
     NOTHING_SOLVED,
+    LevelStats,
     Overrides,
     PlayersGame,
     anchors_for,
@@ -269,7 +270,24 @@ def _solve(
         tolerance,
         f"{variant.name} for {players} players did not converge: residual {{residual:.3g}} after {{passes}} passes",
     )
-    totals = last_pass[0]
+    return policy_from_pass(variant, players, values, passes, residual, started, last_pass[0], overrides, banked,
+                            last, cap)  # fmt: skip
+
+
+def policy_from_pass(
+    variant: Variant,
+    players: int,
+    values: np.ndarray,
+    passes: int,
+    residual: float,
+    started: float,
+    totals: LevelStats,
+    overrides: Overrides,
+    banked: np.ndarray = FIRST_TO_GOAL,
+    last: np.ndarray = NO_LAST,
+    cap: int = 0,
+) -> PlayersPolicy:
+    """Return the policy of a solve whose last pass met ``totals`` and wrote ``overrides`` (their first rows)."""
     written = totals.written
     if written > len(overrides.state):
         raise BadParameterError(

@@ -1,0 +1,345 @@
+"""The exact n-player solve (first to the goal) spread over Dask workers.
+
+Within one score sum every cycle reads only higher sums and its own rotations
+(``pigdice.solve.n.nkernels``), so the cycles of one sum are independent: a sum is split by the first
+score of the tuples standing for its cycles into coarse tasks (``nkernels.solve_block``; small sums are
+merged into one task), a sum's tasks all finish before the next lower sum starts, and each task returns
+its ``LevelStats`` and its overrides, merged as the in-process solve merges them. The values live in a
+memory-mapped .npy file in a directory every worker reaches: on one machine the workers share its pages
+(no copy per worker, and the kernels read any state at a higher sum directly); a real cluster needs a
+shared file system there. Zarr was not used: the kernels read states at random across all higher sums, so
+chunks would have to be fetched whole per read. With resets the passes repeat as in-process, the anchors
+in the store too. The result equals ``nplayer.solve_players`` (the same kernels in the same order per cycle).
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import math
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal, cast
+
+import numpy as np
+
+from pigdice.errors import BadParameterError, require_modules
+from pigdice.rules.variant import Decision, Endgame, Variant
+from pigdice.solve.cost import DEFAULT_WORKERS, TASK_STATES
+from pigdice.solve.n import nkernels
+from pigdice.solve.n.nplayer import (
+    MIN_OVERRIDES,
+    PlayersPolicy,
+    check_players,
+    players_form,
+    policy_from_pass,
+)
+from pigdice.solve.n.rows import (
+    FIRST_TO_GOAL,
+    NO_ANCHORS,
+    NOTHING_SOLVED,
+    Anchors,
+    LevelStats,
+    Overrides,
+    cycle_rows,
+    merged,
+    overrides_for,
+    players_game,
+)
+from pigdice.solve.solver import TOLERANCE, Progress, fixed_point
+from pigdice.solve.tables import effect_table
+
+MAX_WORKERS = 256
+MAX_ADDRESS = 200  # characters of a scheduler address (as the designer's --scheduler)
+CONNECT_TIMEOUT = "10s"
+VALUES = "values.npy"
+ANCHOR_X = "anchor_x.npy"
+ANCHOR_FLIPS = "anchor_flips.npy"
+
+
+@dataclass(frozen=True)
+class Task:
+    """One unit of work: the cycles of sums s_high .. s_low whose standing tuple's first score is in [lo, hi)."""
+
+    s_high: int
+    s_low: int
+    first_lo: int
+    first_hi: int
+    states: float  # about how many score tuples it covers (for progress)
+
+
+@dataclass(frozen=True)
+class Store:
+    """Where the values (and, with resets, the anchors) live, and what the workers need to rebuild the game."""
+
+    directory: str
+    variant: Variant
+    players: int
+    resets: bool
+    flush: bool  # write each task's values through to disk (machines sharing a network folder)
+
+
+def check_address(scheduler: str) -> str:
+    """Return the scheduler address stripped; raise BadParameterError if it cannot be one."""
+    address = scheduler.strip()
+    if not address or len(scheduler) > MAX_ADDRESS or not scheduler.isprintable():
+        raise BadParameterError(f"--scheduler takes an address like tcp://host:8786 (at most {MAX_ADDRESS} characters)")
+    return address
+
+
+def check_distributable(variant: Variant, players: int) -> Variant:
+    """Return the form solved; raise BadParameterError unless it is first to the goal (the endings stay in-process)."""
+    if variant.endgame is not Endgame.FIRST_TO_GOAL:
+        raise BadParameterError(
+            f"the distributed solve plays first to the goal only; the {variant.endgame} ending is solved in one process"
+        )
+    variant = players_form(variant, players)
+    check_players(variant, players)
+    return variant
+
+
+@lru_cache(maxsize=64)
+def _tuples_summing(count: int, below: int) -> np.ndarray:
+    """Return how many tuples of ``count`` scores in [0, below) have each sum."""
+    counts = np.ones(1)
+    for _ in range(count):
+        counts = np.convolve(counts, np.ones(below))
+    return counts
+
+
+def _cycles_by_first(s: int, players: int, goal: int) -> np.ndarray:
+    """Return, for each first score v, about how many tuples of sum s stand for a cycle (all others >= v)."""
+    weights = np.zeros(goal)
+    for v in range(min(goal, s // players + 1)):
+        counts = _tuples_summing(players - 1, goal - v)
+        rest = s - players * v
+        weights[v] = counts[rest] if 0 <= rest < len(counts) else 0.0
+    return weights
+
+
+def plan_stages(goal: int, players: int, task_states: int = TASK_STATES) -> list[list[Task]]:
+    """Return the solve's stages, high sums first: each a list of tasks that can run at once."""
+    if task_states < 1:
+        raise BadParameterError(f"a task takes at least one score tuple, got {task_states}")
+    sums = _tuples_summing(players, goal)
+    stages: list[list[Task]] = []
+    s = players * (goal - 1)
+    while s >= 0:
+        if sums[s] <= task_states:  # small sums: merged into one task
+            low, states = s, float(sums[s])
+            while low > 0 and states + sums[low - 1] <= task_states:
+                low -= 1
+                states += sums[low]
+            stages.append([Task(s, low, 0, goal, states)])
+            s = low - 1
+            continue
+        weights = _cycles_by_first(s, players, goal)
+        pieces = math.ceil(sums[s] / task_states)
+        cumulative = np.cumsum(weights)
+        edges = [0]
+        for piece in range(1, pieces):
+            edge = int(np.searchsorted(cumulative, cumulative[-1] * piece / pieces)) + 1
+            if edges[-1] < edge < goal:
+                edges.append(edge)
+        edges.append(goal)
+        share = float(sums[s]) / max(float(cumulative[-1]), 1.0)
+        stages.append([Task(s, s, lo, hi, share * float(weights[lo:hi].sum())) for lo, hi in itertools.pairwise(edges)])
+        s -= 1
+    return stages
+
+
+def _open(store: Store, name: str, mode: Literal["r+", "r"] = "r+") -> np.memmap:
+    """Return the store's array ``name`` memory-mapped."""
+    return cast(np.memmap, np.load(Path(store.directory) / name, mmap_mode=mode))
+
+
+def run_task(store: Store, task: Task, fresh: bool, keep: bool) -> tuple[LevelStats, Overrides]:
+    """Solve one task's cycles into the store; return its stats and the overrides it wrote (a worker runs this)."""
+    from pigdice.solve.two.endgame import bust_chance
+
+    variant, n = store.variant, store.players
+    goal = variant.goal
+    table = effect_table(variant)
+    one_throw = variant.decision is Decision.DICE_PER_TURN
+    game = players_game(table, goal, n, one_throw, FIRST_TO_GOAL, bust_chance(table), 0)
+    values = _open(store, VALUES)
+    W = values.reshape(1, goal**n, n)
+    maps = [values]
+    anchors = NO_ANCHORS
+    if store.resets:
+        maps += [_open(store, ANCHOR_X), _open(store, ANCHOR_FLIPS)]
+        anchors = Anchors(maps[1], maps[2])
+    work = cycle_rows(goal, goal, n, len(table.offsets) - 1)
+    rows = max(MIN_OVERRIDES, int(task.states) // 100)
+    overrides = overrides_for(rows)
+    level = nkernels.solve_block(
+        game, W, task.s_high, task.s_low, task.first_lo, task.first_hi, fresh, work, overrides, 0, anchors, keep
+    )
+    if store.flush:  # one machine's workers share the file's pages: their writes are seen at once
+        for mapped in maps:
+            mapped.flush()
+    if level.written > rows:
+        raise BadParameterError(
+            f"{variant.name} for {n} players: {level.unsettled} cycles without consistent choices at score sum "
+            f"{task.s_high}, more than a task keeps ({level.written} decision points past {rows})"
+        )
+    kept = Overrides(*(column[: level.written].copy() for column in overrides))
+    return level, kept
+
+
+def _create_store(directory: Path, variant: Variant, players: int, resets: bool, flush: bool) -> Store:
+    """Write the starting values (1/n everywhere) and anchors into ``directory``; return the store."""
+    goal, n = variant.goal, players
+    values = np.lib.format.open_memmap(directory / VALUES, mode="w+", dtype=np.float64, shape=(goal,) * n + (n,))
+    values[...] = 1.0 / n
+    values.flush()
+    del values
+    if resets:
+        for name, fill in ((ANCHOR_X, np.nan), (ANCHOR_FLIPS, 0.0)):
+            array = np.lib.format.open_memmap(directory / name, mode="w+", dtype=np.float64, shape=(1, goal**n))
+            array[...] = fill
+            array.flush()
+            del array
+    return Store(str(directory), variant, players, resets, flush)
+
+
+@contextmanager
+def dask_client(scheduler: str | None = None, workers: int = DEFAULT_WORKERS) -> Iterator[Any]:
+    """Yield a Dask client: of the running scheduler at ``scheduler``, else of a LocalCluster it starts and stops."""
+    require_modules(("dask", "distributed"), "solve", "the distributed solve needs")
+    from dask.distributed import Client, LocalCluster
+
+    cluster = None
+    if scheduler is not None:
+        address = check_address(scheduler)
+        try:
+            client = Client(address, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise BadParameterError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
+    else:
+        if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
+            raise BadParameterError(f"workers must be a whole number from 1 to {MAX_WORKERS}, got {workers!r}")
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            silence_logs=logging.ERROR,
+        )
+        client = Client(cluster)
+    try:
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def solve_distributed(
+    variant: Variant,
+    players: int,
+    client: Any = None,
+    store: Path | str | None = None,
+    progress: Progress | None = None,
+    tolerance: float = TOLERANCE,
+    task_states: int = TASK_STATES,
+    flush: bool = False,
+) -> PlayersPolicy:
+    """Solve ``variant`` exactly for ``players`` players (first to the goal) on Dask; return the policy.
+
+    ``client``: a Dask client (None: a 2-worker LocalCluster started for the solve, ``dask_client``).
+    ``store``: the directory the values are kept in while solving (None: a temporary one, removed after,
+    the values copied into memory; a given directory keeps values.npy and the policy reads it from there).
+    A cluster of several machines needs a directory they all share, and ``flush``: each task then writes
+    its values through to disk (flushing a memory map writes all of it: far slower on one machine, where
+    the workers share the file's pages and see each other's writes at once). Ctrl-C cancels the tasks.
+    """
+    variant = check_distributable(variant, players)
+    if client is None:
+        with dask_client() as own:
+            return solve_distributed(variant, players, own, store, progress, tolerance, task_states, flush)
+    temporary = store is None
+    directory = Path(tempfile.mkdtemp(prefix="pigdice-solve-")) if store is None else Path(store)
+    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        policy = _solve_in(variant, players, client, directory, progress, tolerance, task_states, flush)
+        if temporary:
+            policy.values = np.array(policy.values)
+        return policy
+    finally:
+        if temporary:
+            shutil.rmtree(directory, ignore_errors=True)
+
+
+def _solve_in(
+    variant: Variant,
+    players: int,
+    client: Any,
+    directory: Path,
+    progress: Progress | None,
+    tolerance: float,
+    task_states: int,
+    flush: bool,
+) -> PlayersPolicy:
+    """Solve into the store at ``directory`` with ``client``; return the policy (values memory-mapped)."""
+    started = time.perf_counter()
+    resets = effect_table(variant).has_reset
+    store = _create_store(directory, variant, players, resets, flush)
+    stages = plan_stages(variant.goal, players, task_states)
+    total = sum(task.states for stage in stages for task in stage)
+    values = _open(store, VALUES)
+    settling = [np.inf]
+    last_pass: list[tuple[LevelStats, list[Overrides]]] = [(NOTHING_SOLVED, [])]
+
+    def one_pass(passes: int) -> float:
+        totals = NOTHING_SOLVED
+        found: list[Overrides] = []
+        reset_inputs = np.array(values[..., 0, :]) if resets else None
+        values.flush()
+        keep = passes > 1 and settling[0] < nkernels.KEEP_AFTER
+        done = 0.0
+        for stage in stages:
+            for level, rows in _run_stage(client, store, stage, passes == 1, keep):
+                totals = merged(totals, level._replace(written=totals.written + level.written))
+                found.append(rows)
+            done += sum(task.states for task in stage)
+            if progress is not None:
+                progress(done / total, f"pass {passes}")
+        last_pass[0] = (totals, found)
+        if reset_inputs is None:
+            return totals.residual
+        moved = float(np.max(np.abs(values[..., 0, :] - reset_inputs)))
+        settling[0] = moved
+        return max(totals.residual, moved)
+
+    passes, residual = fixed_point(
+        one_pass,
+        not resets,
+        [values[..., 0, :]] if resets else [],
+        tolerance,
+        f"{variant.name} for {players} players did not converge: residual {{residual:.3g}} after {{passes}} passes",
+    )
+    values.flush()
+    totals, found = last_pass[0]
+    overrides = Overrides(*(np.concatenate([getattr(rows, name) for rows in found]) for name in Overrides._fields))
+    readonly = _open(store, VALUES, "r")
+    return policy_from_pass(variant, players, readonly, passes, residual, started, totals, overrides)
+
+
+def _run_stage(
+    client: Any, store: Store, stage: list[Task], fresh: bool, keep: bool
+) -> list[tuple[LevelStats, Overrides]]:
+    """Run one stage's tasks on the cluster and wait for all of them; Ctrl-C cancels them."""
+    futures = [client.submit(run_task, store, task, fresh, keep, pure=False) for task in stage]
+    try:
+        results = client.gather(futures)
+    except KeyboardInterrupt:
+        client.cancel(futures)
+        raise
+    return [(LevelStats(*level), Overrides(*rows)) for level, rows in results]
