@@ -19,6 +19,9 @@ from pigdice.solve.n.nplayer import solve_players
 
 pytest.importorskip("distributed")
 
+# the slow tier: each test starts work on a 2-worker cluster whose processes load (cold: compile) the kernels
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Any]:
