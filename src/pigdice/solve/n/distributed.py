@@ -37,8 +37,10 @@ from pigdice.solve.n.nplayer import (
     MIN_OVERRIDES,
     PlayersPolicy,
     check_players,
+    pass_residual,
     players_form,
     policy_from_pass,
+    repeat_passes,
 )
 from pigdice.solve.n.rows import (
     FIRST_TO_GOAL,
@@ -52,7 +54,7 @@ from pigdice.solve.n.rows import (
     overrides_for,
     players_game,
 )
-from pigdice.solve.solver import TOLERANCE, Progress, fixed_point
+from pigdice.solve.solver import TOLERANCE, Progress
 from pigdice.solve.tables import effect_table
 
 MAX_WORKERS = 256
@@ -312,19 +314,9 @@ def _solve_in(
             if progress is not None:
                 progress(done / total, f"pass {passes}")
         last_pass[0] = (totals, found)
-        if reset_inputs is None:
-            return totals.residual
-        moved = float(np.max(np.abs(values[..., 0, :] - reset_inputs)))
-        settling[0] = moved
-        return max(totals.residual, moved)
+        return pass_residual(values, reset_inputs, settling, totals.residual)
 
-    passes, residual = fixed_point(
-        one_pass,
-        not resets,
-        [values[..., 0, :]] if resets else [],
-        tolerance,
-        f"{variant.name} for {players} players did not converge: residual {{residual:.3g}} after {{passes}} passes",
-    )
+    passes, residual = repeat_passes(one_pass, values, resets, tolerance, f"{variant.name} for {players} players")
     values.flush()
     totals, found = last_pass[0]
     overrides = Overrides(*(np.concatenate([getattr(rows, name) for rows in found]) for name in Overrides._fields))

@@ -255,21 +255,10 @@ def _solve(
             if progress is not None:
                 progress(done / total, f"pass {passes}")
         last_pass[0] = totals
-        if reset_inputs is None:
-            return totals.residual
-        # given the reset values the pass started from, every other value is solved exactly: the
-        # Bellman residual is at most how far the pass moved them (resets have probability <= 1)
-        moved = float(np.max(np.abs(values[..., 0, :] - reset_inputs)))
-        settling[0] = moved
-        return max(totals.residual, moved)
+        return pass_residual(values, reset_inputs, settling, totals.residual)
 
-    passes, residual = fixed_point(
-        one_pass,
-        not table.has_reset,
-        [values[..., 0, :]] if table.has_reset else [],
-        tolerance,
-        f"{variant.name} for {players} players did not converge: residual {{residual:.3g}} after {{passes}} passes",
-    )
+    what = f"{variant.name} for {players} players"
+    passes, residual = repeat_passes(one_pass, values, table.has_reset, tolerance, what)
     return policy_from_pass(variant, players, values, passes, residual, started, last_pass[0], overrides, banked,
                             last, cap)  # fmt: skip
 
@@ -304,6 +293,30 @@ def policy_from_pass(
     return PlayersPolicy(variant, players, values, passes, residual, seconds, regret=stats.regret,
                          decisions=decisions, stats=stats, banked=banked, last=last,
                          truncation=totals.truncation, cap=cap)  # fmt: skip
+
+
+def pass_residual(values: np.ndarray, reset_inputs: np.ndarray | None, settling: list[float], residual: float) -> float:
+    """Return a pass's Bellman residual bound, noting in ``settling`` how far it moved the reset values."""
+    if reset_inputs is None:
+        return residual
+    # given the reset values the pass started from, every other value is solved exactly: the
+    # Bellman residual is at most how far the pass moved them (resets have probability <= 1)
+    moved = float(np.max(np.abs(values[..., 0, :] - reset_inputs)))
+    settling[0] = moved
+    return max(residual, moved)
+
+
+def repeat_passes(
+    one_pass: Callable[[int], float], values: np.ndarray, resets: bool, tolerance: float, what: str
+) -> tuple[int, float]:
+    """Repeat ``one_pass`` until the values settle (once without resets); return (passes, residual)."""
+    return fixed_point(
+        one_pass,
+        not resets,
+        [values[..., 0, :]] if resets else [],
+        tolerance,
+        f"{what} did not converge: residual {{residual:.3g}} after {{passes}} passes",
+    )
 
 
 class SolveStats(NamedTuple):
