@@ -14,7 +14,7 @@ import pytest
 from pigdice.errors import BadParameterError
 from pigdice.rules.registry import find_variant
 from pigdice.rules.variant import Endgame
-from pigdice.solve.n.distributed import check_address, dask_client, plan_stages, solve_distributed
+from pigdice.solve.n.distributed import check_address, check_store, dask_client, plan_stages, solve_distributed
 from pigdice.solve.n.nplayer import solve_players
 
 pytest.importorskip("distributed")
@@ -78,6 +78,16 @@ def test_endings_and_bad_addresses_are_refused(client: Any) -> None:
         pass
     with pytest.raises(BadParameterError, match="task takes at least one"):
         plan_stages(8, 3, task_states=0)
+
+
+def test_a_store_that_cannot_hold_the_values_is_refused_before_solving(tmp_path: Path) -> None:
+    afile = tmp_path / "values.txt"
+    afile.write_text("not a folder")
+    with pytest.raises(BadParameterError, match="it is a file, not a folder"):
+        check_store(afile)
+    with pytest.raises(BadParameterError, match="Not a directory"):
+        check_store(afile / "inside")
+    assert check_store(tmp_path / "new" / "store").is_dir()  # a folder that does not exist yet is made
 
 
 def test_the_cli_solves_on_dask_and_estimates_it() -> None:

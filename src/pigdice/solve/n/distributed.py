@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import logging
 import math
+import os
 import shutil
 import tempfile
 import time
@@ -195,6 +196,20 @@ def run_task(store: Store, task: Task, fresh: bool, keep: bool) -> tuple[LevelSt
     return level, kept
 
 
+def check_store(store: Path | str) -> Path:
+    """Create the store's directory if need be; return it, or raise BadParameterError if no values can be kept there."""
+    directory = Path(store)
+    if directory.exists() and not directory.is_dir():
+        raise BadParameterError(f"cannot keep the values in {str(store)!r}: it is a file, not a folder")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BadParameterError(f"cannot keep the values in {str(store)!r}: {exc.strerror or exc}") from None
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise BadParameterError(f"cannot keep the values in {str(store)!r}: the folder is not writable")
+    return directory
+
+
 def _create_store(directory: Path, variant: Variant, players: int, resets: bool, flush: bool) -> Store:
     """Write the starting values (1/n everywhere) and anchors into ``directory``; return the store."""
     goal, n = variant.goal, players
@@ -263,12 +278,13 @@ def solve_distributed(
     the workers share the file's pages and see each other's writes at once). Ctrl-C cancels the tasks.
     """
     variant = check_distributable(variant, players)
+    if store is not None:
+        check_store(store)  # before a cluster starts
     if client is None:
         with dask_client() as own:
             return solve_distributed(variant, players, own, store, progress, tolerance, task_states, flush)
     temporary = store is None
-    directory = Path(tempfile.mkdtemp(prefix="pigdice-solve-")) if store is None else Path(store)
-    directory.mkdir(parents=True, exist_ok=True)
+    directory = Path(tempfile.mkdtemp(prefix="pigdice-solve-")) if store is None else check_store(store)
     try:
         policy = _solve_in(variant, players, client, directory, progress, tolerance, task_states, flush)
         if temporary:
