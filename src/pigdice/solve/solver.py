@@ -16,13 +16,23 @@ from pigdice.solve.memory import MiB, check_memory, solver_bytes
 from pigdice.solve.policy import Policy
 from pigdice.solve.policyfile import cache_dir, cache_path, solvable
 from pigdice.solve.tables import EffectTable, effect_table
-from pigdice.solve.two import dicechoice, rollhold
+from pigdice.solve.two import dicechoice, holdspread, rollhold
 from pigdice.solve.two.bundles import FIRST_TO_GOAL_ENDS, Ends, game_of
 
 __all__ = ["cache_dir", "cache_path", "solvable"]  # their home is policyfile (no numba); solver re-exports them
 
 TOLERANCE = 1e-12
 MAX_PASSES = 10_000
+# Spread passes (``holdspread``) between full passes run until they move the reset values by at
+# most this share of the tolerance, or this many passes (each shrinks their error 20-50 fold).
+SETTLED_SHARE = 1e-2
+MAX_SPREAD_PASSES = 40
+# A full pass records where its turns bank (to settle the reset values after it) once the pass
+# before it moved them by less than this: earlier, the policy still changes from pass to pass.
+SPREAD_BELOW = 1e-4
+# A full pass starts each pair from the level above (not from the last pass's values) while the
+# pass before it moved the reset values by more than this: the pairs then settle in fewer rounds.
+FRESH_ABOVE = 1e-4
 # The in-process policy cache keeps policies up to this many bytes of arrays (values and cached
 # turn rows), dropping the least recently used first; set it (or PolicyCache(max_bytes)) to change.
 # 256 MiB holds Pig's goal 1000 policy (8 MB) 30 times over, or hundreds of goal 100 ones.
@@ -73,11 +83,13 @@ def fixed_point(
     resets: Sequence[np.ndarray],
     tolerance: float,
     failure: str,
+    settle: Callable[[], bool] | None = None,
 ) -> tuple[int, float]:
     """Repeat ``one_pass(pass number) -> residual`` below ``tolerance``; return (passes, residual).
 
     ``exact_in_one``: the first pass is final. Between passes the reset values (views into the
-    value arrays of any shape, e.g. V[:, 0]) are moved together by Anderson acceleration. ``failure`` is formatted with
+    value arrays of any shape, e.g. V[:, 0]) are moved together by Anderson acceleration, unless
+    ``settle()`` moved them itself (it returns True then). ``failure`` is formatted with
     the residual and the passes if the tolerance is never reached.
     """
     accelerator = Anderson(memory=4)
@@ -88,6 +100,9 @@ def fixed_point(
         residual = one_pass(passes)
         if exact_in_one or residual < tolerance:
             break
+        if settle is not None and settle():
+            accelerator = Anderson(memory=4)  # its pairs came before the reset values jumped
+            continue
         if resets:
             mixed = accelerator.next(np.concatenate([view.ravel() for view in resets]))
             start = 0
@@ -102,6 +117,25 @@ def fixed_point(
 def one_pass_is_exact(variant: Variant, table: EffectTable) -> bool:
     """Return True if one level pass solves ``variant`` exactly: no resets (Hog's pairs iterate within the pass)."""
     return not table.has_reset
+
+
+def settle_resets(V: np.ndarray, spread: holdspread.Spread, tolerance: float) -> bool:
+    """Settle the reset values V[:, 0] under the last full pass's policy by spread passes; False if it has none.
+
+    The spread passes evaluate that policy exactly (``holdspread``); Anderson acceleration mixes
+    their reset values, as between full passes, until they move by at most ``SETTLED_SHARE``
+    of ``tolerance``. The full pass that follows judges the result.
+    """
+    if not holdspread.usable(spread):
+        return False
+    accelerator = Anderson(memory=4)
+    for _ in range(MAX_SPREAD_PASSES):
+        before = V[:, 0].copy()
+        holdspread.spread_pass(V, spread)
+        if float(np.max(np.abs(V[:, 0] - before))) <= SETTLED_SHARE * tolerance:
+            break
+        V[:, 0] = accelerator.next(V[:, 0].copy())
+    return True
 
 
 class Sweeps(NamedTuple):
@@ -136,12 +170,21 @@ def solve_values(
     one_throw = variant.decision is Decision.DICE_PER_TURN
     rows = None if one_throw else rollhold.level_rows(game)
     exact = one_pass_is_exact(variant, table)
+    spreads = same and rows is not None and holdspread.spreadable(goal, table)
+    spread: holdspread.Spread | None = None  # allocated by the first pass that records one
+
+    moved_last = float("inf")  # how far the last pass moved the reset values
+    spread_filled = False  # the last pass recorded where its turns bank
 
     # A pass is a Gauss-Seidel sweep over all score sums, high sums first. Without resets every
     # dependency is solved before it is used, so one pass is exact and its residual is the
     # largest pair residual; with resets, passes repeat until one changes nothing (> tolerance).
     def one_pass(passes: int) -> float:
-        nonlocal truncation
+        nonlocal truncation, moved_last, spread_filled, spread
+        fresh = passes == 1 or moved_last > FRESH_ABOVE
+        spread_filled = spreads and moved_last < SPREAD_BELOW and not spread_filled
+        if spread_filled and spread is None:
+            spread = holdspread.new_spread(goal, table)
         change = 0.0
         pair_residual = 0.0
         truncation = 0.0
@@ -153,7 +196,9 @@ def solve_values(
                 residual = dicechoice.solve_levels(va, vb, s, low, game, same)
                 level = rollhold.LevelSweep(residual, residual, 0.0)
             else:
-                level = rollhold.solve_levels(va, vb, s, low, game, rows, passes == 1, same)
+                level = rollhold.solve_levels(
+                    va, vb, s, low, game, rows, fresh, same, spread if spread_filled else None
+                )
             change = max(change, level.change)
             pair_residual = max(pair_residual, level.residual)
             truncation = max(truncation, level.truncation)
@@ -167,7 +212,11 @@ def solve_values(
             return pair_residual
         moved = np.concatenate([v[:, 0] for v in seats]) - reset_inputs
         moved_most = float(np.max(np.abs(moved))) if table.has_reset else change
+        moved_last = moved_most
         return max(pair_residual, moved_most) if passes > 1 or table.has_reset else float("inf")
+
+    def settle() -> bool:
+        return spread_filled and spread is not None and settle_resets(va, spread, tolerance)
 
     passes, residual = fixed_point(
         one_pass,
@@ -175,6 +224,7 @@ def solve_values(
         [v[:, 0] for v in seats] if table.has_reset else [],
         tolerance,
         f"{variant.name} did not converge: residual {{residual:.3g}} after {{passes}} passes",
+        settle if spreads else None,
     )
     return Sweeps(passes, residual, truncation)
 

@@ -26,6 +26,7 @@ from pigdice.solve.positions import TRUNCATION_ERROR
 from pigdice.solve.step import effect_step
 from pigdice.solve.tables import EffectTable
 from pigdice.solve.two.bundles import FIRST_TO_GOAL_ENDS, NO_LAST, Ends, Evaluation, Game, game_of
+from pigdice.solve.two.holdspread import Spread, spread_turn
 
 __all__ = ["FIRST_TO_GOAL_ENDS", "NO_LAST", "Ends", "game_of"]  # their home is bundles; callers find them here too
 
@@ -529,19 +530,28 @@ def _guess(V, i, j, goal):  # pragma: no cover - numba
 
 
 def solve_levels(
-    VA: np.ndarray, VB: np.ndarray, s_high: int, s_low: int, game: Game, rows: LevelRows, fresh: bool, same: bool
+    VA: np.ndarray,
+    VB: np.ndarray,
+    s_high: int,
+    s_low: int,
+    game: Game,
+    rows: LevelRows,
+    fresh: bool,
+    same: bool,
+    spread: Spread | None = None,
 ) -> LevelSweep:
     """Solve every pair whose score sum lies in [s_low, s_high], high sums first; return a ``LevelSweep`` (``_levels``).
 
     The plain sweep's games pass no sweep rows (None), so numba compiles only the plain sweep for
     them (a fresh Pig solve compiled the chain and general sweeps too: 4.6 s of CPU more).
+    ``spread`` (``holdspread``; plain sweep, one array only): receives where each solved turn banks.
     """
     sweep = None if game.sweep == SWEEP_PLAIN else rows.sweep
-    return _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same)
+    return _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread)
 
 
 @njit(cache=True)
-def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same):  # pragma: no cover - numba
+def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread):  # pragma: no cover - numba
     """Solve every pair whose score sum lies in [s_low, s_high], high sums first; return a ``LevelSweep``.
 
     VA[i, j] and VB[j, i] are solved together by policy iteration on their 2x2 affine system: VA
@@ -601,6 +611,10 @@ def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same):  # pragma: n
                     break
             VA[i, j] = x
             VB[j, i] = z
+            if spread is not None:  # the rows still hold both turns of the policy just chosen
+                spread_turn(i, j, VB, goal, game.table, C[i], D[i], spread)
+                if not diagonal:
+                    spread_turn(j, i, VA, goal, game.table, C[j], D[j], spread)
             residual = max(residual, pair_residual)
             truncation = max(truncation, pair_truncation)
             change = max(change, abs(x - old_x), abs(z - old_z))

@@ -1,0 +1,162 @@
+"""Where a fixed turn policy banks, and cheap passes that evaluate it: the reset games' inner loop.
+
+Resets (Two-Dice Pig's snake eyes, Piggy Six's 6-6) make every turn-start value depend on the
+reset values w_j = V[j, 0] at lower score sums, so the solve repeats whole passes until w settles
+(each pass shrinks w's error about 20-36 fold). Once a pass has chosen the roll/hold policy, a
+turn of that policy is a fixed distribution over its endings: it banks turn total k with chance
+m_k (worth 1 - V[j, i + k]), reaches the goal (a win), busts or passes (worth 1 - V[j, i]: the
+partner state) or resets (worth 1 - w_j). A pass over those few numbers per state (``spread_pass``)
+is exactly a solve pass with the policy held fixed, for a fraction of its cost: its loop runs over
+the handful of totals a turn banks at, not over every turn total and every add. The solver
+settles w by such passes, then checks with one full pass that changes nothing (or repeats).
+
+Only the plain sweep's tables (one roll of adds, busts and resets, first to the goal) are spread,
+and only if every roll can bust: a rolling turn's d (its partner coefficient) is then below zero,
+so a total's action is read off its row without recording it (holding leaves d = 0).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from pigdice.solve.layout import SWEEP_PLAIN
+from pigdice.solve.tables import EffectTable
+
+# A turn banks at this many totals at most (Two-Dice Pig to 100 needs 18, Big Pig with resets 31);
+# one that banks at more marks the spread unusable and the solve keeps its full passes.
+SPREAD_WIDTH = 40
+# The spread's arrays (16 bytes per state and entry) are kept only up to this goal (26 MB at 200,
+# 100 MB at 400; 640 MB at 1000 would cost more memory than the passes they save are worth).
+MAX_SPREAD_GOAL = 400
+
+
+class Spread(NamedTuple):
+    """Each state's turn under the policy of the last full pass, as chances of its endings (``new_spread``)."""
+
+    totals: np.ndarray  # (goal, goal, SPREAD_WIDTH) int64: the turn totals k >= 1 the turn at (i, j) banks at
+    mass: np.ndarray  # (goal, goal, SPREAD_WIDTH): the chance it banks each of them
+    count: np.ndarray  # (goal, goal) int64: the totals used (> SPREAD_WIDTH: the spread is unusable)
+    win: np.ndarray  # (goal, goal): the chance the turn reaches the goal
+    loop: np.ndarray  # (goal, goal): the chance it hands the partner state over (a bust, or a pass at k = 0)
+    reset: np.ndarray  # (goal, goal): the chance a reset hands over (j, 0) (at score 0 a reset is a bust)
+    reach: np.ndarray  # scratch: the chance of reaching each turn total
+
+
+def spreadable(goal: int, table: EffectTable) -> bool:
+    """Return True if the solve of ``table`` to ``goal`` settles its reset values by spread passes."""
+    return (
+        table.has_reset
+        and table.sweep == SWEEP_PLAIN
+        and goal <= MAX_SPREAD_GOAL
+        and float(table.bust_probabilities[0]) > 0.0
+    )
+
+
+def new_spread(goal: int, table: EffectTable) -> Spread:
+    """Return empty spread arrays for a solve to ``goal`` with the plain table ``table``."""
+    reach_width = goal + table.window_end + int(np.max(table.singles, initial=0)) + 2
+    return Spread(
+        np.zeros((goal, goal, SPREAD_WIDTH), dtype=np.int64),
+        np.zeros((goal, goal, SPREAD_WIDTH)),
+        np.zeros((goal, goal), dtype=np.int64),
+        np.zeros((goal, goal)),
+        np.zeros((goal, goal)),
+        np.zeros((goal, goal)),
+        np.zeros(reach_width),
+    )
+
+
+def usable(spread: Spread) -> bool:
+    """Return True if every turn of the last full pass banked at no more than ``SPREAD_WIDTH`` totals."""
+    return int(spread.count.max()) <= SPREAD_WIDTH
+
+
+@njit(cache=True)
+def spread_turn(i, j, V, goal, t, c, d, spread):  # pragma: no cover - numba
+    """Record where the turn at (i, j) ends under the policy its solved rows c, d chose (plain sweep rows).
+
+    A total holds where its row is holding's value (1 - V[j, i + k], 0), or (1, -1) at k = 0;
+    every other total rolls (its d is below zero: every roll can bust). The chance of reaching
+    each total runs forward from k = 0.
+    """
+    start, end, chance = t.window_start, t.window_end, t.window_chance
+    singles, single_chances = t.singles, t.single_chances
+    lose, reset = t.bust_probabilities[0], t.reset_probabilities[0]
+    if i == 0:  # a reset at score 0 is a bust
+        lose += reset
+        reset = 0.0
+    reach = spread.reach
+    top = goal - i
+    reach[:top] = 0.0
+    reach[0] = 1.0
+    win = 0.0
+    loop = 0.0
+    resets = 0.0
+    n = 0
+    for k in range(top):
+        m = reach[k]
+        if m == 0.0:
+            continue
+        if k == 0:
+            holds = c[0] == 1.0 and d[0] == -1.0
+        else:
+            holds = d[k] == 0.0 and c[k] == 1.0 - V[j, i + k]
+        if holds:
+            if k == 0:
+                loop += m
+            else:
+                if n < SPREAD_WIDTH:
+                    spread.totals[i, j, n] = k
+                    spread.mass[i, j, n] = m
+                n += 1
+            continue
+        loop += m * lose
+        resets += m * reset
+        if chance > 0.0:
+            for a in range(start, end + 1):
+                if k + a >= top:
+                    win += m * chance
+                else:
+                    reach[k + a] += m * chance
+        for e in range(singles.shape[0]):
+            if k + singles[e] >= top:
+                win += m * single_chances[e]
+            else:
+                reach[k + singles[e]] += m * single_chances[e]
+    spread.count[i, j] = n
+    spread.win[i, j] = win
+    spread.loop[i, j] = loop
+    spread.reset[i, j] = resets
+
+
+@njit(cache=True, inline="always")
+def _spread_value(V, spread, i, j):  # pragma: no cover - numba
+    """Return the turn-start value at (i, j) as c + d x in the partner's value x = V[j, i]."""
+    value = spread.win[i, j] + spread.reset[i, j] * (1.0 - V[j, 0])
+    totals = spread.totals[i, j]
+    mass = spread.mass[i, j]
+    for n in range(spread.count[i, j]):
+        value += mass[n] * (1.0 - V[j, i + totals[n]])
+    loop = spread.loop[i, j]
+    return value + loop, -loop
+
+
+@njit(cache=True)
+def spread_pass(V, spread):  # pragma: no cover - numba
+    """Evaluate the spread's policy once over every score sum, high sums first, each pair exactly (one array V)."""
+    goal = V.shape[0]
+    for s in range(2 * goal - 2, -1, -1):
+        for i in range(max(s - goal + 1, 0), s // 2 + 1):
+            j = s - i
+            c1, d1 = _spread_value(V, spread, i, j)
+            if i == j:
+                V[i, i] = c1 / (1.0 - d1) if d1 < 1.0 else c1
+                continue
+            c2, d2 = _spread_value(V, spread, j, i)
+            det = 1.0 - d1 * d2
+            x = (c1 + d1 * c2) / det if abs(det) > 1e-12 else c1 + d1 * V[j, i]
+            V[i, j] = x
+            V[j, i] = c2 + d2 * x
