@@ -38,7 +38,7 @@ class Spread(NamedTuple):
 
     totals: np.ndarray  # (goal, goal, SPREAD_WIDTH) int64: the turn totals k >= 1 the turn at (i, j) banks at
     mass: np.ndarray  # (goal, goal, SPREAD_WIDTH): the chance it banks each of them
-    count: np.ndarray  # (goal, goal) int64: the totals used (> SPREAD_WIDTH: the spread is unusable)
+    used: np.ndarray  # (goal, goal) int64: the totals used (> SPREAD_WIDTH: the spread is unusable)
     win: np.ndarray  # (goal, goal): the chance the turn reaches the goal
     loop: np.ndarray  # (goal, goal): the chance it hands the partner state over (a bust, or a pass at k = 0)
     reset: np.ndarray  # (goal, goal): the chance a reset hands over (j, 0) (at score 0 a reset is a bust)
@@ -57,7 +57,7 @@ def spreadable(goal: int, table: EffectTable) -> bool:
 
 def new_spread(goal: int, table: EffectTable) -> Spread:
     """Return empty spread arrays for a solve to ``goal`` with the plain table ``table``."""
-    reach_width = goal + table.window_end + int(np.max(table.singles, initial=0)) + 2
+    reach_width = goal + max(table.window_end, int(np.max(table.singles, initial=0))) + 1
     return Spread(
         np.zeros((goal, goal, SPREAD_WIDTH), dtype=np.int64),
         np.zeros((goal, goal, SPREAD_WIDTH)),
@@ -71,16 +71,17 @@ def new_spread(goal: int, table: EffectTable) -> Spread:
 
 def usable(spread: Spread) -> bool:
     """Return True if every turn of the last full pass banked at no more than ``SPREAD_WIDTH`` totals."""
-    return int(spread.count.max()) <= SPREAD_WIDTH
+    return int(spread.used.max()) <= SPREAD_WIDTH
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def spread_turn(i, j, V, goal, t, c, d, spread):  # pragma: no cover - numba
     """Record where the turn at (i, j) ends under the policy its solved rows c, d chose (plain sweep rows).
 
     A total holds where its row is holding's value (1 - V[j, i + k], 0), or (1, -1) at k = 0;
     every other total rolls (its d is below zero: every roll can bust). The chance of reaching
-    each total runs forward from k = 0.
+    each total runs forward from k = 0; what runs past the last total before the goal wins.
+    Inlined: called twice a pair, a call of its own cost the recording pass a third more.
     """
     start, end, chance = t.window_start, t.window_end, t.window_chance
     singles, single_chances = t.singles, t.single_chances
@@ -89,11 +90,14 @@ def spread_turn(i, j, V, goal, t, c, d, spread):  # pragma: no cover - numba
         lose += reset
         reset = 0.0
     reach = spread.reach
+    totals = spread.totals[i, j]
+    mass = spread.mass[i, j]
     top = goal - i
-    reach[:top] = 0.0
+    past = top + reach.shape[0] - goal  # reach[top:past]: past the goal, a win
+    for k in range(past):
+        reach[k] = 0.0
     reach[0] = 1.0
-    win = 0.0
-    loop = 0.0
+    hand_over = 0.0
     resets = 0.0
     n = 0
     for k in range(top):
@@ -106,29 +110,27 @@ def spread_turn(i, j, V, goal, t, c, d, spread):  # pragma: no cover - numba
             holds = d[k] == 0.0 and c[k] == 1.0 - V[j, i + k]
         if holds:
             if k == 0:
-                loop += m
+                hand_over += m
             else:
                 if n < SPREAD_WIDTH:
-                    spread.totals[i, j, n] = k
-                    spread.mass[i, j, n] = m
+                    totals[n] = k
+                    mass[n] = m
                 n += 1
             continue
-        loop += m * lose
+        hand_over += m * lose
         resets += m * reset
         if chance > 0.0:
-            for a in range(start, end + 1):
-                if k + a >= top:
-                    win += m * chance
-                else:
-                    reach[k + a] += m * chance
+            share = m * chance
+            for a in range(k + start, k + end + 1):
+                reach[a] += share
         for e in range(singles.shape[0]):
-            if k + singles[e] >= top:
-                win += m * single_chances[e]
-            else:
-                reach[k + singles[e]] += m * single_chances[e]
-    spread.count[i, j] = n
+            reach[k + singles[e]] += m * single_chances[e]
+    win = 0.0
+    for k in range(top, past):
+        win += reach[k]
+    spread.used[i, j] = n
     spread.win[i, j] = win
-    spread.loop[i, j] = loop
+    spread.loop[i, j] = hand_over
     spread.reset[i, j] = resets
 
 
@@ -138,7 +140,7 @@ def _spread_value(V, spread, i, j):  # pragma: no cover - numba
     value = spread.win[i, j] + spread.reset[i, j] * (1.0 - V[j, 0])
     totals = spread.totals[i, j]
     mass = spread.mass[i, j]
-    for n in range(spread.count[i, j]):
+    for n in range(spread.used[i, j]):
         value += mass[n] * (1.0 - V[j, i + totals[n]])
     loop = spread.loop[i, j]
     return value + loop, -loop

@@ -1,0 +1,87 @@
+"""Reset games settle their reset values by spread passes between full passes (``holdspread``).
+
+A spread records where each turn of a full pass's policy ends; a spread pass evaluates that
+policy exactly. The solve must give the same values with them as with full passes alone, in
+fewer full passes, and a spread the solve cannot use (too wide) must leave it to full passes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pigdice.rules import find_variant
+from pigdice.solve import solver
+from pigdice.solve.solver import solve_uncached, solve_values
+from pigdice.solve.tables import effect_table
+from pigdice.solve.two import holdspread, rollhold
+
+RESETS = ["two-dice-pig", "big-pig-reset", "piggy-six"]
+GOAL = 50  # from here on every reset game takes fewer full passes with spreads (at 40 Big Pig takes 3 either way)
+
+
+def _solved_spread(name: str) -> tuple[np.ndarray, holdspread.Spread]:
+    """Return the solved values of ``name`` to ``GOAL`` and the spread of one full pass over them."""
+    variant = find_variant(name, goal=GOAL).with_endgame("first-to-goal")
+    table = effect_table(variant)
+    values = solve_uncached(variant).values
+    game = rollhold.game_of(GOAL, table)
+    spread = holdspread.new_spread(GOAL, table)
+    again = values.copy()
+    rollhold.solve_levels(again, again, 2 * GOAL - 2, 0, game, rollhold.level_rows(game), False, True, spread)
+    return values, spread
+
+
+@pytest.mark.parametrize("name", RESETS)
+def test_every_turn_of_a_spread_ends_somewhere_with_certainty(name: str) -> None:
+    _, spread = _solved_spread(name)
+    assert holdspread.usable(spread)
+    banked = np.sum(spread.mass, axis=2)
+    total = spread.win + spread.loop + spread.reset + banked
+    assert np.abs(total - 1.0).max() < 1e-14
+    assert np.all(spread.reset[0] == 0.0), "a reset at score 0 is a bust"
+    assert np.all(spread.loop > 0.0), "every turn can bust"
+
+
+@pytest.mark.parametrize("name", RESETS)
+def test_a_spread_pass_from_the_solution_moves_nothing_and_from_elsewhere_returns_to_it(name: str) -> None:
+    values, spread = _solved_spread(name)
+    again = values.copy()
+    holdspread.spread_pass(again, spread)
+    assert np.abs(again - values).max() < 1e-14
+    moved = values.copy()
+    moved[:, 0] = np.random.default_rng(7).uniform(0.0, 1.0, GOAL)
+    assert solver.settle_resets(moved, spread, solver.TOLERANCE)
+    assert np.abs(moved - values).max() < 1e-13
+
+
+@pytest.mark.parametrize("name", RESETS)
+def test_spread_passes_give_the_values_of_full_passes_alone_in_fewer_full_passes(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    variant = find_variant(name, goal=GOAL).with_endgame("first-to-goal")
+    table = effect_table(variant)
+    spread = np.full((GOAL, GOAL), 0.5)
+    with_spreads = solve_values(variant, table, [spread], rollhold.FIRST_TO_GOAL_ENDS)
+    monkeypatch.setattr(solver, "SPREAD_BELOW", 0.0)  # no pass records a spread
+    full = np.full((GOAL, GOAL), 0.5)
+    full_only = solve_values(variant, table, [full], rollhold.FIRST_TO_GOAL_ENDS)
+    assert np.abs(spread - full).max() < 1e-13
+    assert with_spreads.residual < solver.TOLERANCE
+    assert with_spreads.passes < full_only.passes
+
+
+def test_a_spread_wider_than_its_rows_is_not_used() -> None:
+    variant = find_variant("two-dice-pig", goal=GOAL)
+    spread = holdspread.new_spread(GOAL, effect_table(variant))
+    spread.used[3, 5] = holdspread.SPREAD_WIDTH + 1
+    values = np.full((GOAL, GOAL), 0.5)
+    assert not solver.settle_resets(values, spread, solver.TOLERANCE)
+    assert np.all(values == 0.5), "an unusable spread moves nothing"
+
+
+def test_only_plain_reset_tables_within_the_goal_limit_are_spread() -> None:
+    assert holdspread.spreadable(100, effect_table(find_variant("two-dice-pig", goal=100)))
+    assert not holdspread.spreadable(100, effect_table(find_variant("pig", goal=100))), "no reset: one pass"
+    big = holdspread.MAX_SPREAD_GOAL + 1
+    assert not holdspread.spreadable(big, effect_table(find_variant("two-dice-pig", goal=big)))
