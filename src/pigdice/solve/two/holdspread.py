@@ -28,15 +28,15 @@ from pigdice.solve.tables import EffectTable
 # A turn banks at this many totals at most (Two-Dice Pig to 100 needs 18, Big Pig with resets 31);
 # one that banks at more marks the spread unusable and the solve keeps its full passes.
 SPREAD_WIDTH = 40
-# The spread's arrays (16 bytes per state and entry) are kept only up to this goal (26 MB at 200,
-# 100 MB at 400; 640 MB at 1000 would cost more memory than the passes they save are worth).
-MAX_SPREAD_GOAL = 400
+# The spread's arrays (10 bytes per state and entry) are kept only up to this goal (4 MB at 100,
+# 25 MB at 250; 400 MB at 1000 would cost more memory than the passes they save are worth).
+MAX_SPREAD_GOAL = 250
 
 
 class Spread(NamedTuple):
     """Each state's turn under the policy of the last full pass, as chances of its endings (``new_spread``)."""
 
-    totals: np.ndarray  # (goal, goal, SPREAD_WIDTH) int64: the turn totals k >= 1 the turn at (i, j) banks at
+    totals: np.ndarray  # (goal, goal, SPREAD_WIDTH) int16: the turn totals k >= 1 the turn at (i, j) banks at
     mass: np.ndarray  # (goal, goal, SPREAD_WIDTH): the chance it banks each of them
     used: np.ndarray  # (goal, goal) int64: the totals used (> SPREAD_WIDTH: the spread is unusable)
     win: np.ndarray  # (goal, goal): the chance the turn reaches the goal
@@ -59,7 +59,7 @@ def new_spread(goal: int, table: EffectTable) -> Spread:
     """Return empty spread arrays for a solve to ``goal`` with the plain table ``table``."""
     reach_width = goal + max(table.window_end, int(np.max(table.singles, initial=0))) + 1
     return Spread(
-        np.zeros((goal, goal, SPREAD_WIDTH), dtype=np.int64),
+        np.zeros((goal, goal, SPREAD_WIDTH), dtype=np.int16),
         np.zeros((goal, goal, SPREAD_WIDTH)),
         np.zeros((goal, goal), dtype=np.int64),
         np.zeros((goal, goal)),
