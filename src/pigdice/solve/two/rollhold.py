@@ -10,7 +10,8 @@ pair (i, j), (j, i) exactly: within a turn every value is affine in the partner'
 P_k = c_k + d_k x, so the pair is a 2x2 linear system, re-solved until the roll/hold choices
 stop changing (policy iteration; usually two rounds). Resets (1-1 in Two-Dice Pig, 6-6 in Piggy
 Six) point to V[j, 0] at a lower sum; those values are iterated by repeated passes until a pass
-changes nothing by more than the tolerance.
+changes nothing by more than the tolerance (between passes, ``holdspread`` settles them cheaply
+under the last pass's policy).
 """
 
 from __future__ import annotations
