@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from pigdice.cli.app import app
+from pigdice.cli.preparing import PARTS
 
 runner = CliRunner()
 
@@ -194,7 +195,9 @@ def command_lines(draw: st.DrawFn, folder: Path) -> list[str]:
     arguments, options = COMMANDS[command]
     args = [command]
     for name, required in arguments:
-        if required or draw(st.booleans()):
+        if command == "prepare":  # a valid part compiles kernels: only names that are not parts
+            args.append(draw(st.one_of(VARIANTS, TEXT).filter(lambda text: text.strip().lower() not in PARTS)))
+        elif required or draw(st.booleans()):
             args.append(draw(argument(name)))
     if command in GOAL_COMMANDS:
         args += ["--goal", draw(st.sampled_from(["2", "5", "10", "20"]))]  # never the default 100: stay quick

@@ -34,6 +34,7 @@ from pigdice.cli import (
     improving,
     levels,
     playing,
+    preparing,
     records,
     serving,
     solving,
@@ -204,6 +205,7 @@ COMMANDS: dict[str, Callable[..., None]] = {
     "tournament": study.tournament_command,
     "levels": levels.levels_command,
     "design": designing.design_command,
+    "prepare": preparing.prepare_command,
 }
 for _name, _command in COMMANDS.items():
     app.command(_name, cls=PigdiceCommand)(_command)
