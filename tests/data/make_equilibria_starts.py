@@ -12,6 +12,7 @@ Run from the repository root: ``PYTHONPATH=src python tests/data/make_equilibria
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -44,6 +45,7 @@ def combinations(goal: int) -> list[dict[str, list[int] | list[float]]]:
 
 def main() -> None:
     """Solve every combination and write the file."""
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
     about = (
         f"3-player Pig to {GOAL} (first to the goal): each seat's start value under every combination of the "
         "equilibria of the cycles with several, in the depth-first order of pigdice.solve.n.equilibria.start_bounds "
