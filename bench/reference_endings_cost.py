@@ -5,7 +5,9 @@ Run: python bench/reference_endings_cost.py [--variant two-dice-pig] [--goal 4] 
 Times each step of tests/solve/test_nplayer_endings.py's every-position check for one case in one process:
 building the plain-Python reference game (tests/solve/reference_games.py), solve_players (its first call pays
 the 3-player kernels' numba compile when the cache is cold: set NUMBA_CACHE_DIR to an empty folder to see it),
-the solver's per-position answers, and the reference's per-position answers.
+the solver's per-position answers, and the reference's per-position answers. The test no longer builds the
+references (but the smallest): it reads their answers from tests/data/endings (tests/data/make_endings_reference.py
+writes them) and asks the solver one seat at a time.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """README's short tour works as written: every line runs with the installed ``pigdice`` and exits 0.
 
 The lines are read from README.md itself (the ```bash block under "A short tour"), so the tour
-cannot drift from what the program accepts. Each line runs in a fresh folder with fresh policy,
+cannot drift from what the program accepts. Each line runs as a test of its own (a line reading a
+file an earlier line wrote runs after it, in the same test) in a fresh folder with fresh policy,
 game and data folders, as on a new install (numba's compiled kernels are kept: they live with the
 installed package). A game reads ``q`` and quits; ``pigdice serve`` is stopped with Ctrl-C once it
 answers, and must exit 0 too.
@@ -94,11 +95,58 @@ def _serve(line: str, env: dict[str, str], cwd: Path) -> tuple[int, str]:
             process.communicate()
 
 
+def _file_names(line: str) -> set[str]:
+    """Return the file names a line names (arguments with a dot or a slash that are not options)."""
+    return {word for word in shlex.split(line) if not word.startswith("-") and ("." in word or "/" in word)}
+
+
+def tour_steps(lines: list[str]) -> list[list[str]]:
+    """Group the tour into steps that run on their own: a line naming a file an earlier line names (the design
+    space written, then read) runs after that line, in the same folder."""
+    steps: list[list[str]] = []
+    for line in lines:
+        names = _file_names(line)
+        before = [step for step in steps if names & set().union(*map(_file_names, step))]
+        if before:
+            before[-1].append(line)
+        else:
+            steps.append([line])
+    return steps
+
+
+def test_tour_steps_keep_a_file_with_the_line_that_wrote_it() -> None:
+    lines = ["pigdice a --out x.json", "pigdice b", "pigdice c --space x.json --out d/", "pigdice e --out f.html"]
+    assert tour_steps(lines) == [lines[0:1] + lines[2:3], lines[1:2], lines[3:4]]
+    readme = tour_steps(tour_lines(README.read_text(encoding="utf-8")))
+    assert sum(map(len, readme)) == len(tour_lines(README.read_text(encoding="utf-8")))
+    assert max(map(len, readme)) <= 2, readme  # only the design example's space is written, then read
+
+
+TOUR = tour_steps(tour_lines(README.read_text(encoding="utf-8")))
+
+
+def _run_line(line: str, env: dict[str, str], work: Path) -> tuple[int, str]:
+    """Run one tour line in ``work``: a game reads q and quits; ``pigdice serve`` stops on Ctrl-C."""
+    if shlex.split(line)[:2] == ["pigdice", "serve"]:
+        return _serve(line, env, work)
+    done = subprocess.run(
+        ["bash", "-c", line],
+        cwd=work,
+        env=env,
+        input="q\n",  # a game reads q and quits
+        capture_output=True,
+        text=True,
+        timeout=LINE_SECONDS,
+    )
+    return done.returncode, done.stdout + done.stderr
+
+
 @pytest.mark.slow
 @pytest.mark.e2e
 @pytest.mark.timeout(60 * 60)
-def test_every_tour_line_runs(tmp_path: Path) -> None:
-    lines = tour_lines(README.read_text(encoding="utf-8"))
+@pytest.mark.parametrize("step", TOUR, ids=[" && ".join(" ".join(line.split()[1:3]) for line in step) for step in TOUR])
+def test_every_tour_line_runs(step: list[str], tmp_path: Path) -> None:
+    """One step of the tour (a line, or the lines sharing a file) on a new install: exits 0, names no source id."""
     home = tmp_path / "home"
     work = tmp_path / "work"
     work.mkdir()
@@ -111,21 +159,9 @@ def test_every_tour_line_runs(tmp_path: Path) -> None:
         "COLUMNS": "100",
     }
     failed, seconds = [], {}
-    for line in lines:
+    for line in step:
         start = time.monotonic()
-        if shlex.split(line)[:2] == ["pigdice", "serve"]:
-            code, output = _serve(line, env, work)
-        else:
-            done = subprocess.run(
-                ["bash", "-c", line],
-                cwd=work,
-                env=env,
-                input="q\n",  # a game reads q and quits
-                capture_output=True,
-                text=True,
-                timeout=LINE_SECONDS,
-            )
-            code, output = done.returncode, done.stdout + done.stderr
+        code, output = _run_line(line, env, work)
         seconds[line] = round(time.monotonic() - start, 1)
         if code != 0:
             failed.append(f"{line}\n  exit {code}: {output[-1500:]}")

@@ -49,9 +49,11 @@ last turn, ``cap_last_turn=False``, at small caps); ``refuse_endless=True`` rais
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from operator import mul
 from typing import NamedTuple
+
+import numpy as np
 
 from pigdice.rules.variant import Decision, Endgame, FinalTurn, TieRule, Variant
 from pigdice.solve.positions import INDIFFERENCE, Position
@@ -80,6 +82,7 @@ Outcome = State | Vector  # where a roll or a hold leads: a state, or the game o
 Option = tuple[str, list[tuple[float, Outcome]]]  # "hold", "roll" or "roll:N", and its outcomes
 # an option ready to evaluate: (the game-over shares it gives by seat, the probabilities of going on, to which states)
 Compiled = tuple[Vector, tuple[float, ...], tuple[int, ...]]
+Answers = tuple[Vector, str, dict[str, float]]  # the win shares (mover first), the best option, each option's share
 
 
 def reference_game(
@@ -128,19 +131,10 @@ class ReferenceGame:
             )
         if cap is not None and cap < variant.goal:
             raise ValueError(f"the cap ({cap}) must be at least the goal ({variant.goal})")
-        self.variant = variant
-        self.players = players
-        self.goal = variant.goal
-        self.cap = cap
-        self.cap_last_turn = cap_last_turn
+        self._learn_rules(variant, players, cap, cap_last_turn)
         self.refuse_endless = refuse_endless
         self.mixed = mixed
         self.mixtures: dict[int, dict[int, float]] = {}  # state number -> option -> chance, where ``mixed`` mixes
-        self.game_overs: dict[tuple[tuple[int, ...], int], Vector] = {}
-        self.per_turn = variant.decision is Decision.DICE_PER_TURN
-        self.final_roll = variant.endgame is Endgame.FINAL_ROUND and variant.final_turn is FinalTurn.ROLL
-        self.names = ["roll"] if not variant.chooses_dice else [f"roll:{n}" for n in variant.choices]
-        self.dists = [[(effect, float(p)) for effect, p in spec.distribution()] for spec in variant.rolls]
         self.states: list[State] = []  # every decision point, numbered
         self.number: dict[State, int] = {}
         self.option_names: list[list[str]] = []
@@ -152,6 +146,19 @@ class ReferenceGame:
                 if len(stated) > 1:
                     self.mixtures[i] = {self.option_names[i].index(name): p for name, p in stated.items()}
         self._solve()
+
+    def _learn_rules(self, variant: Variant, players: int, cap: int | None, cap_last_turn: bool) -> None:
+        """Keep what the moves read: the variant, the players, the cap and the effect distributions."""
+        self.variant = variant
+        self.players = players
+        self.goal = variant.goal
+        self.cap = cap
+        self.cap_last_turn = cap_last_turn
+        self.game_overs: dict[tuple[tuple[int, ...], int], Vector] = {}
+        self.per_turn = variant.decision is Decision.DICE_PER_TURN
+        self.final_roll = variant.endgame is Endgame.FINAL_ROUND and variant.final_turn is FinalTurn.ROLL
+        self.names = ["roll"] if not variant.chooses_dice else [f"roll:{n}" for n in variant.choices]
+        self.dists = [[(effect, float(p)) for effect, p in spec.distribution()] for spec in variant.rolls]
 
     # -- the rules (as pigdice.engine.game plays them) -----------------------------------------
     def _seeds(self) -> Iterator[State]:
@@ -474,3 +481,88 @@ class ReferenceGame:
 
     def __len__(self) -> int:
         return len(self.states)
+
+
+# -- the golden export (tests/data/make_endings_reference.py writes it, tests/solve/test_nplayer_endings.py reads it)
+# A position is stored as one int16 row: the mover's seat, the three scores (mover first), the turn total and
+# the last-turn code (-1: nobody has reached the goal; 0: the mover plays the game's last turn; r: the player
+# r places after the mover plays after them).
+
+
+def final_code(position: Position) -> int:
+    """Return the last-turn code of ``position``: -1 (no final round), 0 (the game's last turn) or r."""
+    if position.final is None:
+        return -1
+    if len(position.final) > 1:
+        raise ValueError(f"{position}: a stored position has at most one player owed a turn after the mover")
+    return position.final[0] if position.final else 0
+
+
+def position_row(position: Position) -> tuple[int, ...]:
+    """Return the stored row of ``position`` (seat, scores, turn total, last-turn code)."""
+    return (position.seat, *position.scores, position.turn_total, final_code(position))
+
+
+def position_at(row: Iterable[int]) -> Position:
+    """Return the Position of one stored row (seat, scores, turn total, last-turn code)."""
+    seat, *scores, total, code = (int(v) for v in row)
+    final = None if code < 0 else (() if code == 0 else (code,))
+    return Position(tuple(scores), total, seat, final)
+
+
+def option_names(game: ReferenceGame) -> list[str]:
+    """Return the options of a game in stored column order: hold (where the variant can hold), then the rolls."""
+    return (["hold"] if game.variant.can_hold else []) + list(game.names)
+
+
+def stored_answers(game: ReferenceGame) -> dict[str, np.ndarray]:
+    """Return the reference's answers at every decision point, sorted by (seat, last-turn code, scores, total).
+
+    ``positions``: int16 rows; ``win``: the win shares, mover first; ``best``: the index of the option the
+    tie-break picks; ``action_values``: the mover's share for each option, nan where it is not legal.
+    """
+    options = option_names(game)
+    keyed = sorted(((p.seat, final_code(p), *p.scores, p.turn_total), p) for p in game.positions())
+    positions = [p for _, p in keyed]  # the keys are unique, so the Positions themselves are never compared
+    win = np.array([game.values(p) for p in positions], dtype=np.float64).reshape(-1, game.players)
+    best = np.array([options.index(game.best(p)) for p in positions], dtype=np.int8)
+    values = np.full((len(positions), len(options)), np.nan)
+    for i, p in enumerate(positions):
+        for option, value in game.action_values(p).items():
+            values[i, options.index(option)] = value
+    rows = np.array([position_row(p) for p in positions], dtype=np.int16).reshape(-1, game.players + 3)
+    return {"positions": rows, "win": win, "best": best, "action_values": values, "options": np.array(options)}
+
+
+def one_step_answers(game: ReferenceGame, position: Position, win_at: Callable[[Position], Vector]) -> Answers:
+    """Return (the win shares, the best option, each option's share) at ``position`` by one step of the
+    reference's rules, reading the positions it leads to with ``win_at`` (mover first), as its solve does.
+
+    ``game`` may be unsolved (``rules_only``): this checks stored answers without solving the game again.
+    """
+    state = game.state(position)
+    n, seat = game.players, position.seat
+    options = game._moves(state)
+    vectors: dict[str, Vector] = {}
+    for name, outcomes in options:
+        by_seat = [0.0] * n
+        for p, outcome in outcomes:
+            if isinstance(outcome, State):
+                after = game.position(outcome)
+                shares = win_at(after)  # mover first: entry r is seat after.seat + r
+                outcome = tuple(shares[(s - after.seat) % n] for s in range(n))
+            by_seat = [a + p * v for a, v in zip(by_seat, outcome, strict=True)]
+        vectors[name] = tuple(by_seat[(seat + r) % n] for r in range(n))
+    best = 0
+    names = list(vectors)
+    for o in range(1, len(names)):
+        if vectors[names[o]][0] > vectors[names[best]][0] + INDIFFERENCE:
+            best = o
+    return vectors[names[best]], names[best], {name: vector[0] for name, vector in vectors.items()}
+
+
+def rules_only(variant: Variant, players: int, cap: int | None, cap_last_turn: bool = True) -> ReferenceGame:
+    """Return a reference game that knows the rules (its moves) but has explored and solved nothing."""
+    game = ReferenceGame.__new__(ReferenceGame)
+    game._learn_rules(variant, players, cap, cap_last_turn)
+    return game

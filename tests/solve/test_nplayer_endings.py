@@ -11,12 +11,21 @@ from pigdice.engine.game import apply, new_game, parse_action
 from pigdice.errors import BadParameterError
 from pigdice.players.optimal import position_of
 from pigdice.rules import find_variant
+from pigdice.rules.variant import Variant
 from pigdice.solve.exact import exact_policy, exactness
 from pigdice.solve.n.nplayer import PlayersPolicy, solve_players
 from pigdice.solve.positions import INDIFFERENCE, Position
 from pigdice.study.evaluate import wilson_interval
 
-from .reference_games import reference_game
+from .reference_games import (
+    ReferenceGame,
+    one_step_answers,
+    position_at,
+    position_row,
+    reference_game,
+    rules_only,
+    stored_answers,
+)
 
 EXACT = 1e-12
 
@@ -33,25 +42,127 @@ REFERENCE_CASES = [
     ("pig-dice", 4, "final-round", "first-to-reach", "roll", 12),
     ("hog", 6, "final-round", "shared", "turn", None),
 ]
+Case = tuple[str, int, str, str, str, int | None]
+# the reference's answers, built once by tests/data/make_endings_reference.py (a minute for the largest case)
+ENDINGS_DATA = Path(__file__).parents[1] / "data" / "endings"
+SOURCE = (
+    "the plain-Python reference game of tests/solve/reference_games.py (reference_game with cap_last_turn=False, "
+    "refuse_endless=True), written by tests/data/make_endings_reference.py"
+)
+LIVE_CASE = ("pig-dice", 4, "final-round", "first-to-reach", "roll", 12)  # the smallest: built live in a second
+SPOT_CHECKS = 300  # stored positions per file checked by one step of the reference's rules
+
+
+def case_variant(case: Case) -> Variant:
+    """Return the variant of one reference case."""
+    name, goal, endgame, ties, final_turn, _ = case
+    params = {"max_dice": 3} if name == "hog" else {}
+    return find_variant(name, goal=goal, endgame=endgame, ties=ties, final_turn=final_turn, **params)
+
+
+def case_reference(case: Case) -> ReferenceGame:
+    """Build the plain-Python reference game of one case."""
+    return reference_game(case_variant(case), 3, case[5], cap_last_turn=False, refuse_endless=True)
+
+
+def case_file(case: Case) -> Path:
+    """Return the golden file of one case, e.g. tests/data/endings/pig-5-final-round-first-to-reach-turn-cap20.npz."""
+    name, goal, endgame, ties, final_turn, cap = case
+    return ENDINGS_DATA / f"{name}-{goal}-{endgame}-{ties}-{final_turn}-cap{cap or 'none'}.npz"
+
+
+def stored(case: Case) -> dict[str, np.ndarray]:
+    """Return the stored answers of one case, after checking that the file states its case and source."""
+    with np.load(case_file(case)) as data:
+        answers = {key: data[key] for key in data.files}
+    assert list(answers.pop("case")) == [str(v) for v in case]
+    assert str(answers.pop("source")) == SOURCE
+    return answers
+
+
+def solver_answers(policy: PlayersPolicy, positions: np.ndarray, options: list[str]) -> dict[str, np.ndarray]:
+    """Ask the solver at every stored position (one position at a time: the policy answers no batches)."""
+    win = np.empty((len(positions), 3))
+    best = np.empty(len(positions), dtype=np.int8)
+    values = np.full((len(positions), len(options)), np.nan)
+    column = {option: c for c, option in enumerate(options)}
+    for i, row in enumerate(positions.tolist()):
+        position = position_at(row)
+        win[i] = policy.win_vector(position)
+        best[i] = column[policy.best(position)]
+        for option, value in policy.action_values(position).items():
+            values[i, column[option]] = value
+    return {"win": win, "best": best, "action_values": values}
+
+
+_SOLVED: dict[Case, PlayersPolicy] = {}
+
+
+def solved(case: Case) -> PlayersPolicy:
+    """Return the solver's policy of one case, solved once per session (each case is checked seat by seat)."""
+    if case not in _SOLVED:
+        _SOLVED[case] = solve_players(case_variant(case), 3, cap=case[5] or 0)
+    return _SOLVED[case]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "goal", "endgame", "ties", "final_turn", "cap"), REFERENCE_CASES)
-def test_three_players_endings_equal_the_reference_everywhere(name, goal, endgame, ties, final_turn, cap):
-    params = {"max_dice": 3} if name == "hog" else {}
-    variant = find_variant(name, goal=goal, endgame=endgame, ties=ties, final_turn=final_turn, **params)
-    game = reference_game(variant, 3, cap, cap_last_turn=False, refuse_endless=True)
-    policy = solve_players(variant, 3, cap=cap or 0)
+@pytest.mark.parametrize("seat", range(3))
+@pytest.mark.parametrize("case", REFERENCE_CASES, ids=lambda case: case_file(case).stem)
+def test_three_players_endings_equal_the_reference_everywhere(case, seat):
+    """Every decision point the reference solves with ``seat`` to move (tests/data/endings: 6,348 to 218,826
+    positions a case, all seats): the solver's win vector, best option and every option's value equal the
+    reference's. One seat a test keeps each under 60 s on a busy machine (the solver answers one position
+    at a time)."""
+    expected = stored(case)
+    mine = expected["positions"][:, 0] == seat
+    assert mine.any()
+    for key in ("positions", "win", "best", "action_values"):
+        expected[key] = expected[key][mine]
+    policy = solved(case)
     assert policy.truncation == 0.0
-    worst = 0.0
-    for position in game.positions():
-        found = policy.win_vector(position)
-        worst = max(worst, *(abs(a - b) for a, b in zip(game.values(position), found, strict=True)))
-        assert policy.best(position) == game.best(position), position
-        expected, values = game.action_values(position), policy.action_values(position)
-        assert values.keys() == expected.keys(), position
-        worst = max(worst, *(abs(values[option] - value) for option, value in expected.items()))
-    assert worst < EXACT
+    found = solver_answers(policy, expected["positions"], [str(o) for o in expected["options"]])
+    positions = expected["positions"]
+    wrong = np.flatnonzero(found["best"] != expected["best"])
+    assert not wrong.size, [(position_at(positions[i]), found["best"][i], expected["best"][i]) for i in wrong[:5]]
+    legal = ~np.isnan(expected["action_values"])
+    assert np.array_equal(~np.isnan(found["action_values"]), legal)  # the same options everywhere
+    assert np.abs(found["win"] - expected["win"]).max() < EXACT
+    assert np.abs(found["action_values"][legal] - expected["action_values"][legal]).max() < EXACT
+
+
+def test_the_smallest_reference_built_live_equals_its_file():
+    """The reference code itself still runs and still gives, array for array, what its file holds."""
+    live = stored_answers(case_reference(LIVE_CASE))
+    expected = stored(LIVE_CASE)
+    assert live.keys() == expected.keys()
+    for key, array in live.items():
+        assert np.array_equal(array, expected[key], equal_nan=array.dtype.kind == "f"), key
+
+
+@pytest.mark.parametrize("case", REFERENCE_CASES, ids=lambda case: case_file(case).stem)
+def test_every_file_agrees_with_one_step_of_the_reference_rules(case):
+    """At a seeded sample of stored positions, one step of the reference's rules over the stored values of the
+    positions it leads to gives the stored answers (a damaged or stale file fails here)."""
+    data = stored(case)
+    positions, options = data["positions"], [str(o) for o in data["options"]]
+    assert positions.dtype == np.int16 and len(positions) == len(data["win"]) == len(data["best"]) > 0
+    keys = [tuple(row) for row in positions[:, [0, 5, 1, 2, 3, 4]].tolist()]
+    assert keys == sorted(keys) and len(set(keys)) == len(keys)  # the canonical order, no position twice
+    index = {tuple(row): i for i, row in enumerate(positions.tolist())}
+    game = rules_only(case_variant(case), 3, case[5], cap_last_turn=False)
+
+    def win_at(position: Position) -> tuple[float, ...]:
+        return tuple(data["win"][index[position_row(position)]])
+
+    rng = np.random.default_rng(29)
+    for i in rng.choice(len(positions), size=min(SPOT_CHECKS, len(positions)), replace=False):
+        position = position_at(positions[i])
+        win, best, values = one_step_answers(game, position, win_at)
+        assert options[data["best"][i]] == best, position
+        assert np.abs(np.array(win) - data["win"][i]).max() < EXACT, position
+        stored_values = {o: v for o, v in zip(options, data["action_values"][i], strict=True) if not np.isnan(v)}
+        assert stored_values.keys() == values.keys(), position
+        assert max(abs(stored_values[o] - v) for o, v in values.items()) < EXACT, position
 
 
 def test_equal_turns_a_goal_reached_from_the_last_seat_ends_the_game():

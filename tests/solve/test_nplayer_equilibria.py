@@ -1,8 +1,9 @@
 """Other equilibria of the n-player solver: the search finds the second equilibria of 3-player Pig to 50 and
-58, a plain best-reply check confirms them, and the start's bounds over them match the golden file."""
+58, a plain best-reply check confirms them, and the start's bounds over them match the golden files."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -16,12 +17,16 @@ from pigdice.solve.n.equilibria import (
     count_cycles,
     equilibrium_report,
     search_policy,
+    start_bounds,
 )
 from pigdice.solve.n.nplayer import PlayersPolicy, solve_players
 from pigdice.solve.positions import INDIFFERENCE
 
 GOLDEN = json.loads((Path(__file__).parents[1] / "data" / "equilibria.json").read_text())
 CASES = {case["goal"]: case for case in GOLDEN["cases"]}
+# 58's start under every combination of its cycles' equilibria (tests/data/make_equilibria_starts.py)
+STARTS = json.loads((Path(__file__).parents[1] / "data" / "equilibria_starts.json").read_text())
+COMBINATIONS = STARTS["combinations"]
 BEST_REPLY = 1e-12  # a mover's best reply, recomputed in plain Python, agrees with the solver's value this closely
 _SOLVED: dict[tuple[int, bool], PlayersPolicy] = {}
 
@@ -129,9 +134,44 @@ def test_the_start_bounds_at_50_are_one_value() -> None:
     assert CASES[50]["start_low"] == CASES[50]["start_high"]
 
 
+def test_the_golden_combinations_at_58_give_the_golden_start_bounds() -> None:
+    """The start under each of the 32 combinations of 58's equilibria (tests/data/equilibria_starts.json, solved
+    again in the slow tier four at a time): every combination once, and their bounds are the golden ones."""
+    case = CASES[58]
+    assert (STARTS["variant"], STARTS["goal"], STARTS["players"]) == ("pig", 58, 3)
+    found = COMBINATIONS[0]["found"]
+    assert len(found) == len(case["several"]) and all(row["found"] == found for row in COMBINATIONS)
+    selections = [tuple(row["selection"]) for row in COMBINATIONS]
+    assert sorted(selections) == list(itertools.product(*(range(count) for count in found)))
+    assert len(selections) == case["start_solves"]
+    starts = np.array([row["start"] for row in COMBINATIONS])
+    assert starts.min(axis=0) == pytest.approx(case["start_low"], abs=1e-12)
+    assert starts.max(axis=0) == pytest.approx(case["start_high"], abs=1e-12)
+    assert COMBINATIONS[0]["start"] == pytest.approx(case["start"], abs=1e-12)  # every cycle's first equilibrium
+    assert any(row["start"] == pytest.approx(case["other"]["start"], abs=1e-12) for row in COMBINATIONS)
+
+
 @pytest.mark.slow
-def test_the_start_bounds_at_58_solve_every_combination() -> None:
-    check_report(58)
+@pytest.mark.parametrize("part", range(8))
+def test_the_start_at_58_under_every_combination_equals_its_golden_value(part: int) -> None:
+    """Four whole-game solves a test (every eighth combination): each finds the same cycles with as many
+    equilibria and gives the stored start (together they are the 32 solves of the start bounds at 58)."""
+    variant = find_variant("pig").with_goal(58)
+    for row in COMBINATIONS[part::8]:
+        search = LevelSearch(variant, 3, row["selection"])
+        policy = solve_players(variant, 3, level_hook=search)
+        assert search.found == row["found"]
+        assert policy.win_probability_by_seat() == pytest.approx(row["start"], abs=1e-12)
+
+
+@pytest.mark.slow
+def test_the_start_bounds_at_58_walk_the_combinations_depth_first() -> None:
+    """``start_bounds`` stopped after 3 solves has met the first 3 golden combinations, in their order."""
+    low, high, solves, complete, why = start_bounds(find_variant("pig").with_goal(58), 3, max_solves=3)
+    first = np.array([row["start"] for row in COMBINATIONS[:3]])
+    assert solves == 3 and not complete and "after 3" in why
+    assert low == pytest.approx(first.min(axis=0), abs=1e-12)
+    assert high == pytest.approx(first.max(axis=0), abs=1e-12)
 
 
 def test_a_game_without_several_equilibria_has_equal_bounds() -> None:
