@@ -81,9 +81,10 @@ def _groups() -> list[Job]:
 
 
 def _study() -> list[Job]:
-    """Simulations, exact comparisons, analyses and the tabular learner."""
+    """Simulations, exact comparisons, analyses, the tabular learner and the game designer's measures."""
     from pigdice.solve.two.headtohead import head_to_head
     from pigdice.study.analysis.api import analyze, strategy_table
+    from pigdice.study.design.measures import measure
     from pigdice.study.fastsim import simulate_tables
     from pigdice.study.learner import learning_curve
 
@@ -97,6 +98,7 @@ def _study() -> list[Job]:
         ("exact comparison", lambda: head_to_head(pig, *tables())),
         ("exact analysis", lambda: analyze(pig, ["optimal", "hold:3"])),
         ("learning curve", lambda: learning_curve(pig, [0, 50], np.random.default_rng(0))),
+        ("the game designer's measures", lambda: [measure(v) for v in (pig, pig.with_endgame("final-round"))]),
     ]
 
 
@@ -122,7 +124,7 @@ def _environments() -> list[Job]:
 PARTS: dict[str, tuple[str, Callable[[], list[Job]]]] = {
     "play": ("two players: play, hints and solves of every variant and ending", _two_players),
     "groups": ("three and four players, and Swine Herd's group game", _groups),
-    "study": ("simulations, comparisons, analyses and learning", _study),
+    "study": ("simulations, comparisons, analyses, learning and the game designer", _study),
     "environments": ("the batched learning environments", _environments),
 }
 
