@@ -21,7 +21,7 @@ from pigdice.rules.effects import Effect, EffectKind, add, bank, bust, double, r
 from pigdice.rules.outcomes import ByFaces, RollSpec
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.memory import players_solver_bytes
-from pigdice.solve.n import nkernels
+from pigdice.solve.n import levels, nkernels
 from pigdice.solve.n.nplayer import Override, PlayersPolicy, solve_players
 from pigdice.solve.positions import INDIFFERENCE, Position
 from pigdice.solve.solver import solve_uncached
@@ -564,3 +564,44 @@ def test_save_and_load_round_trip_and_refuse_what_is_not_theirs(tmp_path):
 def test_states_count_the_decision_points():
     assert solve_players(find_variant("pig", goal=10), 3).states == 10 * 10 * 55
     assert solve_players(find_variant("hog", goal=6, max_dice=2), 4).states == 6**4
+
+
+THREADED_CASES = [("pig", 14, 4), ("pig", 50, 3), ("piggy-six", 15, 3), ("pig-dice", 12, 3), ("two-dice-pig", 12, 3)]
+
+
+@pytest.mark.parametrize(("name", "goal", "players"), THREADED_CASES)
+def test_two_threads_give_the_one_thread_values_and_decisions_bit_for_bit(name, goal, players, monkeypatch):
+    variant = find_variant(name, goal=goal)
+    whole = solve_players(variant, players, threads=1)
+    monkeypatch.setattr(levels, "BLOCK_STATES", 40)  # many blocks per sum, so the threads share every sum
+    assert len(max(levels.plan_stages(goal, players, 40), key=len)) > 2
+    one = solve_players(variant, players, threads=1)
+    two = solve_players(variant, players, threads=2)
+    assert np.array_equal(one.values, two.values)
+    assert one.decisions == two.decisions
+    assert one.stats == two.stats
+    assert (one.iterations, one.residual) == (two.iterations, two.residual)
+    # blocks start from fresh warm rows: turns swept more than once may differ from one long block by rounding
+    assert np.abs(one.values - whole.values).max() <= EXACT
+    assert one.decisions.keys() == whole.decisions.keys()
+
+
+@pytest.mark.parametrize("threads", [0, -1, levels.MAX_THREADS + 1, True, 1.5, "2"])
+def test_thread_counts_that_cannot_be_are_refused(threads):
+    with pytest.raises(BadParameterError, match="threads"):
+        solve_players(find_variant("pig", goal=5), 3, threads=threads)
+
+
+@pytest.mark.parametrize("setting", ["two", "0", "1.5", "-3"])
+def test_a_thread_setting_that_cannot_be_is_refused_naming_it(setting, monkeypatch):
+    monkeypatch.setenv(levels.THREADS_ENV, setting)
+    with pytest.raises(BadParameterError, match=levels.THREADS_ENV):
+        solve_players(find_variant("pig", goal=5), 3)
+
+
+def test_the_thread_setting_forces_one_thread_and_the_argument_overrides_it(monkeypatch):
+    monkeypatch.setenv(levels.THREADS_ENV, "1")
+    assert levels.solver_threads() == 1
+    assert levels.solver_threads(2) == 2
+    monkeypatch.delenv(levels.THREADS_ENV)
+    assert 1 <= levels.solver_threads() <= levels.MAX_THREADS

@@ -3,8 +3,9 @@
 Within one score sum every cycle reads only higher sums and its own rotations
 (``pigdice.solve.n.nkernels``), so the cycles of one sum are independent: a sum is split by the first
 score of the tuples standing for its cycles into coarse tasks (``nkernels.solve_block``; small sums are
-merged into one task), a sum's tasks all finish before the next lower sum starts, and each task returns
-its ``LevelStats`` and its overrides, merged as the in-process solve merges them. The values live in a
+merged into one task; the plan of ``pigdice.solve.n.levels``, whose blocks the in-process solve runs on
+threads), a sum's tasks all finish before the next lower sum starts, and each task returns its
+``LevelStats`` and its overrides, merged as the in-process solve merges them. The values live in a
 memory-mapped .npy file in a directory every worker reaches: on one machine the workers share its pages
 (no copy per worker, and the kernels read any state at a higher sum directly); a real cluster needs a
 shared file system there. Zarr was not used: the kernels read states at random across all higher sums, so
@@ -14,9 +15,7 @@ in the store too. The result equals ``nplayer.solve_players`` (the same kernels 
 
 from __future__ import annotations
 
-import itertools
 import logging
-import math
 import os
 import shutil
 import tempfile
@@ -24,7 +23,6 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -34,6 +32,7 @@ from pigdice.errors import BadParameterError, require_modules
 from pigdice.rules.variant import Decision, Endgame, Variant
 from pigdice.solve.cost import DEFAULT_WORKERS, TASK_STATES
 from pigdice.solve.n import nkernels
+from pigdice.solve.n.levels import Task, plan_stages
 from pigdice.solve.n.nplayer import (
     MIN_OVERRIDES,
     PlayersPolicy,
@@ -67,17 +66,6 @@ ANCHOR_FLIPS = "anchor_flips.npy"
 
 
 @dataclass(frozen=True)
-class Task:
-    """One unit of work: the cycles of sums s_high .. s_low whose standing tuple's first score is in [lo, hi)."""
-
-    s_high: int
-    s_low: int
-    first_lo: int
-    first_hi: int
-    states: float  # about how many score tuples it covers (for progress)
-
-
-@dataclass(frozen=True)
 class Store:
     """Where the values (and, with resets, the anchors) live, and what the workers need to rebuild the game."""
 
@@ -105,56 +93,6 @@ def check_distributable(variant: Variant, players: int) -> Variant:
     variant = players_form(variant, players)
     check_players(variant, players)
     return variant
-
-
-@lru_cache(maxsize=64)
-def _tuples_summing(count: int, below: int) -> np.ndarray:
-    """Return how many tuples of ``count`` scores in [0, below) have each sum."""
-    counts = np.ones(1)
-    for _ in range(count):
-        counts = np.convolve(counts, np.ones(below))
-    return counts
-
-
-def _cycles_by_first(s: int, players: int, goal: int) -> np.ndarray:
-    """Return, for each first score v, about how many tuples of sum s stand for a cycle (all others >= v)."""
-    weights = np.zeros(goal)
-    for v in range(min(goal, s // players + 1)):
-        counts = _tuples_summing(players - 1, goal - v)
-        rest = s - players * v
-        weights[v] = counts[rest] if 0 <= rest < len(counts) else 0.0
-    return weights
-
-
-def plan_stages(goal: int, players: int, task_states: int = TASK_STATES) -> list[list[Task]]:
-    """Return the solve's stages, high sums first: each a list of tasks that can run at once."""
-    if task_states < 1:
-        raise BadParameterError(f"a task takes at least one score tuple, got {task_states}")
-    sums = _tuples_summing(players, goal)
-    stages: list[list[Task]] = []
-    s = players * (goal - 1)
-    while s >= 0:
-        if sums[s] <= task_states:  # small sums: merged into one task
-            low, states = s, float(sums[s])
-            while low > 0 and states + sums[low - 1] <= task_states:
-                low -= 1
-                states += sums[low]
-            stages.append([Task(s, low, 0, goal, states)])
-            s = low - 1
-            continue
-        weights = _cycles_by_first(s, players, goal)
-        pieces = math.ceil(sums[s] / task_states)
-        cumulative = np.cumsum(weights)
-        edges = [0]
-        for piece in range(1, pieces):
-            edge = int(np.searchsorted(cumulative, cumulative[-1] * piece / pieces)) + 1
-            if edges[-1] < edge < goal:
-                edges.append(edge)
-        edges.append(goal)
-        share = float(sums[s]) / max(float(cumulative[-1]), 1.0)
-        stages.append([Task(s, s, lo, hi, share * float(weights[lo:hi].sum())) for lo, hi in itertools.pairwise(edges)])
-        s -= 1
-    return stages
 
 
 def _open(store: Store, name: str, mode: Literal["r+", "r"] = "r+") -> np.memmap:

@@ -641,14 +641,15 @@ def solve_levels(game, W, s_high, s_low, fresh, work, overrides, written, anchor
     return solve_block(game, W, s_high, s_low, 0, game.goal, fresh, work, overrides, written, anchors, keep)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def solve_block(
     game, W, s_high, s_low, first_lo, first_hi, fresh, work, overrides, written, anchors, keep
 ):  # pragma: no cover - numba
     """Solve the cycles of ``solve_levels`` whose standing tuple's first score lies in [first_lo, first_hi).
 
     Within one score sum every cycle reads only higher sums and itself, so the blocks of one sum's first
-    scores can be solved apart (``pigdice.solve.n.distributed``) and give what ``solve_levels`` gives.
+    scores can be solved apart, on threads (``pigdice.solve.n.levels``; the GIL is released) or Dask
+    workers (``pigdice.solve.n.distributed``), and give what ``solve_levels`` gives.
     """
     n, goal = game.players, game.goal
     a = np.empty(n, dtype=np.int64)

@@ -40,7 +40,8 @@ import numpy as np
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Endgame, Variant
 from pigdice.solve.memory import check_memory, players_solver_bytes, players_values_bytes
-from pigdice.solve.n import nkernels
+from pigdice.solve.n import levels, nkernels
+from pigdice.solve.n.levels import LevelSolver, plan_stages, solver_threads
 from pigdice.solve.n.rows import (
     FIRST_TO_GOAL,
     NO_ANCHORS,
@@ -49,9 +50,7 @@ from pigdice.solve.n.rows import (
     Overrides,
     PlayersGame,
     anchors_for,
-    cycle_rows,
     doubles,
-    merged,
     overrides_for,
     players_game,
 )
@@ -83,8 +82,6 @@ FORMAT_VERSION = 3
 LevelHook = Callable[[np.ndarray, int, int, np.ndarray], None]
 KIND = "players"  # the file's kind, so a 2-player Policy file is never read as one of these
 SUM_SLACK = 1e-9  # a loaded state's win vector must sum to 1 this closely
-# progress is reported after about this many states (a level of 4-player Pig goal 100 is up to 1e6)
-PROGRESS_STATES = 200_000
 
 
 def rules_key(variant: Variant) -> str:
@@ -143,6 +140,7 @@ def solve_players(
     tolerance: float = TOLERANCE,
     cap: int = 0,
     level_hook: LevelHook | None = None,
+    threads: int | None = None,
 ) -> PlayersPolicy:
     """Solve ``variant`` exactly for ``players`` players; return the policy.
 
@@ -154,13 +152,16 @@ def solve_players(
     the player who reaches the goal, and a last turn with someone still to play after it, hold at totals
     at or past ``cap``. ``level_hook`` (W, s_high, s_low, banked) is called after each score sum is solved,
     one sum at a time, and may change the values just solved (``pigdice.solve.n.equilibria``: the solve
-    under another choice of equilibria); the solve then follows the changed values.
+    under another choice of equilibria); the solve then follows the changed values. ``threads``: how many
+    threads solve each sum's blocks (None: the setting PIGDICE_SOLVE_THREADS, else every core this process
+    may use; ``pigdice.solve.n.levels``); any number gives the same values bit for bit.
     """
     variant = players_form(variant, players)
     check_players(variant, players)
+    threads = solver_threads(threads)
     table = effect_table(variant)
     if variant.endgame is Endgame.FIRST_TO_GOAL:
-        return _solve(variant, players, table, FIRST_TO_GOAL, NO_LAST, progress, tolerance, 0, level_hook)
+        return _solve(variant, players, table, FIRST_TO_GOAL, NO_LAST, progress, tolerance, 0, level_hook, threads)
     from pigdice.solve.n.finalturns import banked_bytes, banked_tables
 
     equal_turns = variant.endgame is Endgame.EQUAL_TURNS
@@ -174,7 +175,7 @@ def solve_players(
         if progress is not None:
             progress(0.0, "the last turns")
         banked, last = banked_tables(variant, table, width, cap)
-        policy = _solve(variant, players, table, banked, last, progress, tolerance, cap, level_hook)
+        policy = _solve(variant, players, table, banked, last, progress, tolerance, cap, level_hook, threads)
         if (policy.truncation <= TRUNCATION_ERROR and not _at_end(policy)) or width >= MAX_WIDTH:
             break
         if banked_bytes(variant.goal, 2 * width, equal_turns) > MAX_BANKED_BYTES:
@@ -203,6 +204,7 @@ def _solve(
     tolerance: float,
     cap: int,
     level_hook: LevelHook | None = None,
+    threads: int = 1,
 ) -> PlayersPolicy:
     """Solve with the banked table ``banked`` (``nkernels.banked_share``); return the policy."""
     from pigdice.solve.two.endgame import bust_chance
@@ -220,15 +222,15 @@ def _solve(
     W = values.reshape(seats, goal**n, n)  # a view
     one_throw = variant.decision is Decision.DICE_PER_TURN
     game = players_game(table, goal, n, one_throw, banked, bust_chance(table), cap)
-    work = cycle_rows(goal, goal + width + (1 if ending else 0), n, len(table.offsets) - 1)
-    top = n * (goal - 1)
-    weights = _states_at_sums(goal, n)
-    total = float(weights.sum())
     # with resets, where each cycle member's pure choices stood last pass (``nkernels._solve_cycle``)
     anchors = anchors_for(seats, goal**n) if table.has_reset else NO_ANCHORS
     overrides = overrides_for(max(MIN_OVERRIDES, goal**n // 1000))
     settling = [np.inf]  # how far the last pass moved the reset values
     last_pass = [NOTHING_SOLVED]  # what the last pass met, summed over its levels
+    # a level hook sees one sum at a time; otherwise small sums are solved together
+    stages = plan_stages(goal, n, levels.BLOCK_STATES, merge=level_hook is None)
+    total = sum(task.states for stage in stages for task in stage)
+    solver = LevelSolver(game, W, goal + width + (1 if ending else 0), threads, len(overrides.state))
 
     # A pass solves every cycle, high score sums first (Gauss-Seidel). Without resets every state a
     # cycle reads is solved before it, so one pass is exact and its residual is the largest cycle
@@ -237,28 +239,21 @@ def _solve(
     def one_pass(passes: int) -> float:
         totals = NOTHING_SOLVED  # the overrides and the unsettled cycles of this pass only
         reset_inputs = values[..., 0, :].copy() if table.has_reset else None
+        keep = passes > 1 and settling[0] < nkernels.KEEP_AFTER
         done = 0.0
-        s = top
-        while s >= 0:
-            low = s
-            chunk = weights[s]
-            while level_hook is None and low > 0 and chunk + weights[low - 1] <= PROGRESS_STATES:
-                low -= 1
-                chunk += weights[low]
-            keep = passes > 1 and settling[0] < nkernels.KEEP_AFTER
-            level = nkernels.solve_levels(game, W, s, low, passes == 1, work, overrides, totals.written, anchors, keep)
+        for stage in stages:
+            totals = solver.solve_stage(stage, passes == 1, anchors, keep, overrides, totals)
             if level_hook is not None:
-                level_hook(W, s, low, banked)
-            totals = merged(totals, level)
-            done += chunk
-            s = low - 1
+                level_hook(W, stage[0].s_high, stage[0].s_low, banked)
+            done += sum(task.states for task in stage)
             if progress is not None:
                 progress(done / total, f"pass {passes}")
         last_pass[0] = totals
         return pass_residual(values, reset_inputs, settling, totals.residual)
 
     what = f"{variant.name} for {players} players"
-    passes, residual = repeat_passes(one_pass, values, table.has_reset, tolerance, what)
+    with solver:
+        passes, residual = repeat_passes(one_pass, values, table.has_reset, tolerance, what)
     return policy_from_pass(variant, players, values, passes, residual, started, last_pass[0], overrides, banked,
                             last, cap)  # fmt: skip
 
