@@ -27,6 +27,7 @@ from pigdice.web.errors import WebError
 
 T = TypeVar("T")
 
+SOLVE_THREADS_ENV = "PIGDICE_SOLVE_THREADS"  # pigdice.solve.n.levels.THREADS_ENV (not imported: numba)
 PR_SET_PDEATHSIG = 1  # Linux prctl: the signal a process gets when its parent dies
 
 
@@ -39,6 +40,8 @@ def quiet_worker(server: int = 0) -> None:
     a traceback while the server shuts down (the server stops its workers itself): it is ignored here.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # a solve in a worker keeps to one core (the server's event loop has the other) unless the operator says more
+    os.environ.setdefault(SOLVE_THREADS_ENV, "1")
     if sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
