@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Annotated
 
 import numpy as np
@@ -39,7 +40,7 @@ def _exact(variant: Variant, players: int) -> None:
 def _exact_jobs(variants: list[Variant], players: int) -> list[Job]:
     """Return one job per variant: its exact solve for ``players``."""
     jobs = {_job_label(v, players): v for v in variants}  # a variant's own ending may be listed twice
-    return [(label, lambda v=v: _exact(v, players)) for label, v in jobs.items()]
+    return [(label, partial(_exact, v, players)) for label, v in jobs.items()]
 
 
 def _job_label(variant: Variant, players: int) -> str:
@@ -90,11 +91,11 @@ def _study() -> list[Job]:
 
     pig = find_variant("pig", goal=TINY_GOAL)
 
-    def tables() -> list[np.ndarray]:
-        return [strategy_table(pig, spec)[0] for spec in ("optimal", "hold:3")]
+    def tables() -> tuple[np.ndarray, np.ndarray]:
+        return strategy_table(pig, "optimal")[0], strategy_table(pig, "hold:3")[0]
 
     return [
-        ("simulated games", lambda: simulate_tables(pig, tables(), 20, np.random.default_rng(0))),
+        ("simulated games", lambda: simulate_tables(pig, list(tables()), 20, np.random.default_rng(0))),
         ("exact comparison", lambda: head_to_head(pig, *tables())),
         ("exact analysis", lambda: analyze(pig, ["optimal", "hold:3"])),
         ("learning curve", lambda: learning_curve(pig, [0, 50], np.random.default_rng(0))),
