@@ -46,3 +46,21 @@ def test_the_command_prepares_a_part_and_says_where_the_kernels_are() -> None:
     assert result.exit_code == 0, result.output
     assert result.output.startswith("ready: environments (2 jobs in ")
     assert "the kernels are kept in" in result.output
+
+
+def test_prepares_bar_shows_at_once_while_a_lazy_bar_waits_a_second() -> None:
+    import io
+
+    from rich.console import Console
+
+    from pigdice.terminal.waiting import LazyBar
+
+    console = Console(file=io.StringIO(), force_terminal=True)
+    lazy, at_once = LazyBar(console), LazyBar(console, after=0.0)
+    try:
+        lazy(0.0, "a job")
+        at_once(0.0, "a job")
+        assert lazy.bar is None and at_once.bar is not None
+    finally:
+        lazy.stop()
+        at_once.stop()

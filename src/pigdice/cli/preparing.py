@@ -161,7 +161,7 @@ def prepare_command(
     jobs = [(f"{name}: {label}", run) for name in names for label, run in PARTS[name][1]()]
     console = stdout_console()
     started = time.perf_counter()
-    with progress_bar() as bar:
+    with progress_bar(after=0.0) as bar:  # a job reports nothing while it compiles: the bar shows at once
         for done, (label, run) in enumerate(jobs):
             bar(done / len(jobs), label)
             run()

@@ -13,9 +13,9 @@ __all__ = ["PROGRESS_AFTER", "LazyBar", "progress_bar"]
 
 
 @contextmanager
-def progress_bar(enabled: bool = True) -> Iterator[LazyBar]:
-    """Yield a lazy progress callback (a bar only for work over a second, on a terminal)."""
-    bar = LazyBar(stderr_console(), enabled and sys.stderr.isatty())
+def progress_bar(enabled: bool = True, after: float = PROGRESS_AFTER) -> Iterator[LazyBar]:
+    """Yield a lazy progress callback (a bar only for work over ``after`` seconds, on a terminal)."""
+    bar = LazyBar(stderr_console(), enabled and sys.stderr.isatty(), after=after)
     try:
         yield bar
     finally:

@@ -15,20 +15,23 @@ PROGRESS_AFTER = 1.0  # seconds of work before a progress bar appears
 class LazyBar:
     """A progress callback ``(fraction, label)`` that shows a rich bar once the work has taken over a second."""
 
-    def __init__(self, console: Console, enabled: bool = True, stop_keys: str = "Ctrl-C stops") -> None:
+    def __init__(
+        self, console: Console, enabled: bool = True, stop_keys: str = "Ctrl-C stops", after: float = PROGRESS_AFTER
+    ) -> None:
         self.console = console
         self.enabled = enabled
         self.stop_keys = stop_keys
+        self.after = after  # 0: show the bar at the first call (work known to be long, or silent between calls)
         self.started = time.perf_counter()
         self.bar: Progress | None = None
         self.task: Any = None
 
     def __call__(self, fraction: float, label: str) -> None:
-        """Record progress; start the bar once the work has run for ``PROGRESS_AFTER`` seconds."""
+        """Record progress; start the bar once the work has run for ``after`` seconds (``PROGRESS_AFTER``)."""
         if not self.enabled:
             return
         if self.bar is None:
-            if time.perf_counter() - self.started < PROGRESS_AFTER:
+            if time.perf_counter() - self.started < self.after:
                 return
             self.bar = Progress(
                 TextColumn("{task.description:<22}"),
