@@ -15,9 +15,8 @@ import os
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import numpy as np
 import typer
 
 from pigdice.cli.output import stdout_console
@@ -25,6 +24,9 @@ from pigdice.cli.progress import progress_bar
 from pigdice.errors import BadParameterError
 from pigdice.rules import all_variants, find_variant
 from pigdice.rules.variant import Variant
+
+if TYPE_CHECKING:
+    import numpy as np
 
 TINY_GOAL = 6  # every job plays or solves to this goal: the same kernels as goal 100, in moments
 Job = tuple[str, Callable[[], object]]
@@ -83,6 +85,8 @@ def _groups() -> list[Job]:
 
 def _study() -> list[Job]:
     """Simulations, exact comparisons, analyses, the tabular learner and the game designer's measures."""
+    import numpy as np
+
     from pigdice.solve.two.headtohead import head_to_head
     from pigdice.study.analysis.api import analyze, strategy_table
     from pigdice.study.design.measures import measure
@@ -105,6 +109,8 @@ def _study() -> list[Job]:
 
 def _environments() -> list[Job]:
     """The batched learning environments (one seat, and every seat)."""
+    import numpy as np
+
     from pigdice.envs.vector import PigdiceVectorEnv
     from pigdice.envs.vector_seats import PigdiceSeatsBatch
 
