@@ -205,7 +205,7 @@ def command_lines(draw: st.DrawFn, folder: Path) -> list[str]:
         args += ["--games", "20"]  # a few games unless the options below say otherwise
     if command == "tournament":
         args += ["-s", draw(st.sampled_from(VALID["-s"]))]
-    for _ in range(draw(st.integers(0, 4))):
+    for _ in range(draw(st.integers(0, 4 if options else 0))):  # some commands have no options
         names, is_flag = draw(st.sampled_from(options))
         option = draw(st.sampled_from(names))
         args.append(option)
