@@ -78,7 +78,7 @@ def main() -> None:
     print(f"  diagonal: {', '.join(f'{x:.4f}' for x in np.diag(jacobian)[1:6])} ... (1/36 = {1 / 36:.4f})")
     print(f"  a Newton step by this Jacobian costs {goal} passes ({goal * pass_seconds:.2f} s) against "
           f"{solved.iterations} passes for the solve")  # fmt: skip
-    if holdspread.spreadable(goal, table):
+    if holdspread.spreadable(game):
         spread = holdspread.new_spread(goal, table)
         values = solved.values.copy()
         for _ in range(2):  # the second of each, compiled

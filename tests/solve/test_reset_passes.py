@@ -15,6 +15,7 @@ from pigdice.solve import solver
 from pigdice.solve.solver import solve_uncached, solve_values
 from pigdice.solve.tables import effect_table
 from pigdice.solve.two import holdspread, rollhold
+from pigdice.solve.two.bundles import FIRST_TO_GOAL_ENDS, Ends, Game, game_of
 
 RESETS = ["two-dice-pig", "big-pig-reset", "piggy-six"]
 GOAL = 50  # from here on every reset game takes fewer full passes with spreads (at 40 Big Pig takes 3 either way)
@@ -81,7 +82,11 @@ def test_a_spread_wider_than_its_rows_is_not_used() -> None:
 
 
 def test_only_plain_reset_tables_within_the_goal_limit_are_spread() -> None:
-    assert holdspread.spreadable(100, effect_table(find_variant("two-dice-pig", goal=100)))
-    assert not holdspread.spreadable(100, effect_table(find_variant("pig", goal=100))), "no reset: one pass"
-    big = holdspread.MAX_SPREAD_GOAL + 1
-    assert not holdspread.spreadable(big, effect_table(find_variant("two-dice-pig", goal=big)))
+    def game(name: str, goal: int, ends: Ends = FIRST_TO_GOAL_ENDS) -> Game:
+        return game_of(goal, effect_table(find_variant(name, goal=goal)), ends)
+
+    assert holdspread.spreadable(game("two-dice-pig", 100))
+    assert not holdspread.spreadable(game("pig", 100)), "no reset: one pass"
+    assert not holdspread.spreadable(game("two-dice-pig", holdspread.MAX_SPREAD_GOAL + 1))
+    last_turns = Ends(np.zeros(5), np.zeros(5), 1 / 36, 0)
+    assert not holdspread.spreadable(game("two-dice-pig", 100, last_turns)), "banking at the goal leads to last turns"

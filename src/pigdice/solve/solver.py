@@ -170,8 +170,7 @@ def solve_values(
     one_throw = variant.decision is Decision.DICE_PER_TURN
     rows = None if one_throw else rollhold.level_rows(game)
     exact = one_pass_is_exact(variant, table)
-    # spread passes value banking at the goal as a win: first to the goal only (its own sweep, no last turns)
-    spreads = same and rows is not None and game.sweep == table.sweep and holdspread.spreadable(goal, table)
+    spreads = same and rows is not None and holdspread.spreadable(game)
     spread: holdspread.Spread | None = None  # allocated by the first pass that records one
 
     moved_last = float("inf")  # how far the last pass moved the reset values

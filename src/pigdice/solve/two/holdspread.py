@@ -24,6 +24,7 @@ from numba import njit
 
 from pigdice.solve.layout import SWEEP_PLAIN
 from pigdice.solve.tables import EffectTable
+from pigdice.solve.two.bundles import Game
 
 # A turn banks at this many totals at most (Two-Dice Pig to 100 needs 18, Big Pig with resets 31);
 # one that banks at more marks the spread unusable and the solve keeps its full passes.
@@ -45,12 +46,17 @@ class Spread(NamedTuple):
     reach: np.ndarray  # scratch: the chance of reaching each turn total
 
 
-def spreadable(goal: int, table: EffectTable) -> bool:
-    """Return True if the solve of ``table`` to ``goal`` settles its reset values by spread passes."""
+def spreadable(game: Game) -> bool:
+    """Return True if the solve ``game`` settles its reset values by spread passes.
+
+    A spread counts banking at the goal as a win: only a first-to-the-goal solve (whose sweep is its
+    table's own) qualifies, never one whose banking at the goal leads to last turns.
+    """
+    table = game.table
     return (
         table.has_reset
-        and table.sweep == SWEEP_PLAIN
-        and goal <= MAX_SPREAD_GOAL
+        and game.sweep == table.sweep == SWEEP_PLAIN
+        and game.goal <= MAX_SPREAD_GOAL
         and float(table.bust_probabilities[0]) > 0.0
     )
 
