@@ -27,9 +27,9 @@ import numpy as np
 from pigdice.engine.game import Action, apply, new_game, parse_action
 from pigdice.players.optimal import position_of
 from pigdice.rules import find_variant
-from pigdice.solve.n.levels import solver_threads
 from pigdice.solve.n.nplayer import PlayersPolicy, solve_players
 from pigdice.solve.positions import INDIFFERENCE
+from pigdice.solve.threads import solver_threads
 
 TOLERANCE = 1e-12
 BASELINE_GOAL = 20

@@ -25,6 +25,7 @@ from pigdice.solve.n import levels, nkernels
 from pigdice.solve.n.nplayer import Override, PlayersPolicy, solve_players
 from pigdice.solve.positions import INDIFFERENCE, Position
 from pigdice.solve.solver import solve_uncached
+from pigdice.solve.threads import MAX_THREADS, THREADS_ENV, solver_threads
 
 EXACT = 1e-12
 REFERENCE_GAMES = Path(__file__).with_name("reference_games.py")
@@ -593,7 +594,7 @@ def test_two_threads_give_the_one_thread_values_and_decisions_bit_for_bit(name, 
     assert one.decisions.keys() == whole.decisions.keys()
 
 
-@pytest.mark.parametrize("threads", [0, -1, levels.MAX_THREADS + 1, True, 1.5, "2"])
+@pytest.mark.parametrize("threads", [0, -1, MAX_THREADS + 1, True, 1.5, "2"])
 def test_thread_counts_that_cannot_be_are_refused(threads):
     with pytest.raises(BadParameterError, match="threads"):
         solve_players(find_variant("pig", goal=5), 3, threads=threads)
@@ -601,14 +602,14 @@ def test_thread_counts_that_cannot_be_are_refused(threads):
 
 @pytest.mark.parametrize("setting", ["two", "0", "1.5", "-3"])
 def test_a_thread_setting_that_cannot_be_is_refused_naming_it(setting, monkeypatch):
-    monkeypatch.setenv(levels.THREADS_ENV, setting)
-    with pytest.raises(BadParameterError, match=levels.THREADS_ENV):
+    monkeypatch.setenv(THREADS_ENV, setting)
+    with pytest.raises(BadParameterError, match=THREADS_ENV):
         solve_players(find_variant("pig", goal=5), 3)
 
 
 def test_the_thread_setting_forces_one_thread_and_the_argument_overrides_it(monkeypatch):
-    monkeypatch.setenv(levels.THREADS_ENV, "1")
-    assert levels.solver_threads() == 1
-    assert levels.solver_threads(2) == 2
-    monkeypatch.delenv(levels.THREADS_ENV)
-    assert 1 <= levels.solver_threads() <= levels.MAX_THREADS
+    monkeypatch.setenv(THREADS_ENV, "1")
+    assert solver_threads() == 1
+    assert solver_threads(2) == 2
+    monkeypatch.delenv(THREADS_ENV)
+    assert 1 <= solver_threads() <= MAX_THREADS

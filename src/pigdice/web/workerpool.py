@@ -23,11 +23,11 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from pigdice.solve.threads import THREADS_ENV
 from pigdice.web.errors import WebError
 
 T = TypeVar("T")
 
-SOLVE_THREADS_ENV = "PIGDICE_SOLVE_THREADS"  # pigdice.solve.n.levels.THREADS_ENV (not imported: numba)
 PR_SET_PDEATHSIG = 1  # Linux prctl: the signal a process gets when its parent dies
 
 
@@ -41,7 +41,7 @@ def quiet_worker(server: int = 0) -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # a solve in a worker keeps to one core (the server's event loop has the other) unless the operator says more
-    os.environ.setdefault(SOLVE_THREADS_ENV, "1")
+    os.environ.setdefault(THREADS_ENV, "1")
     if sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 import queue
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
@@ -32,9 +31,8 @@ from pigdice.solve.n.rows import (
     merged,
     overrides_for,
 )
+from pigdice.solve.threads import check_threads
 
-THREADS_ENV = "PIGDICE_SOLVE_THREADS"  # the setting that fixes the solver's threads (1: one core)
-MAX_THREADS = 64
 # score tuples a block covers (about): enough blocks per sum to keep two threads busy to its end, few
 # enough that starting one (a kernel call, its scratch rows cleared) costs nothing measurable
 BLOCK_STATES = 40_000
@@ -103,30 +101,6 @@ def plan_stages(goal: int, players: int, task_states: int = BLOCK_STATES, merge:
         stages.append([Task(s, s, lo, hi, share * float(weights[lo:hi].sum())) for lo, hi in itertools.pairwise(edges)])
         s -= 1
     return stages
-
-
-def check_threads(threads: int) -> int:
-    """Return ``threads``; raise BadParameterError unless it is a whole number from 1 to MAX_THREADS."""
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
-        raise BadParameterError(f"the solver runs on 1 to {MAX_THREADS} threads, not {threads!r}")
-    return threads
-
-
-def solver_threads(threads: int | None = None) -> int:
-    """Return the threads to solve on: ``threads`` if given, else the setting PIGDICE_SOLVE_THREADS, else the cores
-    this process may run on (raises BadParameterError for a number that cannot be one)."""
-    if threads is not None:
-        return check_threads(threads)
-    setting = os.environ.get(THREADS_ENV, "").strip()
-    if setting:
-        count = int(setting) if setting.isdecimal() else 0
-        if not 1 <= count <= MAX_THREADS:
-            raise BadParameterError(
-                f"{THREADS_ENV} takes the number of threads to solve on (1 to {MAX_THREADS}), not {setting!r}"
-            )
-        return count
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(1, min(cores, os.cpu_count() or 1, MAX_THREADS))
 
 
 class Scratch:

@@ -41,7 +41,7 @@ from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Endgame, Variant
 from pigdice.solve.memory import check_memory, players_solver_bytes, players_values_bytes
 from pigdice.solve.n import levels, nkernels
-from pigdice.solve.n.levels import LevelSolver, plan_stages, solver_threads
+from pigdice.solve.n.levels import LevelSolver, plan_stages
 from pigdice.solve.n.rows import (
     FIRST_TO_GOAL,
     NO_ANCHORS,
@@ -60,6 +60,7 @@ from pigdice.solve.solved import SolvedPolicy
 from pigdice.solve.solver import TOLERANCE, Progress, fixed_point
 from pigdice.solve.storage import RowCache, save_npz
 from pigdice.solve.tables import EffectTable, effect_table
+from pigdice.solve.threads import solver_threads
 
 if TYPE_CHECKING:
     from pigdice.solve.n.finalturns import LastTurns
