@@ -56,13 +56,15 @@ def play_script(
 
 @pytest.fixture(autouse=True, scope="session")
 def _user_folders_untouched(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Keep solved policies and saved games of the test run in temporary folders, never in the user's folders.
+    """Keep solved policies, saved games and learners' logs of the test run in temporary folders, never the user's.
 
     The policies solved in this session are shared by every test (on disk and in memory): a test that
     needs to see a solve, a cache file or a memory limit for itself asks for ``fresh_policies``.
     """
     os.environ.setdefault("PIGDICE_CACHE_DIR", str(tmp_path_factory.mktemp("policies")))
     os.environ.setdefault("PIGDICE_GAMES_DIR", str(tmp_path_factory.mktemp("games")))
+    # Stable-Baselines3 makes a log folder per model it trains (in /tmp unless told), even when it logs nothing
+    os.environ.setdefault("SB3_LOGDIR", str(tmp_path_factory.mktemp("sb3")))
 
 
 @pytest.fixture

@@ -154,3 +154,17 @@ def test_a_network_is_tabulated_at_every_position_evaluation_reads() -> None:
 def test_bad_settings_are_one_clear_error(settings: BenchSettings, error: type, words: str) -> None:
     with pytest.raises(error, match=words):
         run_bench(settings)
+
+
+@pytest.mark.parametrize("kind", ["ppo", "dqn"])
+def test_a_network_trains_without_leaving_a_log_folder_behind(kind, tmp_path, monkeypatch) -> None:
+    import tempfile
+
+    from pigdice.study.pigbench.neural import make_model
+
+    monkeypatch.delenv("SB3_LOGDIR", raising=False)  # the library's default: a new folder in the temporary folder
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    variant = find_variant("pig", goal=GOAL)
+    env = BenchEnv(variant, action_table(parse_strategy("hold:5", variant), variant))
+    make_model(kind, env, seed=0, total=64).learn(64)
+    assert not list(tmp_path.glob("SB3-*"))

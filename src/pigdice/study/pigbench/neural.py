@@ -66,17 +66,23 @@ def make_model(kind: str, env: BenchEnv, seed: int, total: int) -> Any:
     require_modules(("torch", "stable_baselines3", "sb3_contrib"), "learn", "Pig-Bench's neural baselines need")
     import torch
 
+    from stable_baselines3.common.logger import Logger
+
     torch.set_num_threads(1)
+    model: Any
     if kind == "ppo":
         from sb3_contrib import MaskablePPO
 
         rollout = min(PPO_ROLLOUT, max(total, 2))
-        return MaskablePPO(
+        model = MaskablePPO(
             "MlpPolicy", env, n_steps=rollout, batch_size=min(64, rollout), seed=seed, device="cpu", verbose=0
         )
-    from stable_baselines3 import DQN
+    else:
+        from stable_baselines3 import DQN
 
-    return DQN("MlpPolicy", env, seed=seed, device="cpu", verbose=0)
+        model = DQN("MlpPolicy", env, seed=seed, device="cpu", verbose=0)
+    model.set_logger(Logger(folder=None, output_formats=[]))  # its default makes a folder in /tmp per model
+    return model
 
 
 def train_network(
