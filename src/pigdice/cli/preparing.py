@@ -11,17 +11,21 @@ the whole command takes seconds. Ctrl-C stops it; what was compiled stays compil
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import queue
+import signal
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Annotated
+from multiprocessing.process import BaseProcess
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from pigdice.cli.output import stdout_console
 from pigdice.cli.progress import progress_bar
-from pigdice.errors import BadParameterError
+from pigdice.errors import BadParameterError, PigdiceError
 from pigdice.rules import all_variants, find_variant
 from pigdice.rules.variant import Variant
 
@@ -29,7 +33,10 @@ if TYPE_CHECKING:
     import numpy as np
 
 TINY_GOAL = 6  # every job plays or solves to this goal: the same kernels as goal 100, in moments
+MAX_WORKERS = 16  # parts compiled at once, at most (there are only four parts)
+POLL_SECONDS = 0.2  # how often the command looks at its worker processes
 Job = tuple[str, Callable[[], object]]
+Report = Callable[[str, str], None]  # (part, what happened): a job starting, or the part's last word
 
 
 def _exact(variant: Variant, players: int) -> None:
@@ -147,6 +154,94 @@ def chosen_parts(names: list[str] | None) -> list[str]:
     return [name for name in PARTS if name in wanted]
 
 
+# the parts' compile times on a new machine (CPU seconds, measured): the longest start first when parts run at once
+PART_SECONDS = {"groups": 250.0, "environments": 130.0, "study": 60.0, "play": 45.0}
+
+
+class PrepareError(PigdiceError):
+    """A part's worker process failed: its error, or how it stopped."""
+
+
+def _run_part(name: str, report: Report, jobs_of: Callable[[str], list[Job]]) -> None:
+    """Run every job of part ``name``, reporting each label before it runs."""
+    for label, run in jobs_of(name):
+        report(name, label)
+        run()
+
+
+def part_jobs(name: str) -> list[Job]:
+    """Return the jobs of the part named ``name``."""
+    return PARTS[name][1]()
+
+
+def _part_process(name: str, messages: Any, jobs_of: Callable[[str], list[Job]]) -> None:
+    """A worker process's whole life: run part ``name``, sending each job's label, then its last word."""
+    try:
+        _run_part(name, lambda part, label: messages.put(("job", part, label)), jobs_of)
+    except Exception as exc:  # the command names the part and the error; the worker prints nothing
+        messages.put(("error", name, f"{type(exc).__name__}: {exc}"))
+        raise SystemExit(1) from None
+    messages.put(("done", name, ""))
+
+
+def run_apart(names: list[str], workers: int, report: Report, jobs_of: Callable[[str], list[Job]] = part_jobs) -> None:
+    """Run the parts ``names``, ``workers`` at a time, each in its own spawned process (the longest first).
+
+    Each part compiles its own kernel families (numba compiles in one thread: one part per core is what
+    the cores can share). ``report(part, label)`` hears each job as it starts and ``(part, "")`` when a
+    part is done. Any exception here (Ctrl-C's KeyboardInterrupt included) kills the workers at once;
+    a worker's failure raises PrepareError naming its part.
+    """
+    context = multiprocessing.get_context("spawn")  # never forked: numba and the caller may hold threads
+    messages = context.Queue()
+    waiting = sorted(names, key=lambda name: -PART_SECONDS.get(name, 0.0))
+    running: dict[str, BaseProcess] = {}
+    try:
+        while waiting or running:
+            while waiting and len(running) < workers:
+                name = waiting.pop(0)
+                running[name] = _start(context, name, messages, jobs_of)
+            try:
+                kind, name, text = messages.get(timeout=POLL_SECONDS)
+            except queue.Empty:
+                _check_alive(running, messages)
+                continue
+            if kind == "error":
+                raise PrepareError(f"preparing {name} failed: {text}")
+            report(name, text)
+            if kind == "done":
+                running.pop(name).join()
+    finally:
+        for process in running.values():
+            process.kill()
+            process.join()
+        messages.close()
+
+
+def _start(context: Any, name: str, messages: Any, jobs_of: Callable[[str], list[Job]]) -> BaseProcess:
+    """Start part ``name``'s worker process, deaf to Ctrl-C (the command stops it; it prints no traceback)."""
+    process = context.Process(target=_part_process, args=(name, messages, jobs_of), daemon=True)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        process.start()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    return process
+
+
+def _check_alive(running: dict[str, BaseProcess], messages: Any) -> None:
+    """Raise PrepareError for a worker that stopped without its last word (killed, out of memory)."""
+    for name, process in running.items():
+        if process.exitcode is not None and messages.empty():
+            raise PrepareError(f"preparing {name} stopped (its process ended with code {process.exitcode})")
+
+
+def default_workers(parts: int) -> int:
+    """Return how many parts to compile at once: one per core this process may use, at most ``parts``."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(parts, cores, MAX_WORKERS))
+
+
 def prepare_command(
     parts: Annotated[
         list[str] | None,
@@ -156,21 +251,59 @@ def prepare_command(
             show_default=False,
         ),
     ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            "-w",
+            min=1,
+            max=MAX_WORKERS,
+            help="How many parts to compile at once (default: one per core).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Get this machine ready: compile the solver once, so no game, hint or solve waits for it later.
 
     A new machine compiles pigdice's kernels the first time each is used (a few seconds for a Pig
-    solve, minutes for group games of Swine Herd); this does it now, part by part. Run it after
-    installing, for example when building a server image. Ctrl-C stops it; what is done stays done.
+    solve, minutes for group games of Swine Herd); this does it now, part by part, one part per
+    core at once. Run it after installing, for example when building a server image. Ctrl-C stops
+    it; what is done stays done.
     """
     names = chosen_parts(parts)
-    jobs = [(f"{name}: {label}", run) for name in names for label, run in PARTS[name][1]()]
+    count = default_workers(len(names)) if workers is None else min(workers, len(names))
+    total = sum(len(part_jobs(name)) for name in names)
     console = stdout_console()
     started = time.perf_counter()
+    part_started: dict[str, float] = {}  # when each part's first job started (parts may wait for a core)
+    doing: dict[str, str] = {}
+    done_jobs = [0]
+
     with progress_bar(after=0.0) as bar:  # a job reports nothing while it compiles: the bar shows at once
-        for done, (label, run) in enumerate(jobs):
-            bar(done / len(jobs), label)
-            run()
+
+        def report(name: str, label: str) -> None:
+            if doing.get(name):
+                done_jobs[0] += 1
+            part_started.setdefault(name, time.perf_counter())
+            if label:
+                doing[name] = label
+            else:
+                doing.pop(name, None)
+                seconds = time.perf_counter() - part_started[name]
+                # above the bar on a terminal; a line of the output in a log, which shows no bar
+                (bar.bar.console if bar.bar is not None else console).print(f"{name}: ready in {seconds:.0f} s")
+            latest = f"{name}: {label}" if label else next((f"{p}: {j}" for p, j in doing.items()), "finishing")
+            bar(done_jobs[0] / total, latest)
+
+        if count == 1:
+            for name in names:
+                _run_part(name, report, part_jobs)
+                report(name, "")
+        else:
+            run_apart(names, count, report)
     seconds = time.perf_counter() - started
     folder = os.environ.get("NUMBA_CACHE_DIR", "numba's default folder")
-    console.print(f"ready: {', '.join(names)} ({len(jobs)} jobs in {seconds:.1f} s); the kernels are kept in {folder}")
+    at_once = f", {count} at once" if count > 1 else ""
+    console.print(
+        f"ready: {', '.join(names)} ({total} jobs in {seconds:.1f} s{at_once}); the kernels are kept in {folder}"
+    )

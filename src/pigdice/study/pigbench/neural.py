@@ -65,7 +65,6 @@ def make_model(kind: str, env: BenchEnv, seed: int, total: int) -> Any:
     """
     require_modules(("torch", "stable_baselines3", "sb3_contrib"), "learn", "Pig-Bench's neural baselines need")
     import torch
-
     from stable_baselines3.common.logger import Logger
 
     torch.set_num_threads(1)
