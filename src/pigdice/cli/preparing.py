@@ -25,7 +25,7 @@ import typer
 
 from pigdice.cli.output import stdout_console
 from pigdice.cli.progress import progress_bar
-from pigdice.errors import BadParameterError, PigdiceError
+from pigdice.errors import BadParameterError
 from pigdice.rules import all_variants, find_variant
 from pigdice.rules.variant import Variant
 
@@ -158,8 +158,12 @@ def chosen_parts(names: list[str] | None) -> list[str]:
 PART_SECONDS = {"groups": 250.0, "environments": 130.0, "study": 60.0, "play": 45.0}
 
 
-class PrepareError(PigdiceError):
-    """A part's worker process failed: its error, or how it stopped."""
+EXIT_FAILED = 1  # a part failed: not the input's fault (``pigdice.cli.app.EXIT_FAILED``)
+MAX_ERROR = 300  # characters of a worker's error passed on
+
+
+class PrepareError(RuntimeError):
+    """A part's worker process failed: its error, or how it stopped (a failure, not bad input)."""
 
 
 def _run_part(name: str, report: Report, jobs_of: Callable[[str], list[Job]]) -> None:
@@ -179,7 +183,7 @@ def _part_process(name: str, messages: Any, jobs_of: Callable[[str], list[Job]])
     try:
         _run_part(name, lambda part, label: messages.put(("job", part, label)), jobs_of)
     except Exception as exc:  # the command names the part and the error; the worker prints nothing
-        messages.put(("error", name, f"{type(exc).__name__}: {exc}"))
+        messages.put(("error", name, f"{type(exc).__name__}: {exc}"[:MAX_ERROR]))
         raise SystemExit(1) from None
     messages.put(("done", name, ""))
 
@@ -300,7 +304,11 @@ def prepare_command(
                 _run_part(name, report, part_jobs)
                 report(name, "")
         else:
-            run_apart(names, count, report)
+            try:
+                run_apart(names, count, report)
+            except PrepareError as exc:
+                typer.echo(f"error: {exc}", err=True)
+                raise typer.Exit(EXIT_FAILED) from None
     seconds = time.perf_counter() - started
     folder = os.environ.get("NUMBA_CACHE_DIR", "numba's default folder")
     at_once = f", {count} at once" if count > 1 else ""
