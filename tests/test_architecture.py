@@ -167,6 +167,23 @@ def test_the_architecture_page_names_every_module() -> None:
     assert unnamed == []
 
 
+def test_no_file_keeps_a_merge_conflict() -> None:
+    # a merge left "<<<<<<< HEAD" ... ">>>>>>> branch" in the architecture page once, and nothing noticed
+    root = SRC.parent
+    texts = [path for folder in ("src", "docs", "tests", "bench", ".ci") for path in (root / folder).rglob("*")]
+    texts += [root / "README.md", root / "pyproject.toml"]
+    marker = re.compile(r"^(<{7} |>{7} |={7}$)", re.MULTILINE)
+    kept = [
+        str(path.relative_to(root))
+        for path in texts
+        if path.is_file()
+        and path.suffix in (".py", ".md", ".toml", ".js", ".html", ".css", ".json", ".txt", "")
+        and "__pycache__" not in path.parts
+        and marker.search(path.read_text(encoding="utf-8", errors="replace"))
+    ]
+    assert kept == []
+
+
 # The house rules of issue 29: small functions, small modules, one effect step.
 MAX_PARAMETERS = 12
 MAX_MODULE_LINES = 900
