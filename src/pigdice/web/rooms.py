@@ -145,7 +145,7 @@ class Room:
     timer: asyncio.Task[None] | None = None
     deadline: float | None = None  # when the current person's time runs out (epoch seconds), if a timer runs
     timer_moment: tuple[int, ...] | None = None  # the moment (``moment()``) the running clock is for
-    choices: dict[int, Move] = field(default_factory=dict)  # Swine Herd: this moment's hidden choices (memory only)
+    choices: dict[int, Move] = field(default_factory=dict)  # this moment's choices, hidden until all are in (memory)
     person_moved: bool = False  # a person has made a decision (rolled, held, chosen): the game can no longer abort
     freed: set[int] = field(default_factory=set)  # seats opened during the game (their holder timed out)
     claims: dict[int, int] = field(default_factory=dict)  # a seat left behind -> the seat that claimed it
@@ -411,7 +411,8 @@ class Room:
 
     # -- actions -------------------------------------------------------------------------
     async def act(self, index: int, token: str, action_text: str, expected_step: int) -> dict[str, Any]:
-        """Play a person's action for seat ``index`` (in Swine Herd: their hidden choice); return the update."""
+        """Take a person's choice for seat ``index`` (hidden until everyone of the moment has chosen); return the
+        update."""
         async with self.lock:
             self.authorize(index, token)
             self.check_open()
