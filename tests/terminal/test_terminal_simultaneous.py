@@ -48,3 +48,18 @@ def test_a_robot_never_sees_the_choice_a_person_made_at_the_same_moment() -> Non
     final, _ = replay(herd, 2, 4, game.actions)
     assert final.scores == game.state.scores and final.winners == game.state.winners
     assert "You sit down and bank" in out.getvalue()
+
+
+def test_a_record_cut_in_the_middle_of_a_moment_replays_its_moves_one_by_one() -> None:
+    herd = find_variant("swine-herd", goal=30)
+    robots = [Watcher(), Watcher(), Watcher()]
+    played = TerminalGame(herd, robots, 8, console=Console(file=io.StringIO(), width=200), pause=0)
+    assert played.run() == 0
+    first_choice = next(i for i, state in enumerate(robots[0].seen) if state.turn_total > 0)
+    cut = 3 * first_choice + 1  # the first rolls (everyone stands), then seat 0's choice of the next moment
+    out = io.StringIO()
+    replayed = TerminalGame(herd, robots, 8, console=Console(file=out, width=200), pause=0, script=played.actions[:cut])
+    assert replayed.run() == 0
+    assert replayed.actions == played.actions[:cut]
+    assert replayed.state.current == 1 and replayed.state.turn_total > 0  # seat 0 chose; seats 1 and 2 still to
+    assert "The record ends here" in out.getvalue()

@@ -40,7 +40,7 @@ from pigdice.engine.game import (
     parse_action,
     robot_rng,
 )
-from pigdice.engine.simultaneous import apply_choices, choosing_seats, seat_view
+from pigdice.engine.simultaneous import apply_choices, choosing_seats, rules_stand, seat_view
 from pigdice.errors import IllegalActionError, PigdiceError
 from pigdice.players.base import Human, Strategy, is_human
 from pigdice.players.defaults import describe_robot, robot_name, robot_title
@@ -204,6 +204,11 @@ def _key(letter: str, rest: str, note: str = "") -> Text:
     return text
 
 
+def hides_keys(variant: Variant, strategies: Sequence[Strategy]) -> bool:
+    """Return True where people choose together, unseen (Swine Herd), and two or more play: keys show as dots."""
+    return variant.is_simultaneous and sum(is_human(s) for s in strategies) > 1
+
+
 # -- the game -------------------------------------------------------------------------------
 class TerminalGame:
     """One game in the terminal: the state, the seats, the seeded dice and the console.
@@ -236,8 +241,7 @@ class TerminalGame:
         self.rng = dice_rng(seed)
         self.robot_rng = robot_rng(seed)
         self.state = new_game(variant, len(self.strategies))
-        # Swine Herd with two people or more: a person's key is shown as a dot, so the others do not see it
-        self.hidden = variant.is_simultaneous and sum(is_human(s) for s in self.strategies) > 1
+        self.hidden = hides_keys(variant, self.strategies)
         self._advisor: Optimal | None = None  # the perfect player of the hints, made on the first one
         self.actions: list[Move] = []  # every move made, in order: with the seed, the whole game
         self.events: list[ev.Event] = []  # everything that happened, in order
@@ -707,13 +711,51 @@ class TerminalGame:
                 self.pause_for(self.pause)
             return (self.script.pop() if self.script else None), False
         if is_human(strategy):
-            if self.variant.is_simultaneous and legal_actions(state) == [Roll()]:
+            if rules_stand(state):
                 return Roll(), True  # nothing to bank yet: the rules have everyone stand for the first roll
             return self.ask(), True
         if self.pause:
             self.pause_for(self.pause)
         with self.waiting("the perfect player thinks"):
             return strategy.choose(state, self.robot_rng), False
+
+    def choosing(self) -> list[int]:
+        """Return the seats that choose now (``choosing_seats``); in a replay, the record's next move's seat alone."""
+        return [self.state.current] if self.script is not None else choosing_seats(self.state)
+
+    def collect_choices(self) -> tuple[dict[int, Move] | None, bool]:
+        """Ask every seat that chooses now, each on the same state and unseen by the others (None: someone quit);
+        return the choices and whether a person made one."""
+        moment = self.state
+        choices: dict[int, Move] = {}
+        human = False
+        for seat in self.choosing():
+            self.state = seat_view(moment, seat)
+            try:
+                action, by_person = self.next_action()
+            finally:  # end of input or Ctrl-C leaves the game as it was before the moment
+                self.state = moment
+            if action is None:
+                return None, human
+            human = human or by_person
+            choices[seat] = action
+        return choices, human
+
+    def apply_moment(self, choices: dict[int, Move]) -> tuple[GameState, list[ev.Event]]:
+        """Apply the moment's choices with the game's dice: all at once, or a replay's recorded move alone."""
+        if self.script is not None:  # a record holds moves the engine applied one by one (resignations too)
+            [move] = choices.values()
+            return apply(self.state, move, self.rng)
+        return apply_choices(self.state, choices, self.rng)  # type: ignore[arg-type]
+
+    def stop_early(self) -> int:
+        """Say why the game stops before its end (a record that ends, a person who quit); return the exit code."""
+        if self.script is not None:
+            self.say("  The record ends here: the game was not finished.", style="bold yellow")
+            return 0
+        self.say("  Game abandoned.", style="bold yellow")
+        self.say(f"  seed {self.seed}", style="dim")
+        return 0
 
     def stop_endless(self) -> int:
         """Stop a game the robots would play forever, saying why; return the exit code."""
@@ -727,74 +769,38 @@ class TerminalGame:
         return EXIT_ENDLESS
 
     def play(self) -> int:
-        """Play to the end (or until the person quits, or robots would play forever); return the exit code."""
+        """Play to the end (or until the person quits, or robots would play forever); return the exit code.
+
+        Every game goes moment by moment: the seats that choose now (the player to move; in Swine Herd
+        everyone standing) choose on the same state, then their choices are applied together.
+        """
         self.header()
         self.turn_banner()
-        robot_moves = 0  # robot moves since a person moved or a score changed
+        robot_moves = 0  # robot moments since a person moved or a score changed
         scores = self.state.scores
         while not self.state.is_terminal():
             if self.state.scores != scores:
                 robot_moves, scores = 0, self.state.scores
-            if self.variant.is_simultaneous and self.script is None:
-                moment = self.play_moment()
-                if moment is None:
-                    return 0
-                robot_moves = 0 if moment else robot_moves + 1
-                if robot_moves > ROBOT_MOVES_LIMIT:
-                    return self.stop_endless()
-                continue
-            action, human = self.next_action()
-            if action is None and self.script is not None:
-                self.say("  The record ends here: the game was not finished.", style="bold yellow")
-                return 0
-            if action is None:
-                self.say("  Game abandoned.", style="bold yellow")
-                self.say(f"  seed {self.seed}", style="dim")
-                return 0
+            choices, human = self.collect_choices()
+            if choices is None:
+                return self.stop_early()
             robot_moves = 0 if human or self.script is not None else robot_moves + 1  # a replay plays to its end
             if robot_moves > ROBOT_MOVES_LIMIT:
                 return self.stop_endless()
-            player = self.state.current
             try:
-                self.state, events = apply(self.state, action, self.rng)
+                self.state, events = self.apply_moment(choices)
             except IllegalActionError as exc:  # a robot asked for something illegal: say so, ask the person
                 self.say(f"  {exc}", style="red")
                 if not human:
                     raise
                 continue
-            self.actions.append(action)
+            self.actions.extend(choices[seat] for seat in sorted(choices))  # the engine's order: the log replays
             self.events.extend(events)
-            if isinstance(action, Hold) and not any(isinstance(e, ev.Banked) for e in events):
-                self.say(f"  {_verb(self.names[player], 'hold', 'holds')} with nothing to bank", style="dim")
-            self.show_events(events, action)
+            for seat, action in choices.items():
+                if isinstance(action, Hold) and not any(isinstance(e, ev.Banked) for e in events):
+                    self.say(f"  {_verb(self.names[seat], 'hold', 'holds')} with nothing to bank", style="dim")
+            self.show_events(events, next(iter(choices.values())) if len(choices) == 1 else None)
         return 0
-
-    def play_moment(self) -> bool | None:
-        """Swine Herd: every standing seat chooses on the same state, unseen, then all is shown at once.
-
-        Return whether a person chose, or None if one quit.
-        """
-        moment = self.state
-        choices: dict[int, Action] = {}
-        human = False
-        for seat in choosing_seats(moment):
-            self.state = seat_view(moment, seat)
-            try:
-                action, by_person = self.next_action()
-            finally:  # end of input or Ctrl-C leaves the game as it was before the moment
-                self.state = moment
-            human = human or by_person
-            if not isinstance(action, Roll | Hold):  # None: the person quit
-                self.state = moment
-                self.say("  Game abandoned.", style="bold yellow")
-                self.say(f"  seed {self.seed}", style="dim")
-                return None
-            choices[seat] = action
-        self.state, events = apply_choices(moment, choices, self.rng)
-        self.actions.extend(choices[seat] for seat in sorted(choices))  # the engine's order: the log replays
-        self.events.extend(events)
-        self.show_events(events, None)
-        return human
 
     @contextlib.contextmanager
     def single_keys(self) -> Iterator[None]:

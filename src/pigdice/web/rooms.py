@@ -4,11 +4,14 @@ Every action goes through ``Room.act`` (people) or the robot loop, both under th
 ``asyncio.Lock``: check the token and the expected step, apply the action with the server's
 dice, write the move to the database, and only then push it to every connection.
 
-Swine Herd is played with simultaneous choices: after each shared roll every standing seat
-(person or robot) chooses on the same state, and the choices stay hidden in the room's memory
-(everyone is told only who has chosen) until the last standing seat has chosen. Then they are
-applied together in seat order (the engine's order, so the stored log replays), written as one
-move per seat, all or none, and shown to everyone in one update. A choice is final once sent.
+Every game goes moment by moment: the seats that choose now (``choosing_seats``: the player to
+move, or in Swine Herd every standing seat, person or robot, on the same state) each send a choice,
+kept in the room's memory (everyone is told only who has chosen) until the last of them has chosen.
+Then they are applied together in seat order (the engine's order, so the stored log replays),
+written as one move per seat, all or none, and shown to everyone in one update. A choice is final
+once sent. Where the two kinds of game differ is said in a few hooks: what identifies a moment
+(``moment``), why a seat may not choose (``_refusal``), the update that shows a moment
+(``_moment_update``) and whether a moment's clock runs on (``_clock_runs_on``).
 
 A room knows nothing of the manager that keeps it: it writes through a ``RoomStorage``
 (``pigdice.web.persistence``), so the dependency goes one way, manager -> rooms. Leaving a game
@@ -39,12 +42,11 @@ from pigdice.engine.game import (
     Resign,
     Roll,
     apply,
-    legal_actions,
     parse_action,
     parse_move,
 )
 from pigdice.engine.record import Commitment, GameRecord, SeatEntry, commitment_digest
-from pigdice.engine.simultaneous import choosing_seats, seat_view
+from pigdice.engine.simultaneous import apply_each_choice, choosing_seats, rules_stand, seat_view
 from pigdice.errors import IllegalActionError
 from pigdice.players.optimal import Optimal
 from pigdice.rules.variant import Variant
@@ -143,7 +145,7 @@ class Room:
     timer: asyncio.Task[None] | None = None
     deadline: float | None = None  # when the current person's time runs out (epoch seconds), if a timer runs
     timer_moment: tuple[int, ...] | None = None  # the moment (``moment()``) the running clock is for
-    choices: dict[int, Move] = field(default_factory=dict)  # Swine Herd: this moment's hidden choices (memory only)
+    choices: dict[int, Move] = field(default_factory=dict)  # this moment's choices, hidden until all are in (memory)
     person_moved: bool = False  # a person has made a decision (rolled, held, chosen): the game can no longer abort
     freed: set[int] = field(default_factory=set)  # seats opened during the game (their holder timed out)
     claims: dict[int, int] = field(default_factory=dict)  # a seat left behind -> the seat that claimed it
@@ -191,16 +193,13 @@ class Room:
         return self.variant.is_simultaneous
 
     def choosing(self) -> list[int]:
-        """Return the seats that choose now: in Swine Herd every standing seat still to decide on this roll,
-        elsewhere the player to move (none once the game is over)."""
-        state = self.state
-        seats = choosing_seats(state)
-        if self.is_group:  # a game stored one seat at a time by an older server: those before the mover chose
-            seats = [seat for seat in seats if seat >= state.current]
-        return seats
+        """Return the seats that choose now: in Swine Herd every standing seat still to decide on this roll (a
+        game stored one seat at a time by an older server: not those before the mover), elsewhere the player to
+        move (none once the game is over)."""
+        return choosing_seats(self.state)
 
     def to_choose(self) -> list[int]:
-        """Return the seats of this moment that have not chosen yet (Swine Herd), or the player to move."""
+        """Return the seats of this moment that have not chosen yet."""
         return [seat for seat in self.choosing() if seat not in self.choices]
 
     def moment(self) -> tuple[int, ...]:
@@ -211,7 +210,7 @@ class Room:
 
     def rules_stand(self) -> bool:
         """Return True if, in Swine Herd, the rules leave no choice now (everyone stands for a turn's first roll)."""
-        return self.is_group and not self.state.is_terminal() and legal_actions(self.state) == [Roll()]
+        return rules_stand(self.state)
 
     def events_json(self, items: list[tuple[int, Event]]) -> list[dict[str, Any]]:
         """Return ``(step, event)`` pairs for clients: fields, step and a line of text (``pigdice.web.lines``)."""
@@ -412,7 +411,8 @@ class Room:
 
     # -- actions -------------------------------------------------------------------------
     async def act(self, index: int, token: str, action_text: str, expected_step: int) -> dict[str, Any]:
-        """Play a person's action for seat ``index`` (in Swine Herd: their hidden choice); return the update."""
+        """Take a person's choice for seat ``index`` (hidden until everyone of the moment has chosen); return the
+        update."""
         async with self.lock:
             self.authorize(index, token)
             self.check_open()
@@ -429,26 +429,13 @@ class Room:
             moved = self.person_moved  # a decision ends the time to call the game off: said with its update
             self.person_moved = moved or not self.rules_stand()  # the rules' first Swine Herd roll is nobody's
             try:
-                update = await self._decide(index, action_text)
+                update = await self._choose(index, action_text)
             except BaseException:
                 self.person_moved = moved
                 raise
             self.skips.pop(index, None)  # the person is back: their timeouts no longer count
         self.kick_robots()
         return update
-
-    async def _decide(self, index: int, action_text: str) -> dict[str, Any]:
-        """Play a person's decision (the caller holds the lock and has checked the token and the step)."""
-        if self.is_group:
-            return await self._choose(index, action_text)
-        if self.state.current != index:
-            who = self.seats[self.state.current].name
-            raise WebError("not_your_turn", f"it is {who}'s turn, not seat {index}'s", 409)
-        try:
-            action = parse_action(action_text)
-        except IllegalActionError as exc:
-            raise WebError("illegal_action", str(exc)) from None
-        return await self.play_locked(index, action)
 
     async def resign(self, index: int, token: str) -> dict[str, Any]:
         """Seat ``index`` resigns (at any moment): with one player left the game ends; return the update.
@@ -469,7 +456,8 @@ class Room:
         return update
 
     async def play_locked(self, index: int, action: Move) -> dict[str, Any]:
-        """Apply, persist, then broadcast one action (the caller holds the lock)."""
+        """Apply, persist, then broadcast one move outside the moment's choices (a resignation, a claim; the
+        caller holds the lock)."""
         saved = self.rng.bit_generator.state
         try:
             state, events = apply(self.state, action, self.rng)
@@ -550,7 +538,7 @@ class Room:
             }
         )
 
-    # -- Swine Herd: simultaneous choices --------------------------------------------------
+    # -- moments: the seats that choose now, their choices, then all applied at once --------------
     def _keep_choices(self, before: tuple[int, ...]) -> None:
         """After a move outside the moment's choices (a resignation), keep the hidden choices that still stand:
         none once the moment is over (the turn ended, a die was rolled, the game ended), else those of the
@@ -564,20 +552,11 @@ class Room:
         self.choices = {seat: action for seat, action in self.choices.items() if seat in choosing}
 
     async def _choose(self, index: int, action_text: str) -> dict[str, Any]:
-        """Take seat ``index``'s hidden choice for this moment (the caller holds the lock); reveal the moment
-        once every standing seat has chosen. Return what was broadcast (the chooser's own choice added)."""
-        state = self.state
-        name = self.seats[index].name
-        if index in state.resigned:
-            raise WebError("resigned", f"{name}: resigned, so no longer takes part in the game", 409)
-        if index in self.choices or (state.standing[index] and index not in self.choosing()):
-            raise WebError(
-                "already_chosen",
-                f"{name}: already chose for this roll; a choice is final, and all are shown once everyone has chosen",
-                409,
-            )
-        if not state.standing[index]:
-            raise WebError("seated", f"{name}: sat down this turn, so waits for the others to finish it", 409)
+        """Take seat ``index``'s choice for this moment (the caller holds the lock and has checked the token and
+        the step); play the moment once every seat of it has chosen. Return what was broadcast (while others are
+        still to choose, the chooser's own choice added)."""
+        if index not in self.to_choose():
+            raise self._refusal(index)
         try:
             action = parse_action(action_text)
         except IllegalActionError as exc:
@@ -593,9 +572,27 @@ class Room:
             self.choices.pop(index, None)  # nothing was played: the person may send their choice again
             raise
 
+    def _refusal(self, index: int) -> WebError:
+        """Return why seat ``index`` has no choice to make now: another's turn or, in Swine Herd, it resigned,
+        chose already or sat down."""
+        state = self.state
+        if not self.is_group:
+            who = self.seats[state.current].name
+            return WebError("not_your_turn", f"it is {who}'s turn, not seat {index}'s", 409)
+        name = self.seats[index].name
+        if index in state.resigned:
+            return WebError("resigned", f"{name}: resigned, so no longer takes part in the game", 409)
+        if state.standing[index]:
+            return WebError(
+                "already_chosen",
+                f"{name}: already chose for this roll; a choice is final, and all are shown once everyone has chosen",
+                409,
+            )
+        return WebError("seated", f"{name}: sat down this turn, so waits for the others to finish it", 409)
+
     def _check_choice(self, index: int, action: Move) -> None:
         """Raise illegal_action unless ``action`` is a choice seat ``index`` may make now (checked by the engine)."""
-        if isinstance(action, Hold) and self.state.turn_total == 0:
+        if isinstance(action, Hold) and self.rules_stand():
             nothing = "there is nothing to sit down with yet: everyone stands for the first roll"
             raise WebError("illegal_action", nothing)
         try:  # the engine's own check with a throwaway generator (the engine returns new states): nothing is kept
@@ -612,56 +609,54 @@ class Room:
     async def _reveal(self) -> dict[str, Any]:
         """Apply every choice of the moment in seat order (the engine's), store them as one move per seat, all or
         none, then tell everyone at once; return the update (the caller holds the lock)."""
-        seats = self.choosing()
-        choices = {seat: self.choices[seat] for seat in seats}
+        choices = {seat: self.choices[seat] for seat in self.choosing()}
         saved = self.rng.bit_generator.state
-        state = self.state
-        played: list[tuple[int, Move, GameState, list[Event]]] = []
         try:
-            for seat in seats:
-                if state.current != seat:  # the engine asks the standing seats in seat order
-                    raise IllegalActionError(f"the rules ask seat {state.current} now, not seat {seat}")
-                state, events = apply(state, choices[seat], self.rng)
-                played.append((seat, choices[seat], state, events))
+            played = apply_each_choice(self.state, choices, self.rng)  # type: ignore[arg-type]
         except IllegalActionError as exc:
             self.rng.bit_generator.state = saved
             raise WebError("illegal_action", str(exc)) from None
         moves = [
             MoveWrite(
                 self.game_id,
-                after.step,
-                seat,
-                str(action),
-                [event_to_json(ev) for ev in events],
-                after.is_terminal(),
-                None if after.winners is None else list(after.winners),
-                to_move=None if after.is_terminal() else after.current,
+                step.state.step,
+                step.seat,
+                str(step.choice),
+                [event_to_json(ev) for ev in step.events],
+                step.state.is_terminal(),
+                None if step.state.winners is None else list(step.state.winners),
+                to_move=None if step.state.is_terminal() else step.state.current,
             )
-            for seat, action, after, events in played
+            for step in played
         ]
         await self._store(moves, saved)
-        self.state = state
+        self.state = played[-1].state
         self.choices = {}
         self.actions.extend(move.action for move in moves)
-        for _, _, after, events in played:
-            self.history.extend((after.step, ev) for ev in events)
+        for step in played:
+            self.history.extend((step.state.step, ev) for ev in step.events)
         self.touch()
         self.arm_timer()  # before the snapshot: everyone is told the new moment's deadline with the reveal
-        update = {
-            "type": "update",
-            "step": state.step,
-            "seat": None,  # everyone who stood chose: see "choices"
-            "action": None,
-            "choices": [{"seat": move.seat, "action": move.action, "step": move.step} for move in moves],
-            "events": self.events_json([(after.step, ev) for _, _, after, events in played for ev in events]),
-            "state": self.snapshot(),
-        }
+        update = self._moment_update(moves, [(step.state.step, ev) for step in played for ev in step.events])
         self.broadcast(update)
         return update
 
+    def _moment_update(self, moves: list[MoveWrite], events: list[tuple[int, Event]]) -> dict[str, Any]:
+        """Return the update that shows a moment just played: the mover's move or, in Swine Herd, every choice."""
+        update: dict[str, Any] = {"type": "update", "step": self.state.step}
+        if self.is_group:  # everyone who stood chose: see "choices"
+            choices = [{"seat": move.seat, "action": move.action, "step": move.step} for move in moves]
+            update.update({"seat": None, "action": None, "choices": choices})
+        else:
+            [move] = moves
+            update.update({"seat": move.seat, "action": move.action})
+        update.update({"events": self.events_json(events), "state": self.snapshot()})
+        return update
+
     def moment_complete(self) -> bool:
-        """Return True if every seat of a Swine Herd moment has chosen but the moment is not revealed yet."""
-        return self.is_group and bool(self.choices) and not self.to_choose() and not self.state.is_terminal()
+        """Return True if every seat of the moment has chosen but the moment is not played yet (its store failed,
+        or the last seat of a Swine Herd moment left it)."""
+        return bool(self.choices) and not self.to_choose() and not self.state.is_terminal()
 
     async def reveal_if_complete(self) -> None:
         """Reveal a moment whose last seat left it (resigned or timed out); if that cannot be stored now, the
@@ -689,14 +684,7 @@ class Room:
         timer = self.timer
         current = asyncio.current_task()
         waiting = self.timed_seats()
-        if (
-            self.is_group
-            and waiting
-            and timer is not None
-            and not timer.done()
-            and timer is not current
-            and self.timer_moment == self.moment()
-        ):
+        if waiting and self._clock_runs_on():
             return
         if timer is not None and timer is not current:
             timer.cancel()
@@ -709,9 +697,17 @@ class Room:
         self.timer_moment = self.moment()
         self.timer = asyncio.create_task(self._time_out(self.moment()))
 
+    def _clock_runs_on(self) -> bool:
+        """Return True if the running clock is this moment's and keeps its deadline: in Swine Herd one deadline
+        holds for everyone choosing (a turn-based game's clock starts afresh at every call)."""
+        timer = self.timer
+        if not self.is_group or timer is None or timer.done() or timer is asyncio.current_task():
+            return False
+        return self.timer_moment == self.moment()
+
     async def _time_out(self, moment: tuple[int, ...]) -> None:
-        """After ``turn_seconds`` without a move, pass the person's turn (in Swine Herd: every person who has not
-        chosen sits down with nothing); after repeated timeouts in a row, open the seat."""
+        """After ``turn_seconds`` without a choice, every person of the moment who has not chosen passes (the
+        turn passes; in Swine Herd they sit down with nothing); after repeated timeouts in a row, open the seat."""
         await asyncio.sleep(self.timing.turn_seconds)
         async with self.lock:
             if self.moment() != moment or self.state.is_terminal() or self.closed is not None:
@@ -719,20 +715,13 @@ class Room:
             late = self.timed_seats()
             if not late:
                 return
-            if self.is_group:
-                for seat in late:
-                    self.choices[seat] = Pass()
-                if self.to_choose():  # robots not ready yet (their perfect player is being solved)
-                    self.arm_timer()
-                    self._tell_chosen(late)
-                else:
-                    await self.reveal_if_complete()
+            for seat in late:
+                self.choices[seat] = Pass()
+            if self.to_choose():  # robots not ready yet (their perfect player is being solved)
+                self.arm_timer()
+                self._tell_chosen(late)
             else:
-                try:
-                    await self.play_locked(late[0], Pass())
-                except WebError as exc:
-                    log.error("room %s: the timeout of seat %s could not be played: %s", self.code, late[0], exc)
-                    return
+                await self.reveal_if_complete()  # if that cannot be stored now, the robot loop tries again
             for seat in late:
                 await self._skipped(seat)
         self.kick_robots()
@@ -764,31 +753,19 @@ class Room:
         strategy = seat.strategy
         return not isinstance(strategy, Optimal) or strategy.is_ready_for(self.state.players)
 
-    def robot_to_move(self) -> Seat | None:
-        """Return the robot seat whose move it is, if any (the game has started and its robots are ready);
-        None in Swine Herd (see ``server_choosers``)."""
-        if self.is_group or self.state.is_terminal() or not self.started or self.closed is not None:
-            return None
-        seat = self.seats[self.state.current]
-        if not self._robot_ready(seat):
-            return None  # its policy is being solved in the solve pool; the room is kicked when it is ready
-        return seat if seat.is_robot else None
-
     def server_choosers(self) -> list[int]:
-        """Return the seats of a Swine Herd moment the server chooses for now: its robots that are ready and,
-        when the rules leave no choice (everyone stands for a turn's first roll), everyone."""
-        if not self.is_group or self.state.is_terminal() or not self.started or self.closed is not None:
+        """Return the seats of the moment the server chooses for now: its robots that are ready and, when the
+        rules leave no choice (everyone stands for a Swine Herd turn's first roll), everyone."""
+        if self.state.is_terminal() or not self.started or self.closed is not None:
             return []
         if self.rules_stand():
             return self.to_choose()
         return [s for s in self.to_choose() if self.seats[s].is_robot and self._robot_ready(self.seats[s])]
 
     def robot_work(self) -> bool:
-        """Return True if the robot loop has something to do: a robot to move, Swine Herd choices the server
-        makes, or a complete moment whose reveal could not be stored yet."""
-        if self.is_group:
-            return bool(self.server_choosers()) or (self.moment_complete() and self.started and not self.closed)
-        return self.robot_to_move() is not None
+        """Return True if the robot loop has something to do: choices the server makes, or a complete moment
+        whose store failed."""
+        return bool(self.server_choosers()) or (self.moment_complete() and self.started and not self.closed)
 
     @property
     def robots_only(self) -> bool:
@@ -815,51 +792,29 @@ class Room:
             self.robot_task = asyncio.create_task(self._robots())
 
     async def _robots(self) -> None:
-        """Play robot moves, one every ``robot_delay`` seconds, while a robot is to move; in Swine Herd, after
-        ``robot_delay`` every robot of the moment chooses at once, each on the moment's state as it is."""
+        """While the server has choices to make, make them every ``robot_delay`` seconds: every robot of the
+        moment chooses at once, each on the moment's state as it is."""
         delay = self.timing.robot_delay
         while self.robot_work():
             await asyncio.sleep(delay)
-            if self.is_group:
-                async with self.lock:
-                    try:
-                        await self._server_choose()
-                        continue
-                    except WebError as exc:
-                        if exc.code == "stale_step":
-                            continue  # the room read back moves stored after all: choose again
-                        faults(f"robots {exc.code}", "room %s: the robots' choices failed: %s", self.code, exc)
-                        if exc.code != "storage_failed":
-                            return
-                    except Exception:
-                        log.exception("room %s: the robots' choices failed", self.code)
-                        return
-                await asyncio.sleep(1.0)  # storage failed: try again (the choices are kept)
-                continue
             async with self.lock:
-                seat = self.robot_to_move()
-                if seat is None or seat.strategy is None:
-                    return
                 try:
-                    if self.robot_rng is None:
-                        self.robot_rng = robot_rng(self.seed, self.state.step)
-                    action = seat.strategy.choose(self.state, self.robot_rng)
-                    await self.play_locked(seat.index, action)
+                    await self._server_choose()
+                    continue
                 except WebError as exc:
                     if exc.code == "stale_step":
-                        continue  # the room read back moves stored after all: the next robot move
-                    faults(f"robot {exc.code}", "room %s: robot %s failed: %s", self.code, seat.name, exc)
-                    if exc.code == "storage_failed":
-                        await asyncio.sleep(1.0)
-                        continue
-                    return
+                        continue  # the room read back moves stored after all: choose again
+                    faults(f"robots {exc.code}", "room %s: the robots' choices failed: %s", self.code, exc)
+                    if exc.code != "storage_failed":
+                        return
                 except Exception:
-                    log.exception("room %s: robot %s failed", self.code, seat.name)
+                    log.exception("room %s: the robots' choices failed", self.code)
                     return
+            await asyncio.sleep(1.0)  # storage failed: try again (the choices are kept)
 
     async def _server_choose(self) -> None:
-        """Swine Herd: make the choices the server makes now (robots, each on ``seat_view``: no choice of this
-        moment is visible to them; everyone's when the rules leave no choice), then reveal if all have chosen
+        """Make the choices the server makes now (robots, each on ``seat_view``: no choice of this moment is
+        visible to them; everyone's when the rules leave no choice), then play the moment if all have chosen
         (the caller holds the lock)."""
         seats = self.server_choosers()
         if seats:
