@@ -2,7 +2,8 @@
 held to the figures the papers publish.
 
 Cases of the "fast" tier are solved in `pytest`, the "slow" ones in `pytest -m slow`; the "stored"
-cases (3 players at goal 100: minutes each) are only checked here for consistency, and
+cases (3 players at goal 100: minutes each; two endings of 3-player Pig Dice whose code paths the slow
+tier runs at the same cost) are only checked here for consistency, and
 ``python tests/golden/make.py --heavy --tier stored`` solves them again and compares.
 """
 
