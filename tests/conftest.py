@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -65,6 +65,28 @@ def _user_folders_untouched(tmp_path_factory: pytest.TempPathFactory) -> None:
     os.environ.setdefault("PIGDICE_GAMES_DIR", str(tmp_path_factory.mktemp("games")))
     # Stable-Baselines3 makes a log folder per model it trains (in /tmp unless told), even when it logs nothing
     os.environ.setdefault("SB3_LOGDIR", str(tmp_path_factory.mktemp("sb3")))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _cli_built_once() -> Iterator[None]:
+    """Build the command line's click commands once per session, as the installed script does once per run.
+
+    ``typer.testing.CliRunner.invoke`` rebuilds every command from its function signatures on each call
+    (~40 ms of CPU for pigdice's 20-odd commands), which made that rebuild most of an in-process CLI test.
+    """
+    import typer.testing
+
+    build = typer.testing._get_command
+    built: dict[int, tuple[object, object]] = {}
+
+    def built_once(app: typer.Typer) -> object:
+        if id(app) not in built:
+            built[id(app)] = (app, build(app))  # the app is kept, so its id is never reused
+        return built[id(app)][1]
+
+    typer.testing._get_command = built_once  # type: ignore[assignment]
+    yield
+    typer.testing._get_command = build
 
 
 @pytest.fixture

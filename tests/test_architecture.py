@@ -9,6 +9,7 @@ still a cycle.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -50,11 +51,17 @@ def all_modules() -> dict[str, Path]:
     return {module_name(path): path for path in PACKAGE.rglob("*.py")}
 
 
+@functools.cache
+def syntax_tree(path: Path) -> ast.Module:
+    """Return the parsed module at ``path``, parsed once for every check of this file."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     """Return the pigdice modules that ``name`` imports (submodules where ``from pkg import sub``)."""
     found: set[str] = set()
     is_package = path.name == "__init__.py"
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(syntax_tree(path)):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names if alias.name.split(".")[0] == "pigdice")
         elif isinstance(node, ast.ImportFrom):
@@ -232,7 +239,7 @@ def dispatches_on_effect_kind(tree: ast.AST) -> bool:
 def test_no_function_takes_more_than_twelve_parameters() -> None:
     found = []
     for name, path in all_modules().items():
-        found += [f"{name}.{what}" for what in long_signatures(ast.parse(path.read_text(encoding="utf-8")))]
+        found += [f"{name}.{what}" for what in long_signatures(syntax_tree(path))]
     assert not found, "bundle these parameters into NamedTuples:\n" + "\n".join(sorted(found))
 
 
@@ -246,11 +253,7 @@ def test_no_module_is_over_900_lines() -> None:
 
 
 def test_the_effect_switch_exists_once() -> None:
-    dispatching = sorted(
-        name
-        for name, path in all_modules().items()
-        if dispatches_on_effect_kind(ast.parse(path.read_text(encoding="utf-8")))
-    )
+    dispatching = sorted(name for name, path in all_modules().items() if dispatches_on_effect_kind(syntax_tree(path)))
     assert dispatching == [EFFECT_STEP_MODULE], "kernels call solve.step.effect_step instead of switching themselves"
 
 

@@ -84,9 +84,9 @@ def test_the_table_shows_each_games_goal_and_rules_leaves_no_rule_out(designed: 
 
 def test_reference_rows_are_measured_at_the_spaces_goal(tmp_path: Path) -> None:
     space = tmp_path / "space.json"
-    space.write_text(json.dumps({**SMALL_SPACE, "fields": {"dice": [1], "sides": [6], "goal": [20]}}))
+    space.write_text(json.dumps({**SMALL_SPACE, "fields": {"dice": [1], "sides": [6], "goal": [10]}}))
     data = run_json("design", "--space", str(space), "--out", str(tmp_path / "out"), "--in-process", "--json")
-    assert data["reference"] and {r["goal"] for r in data["reference"]} == {20}
+    assert data["reference"] and {r["goal"] for r in data["reference"]} == {10}
     assert data["dashboard"] == ""  # no cluster in process
     assert "| game | goal |" in (tmp_path / "out" / "report.md").read_text()
 

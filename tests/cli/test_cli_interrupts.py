@@ -60,6 +60,21 @@ def stop(child: pexpect.spawn, key: str | None = None) -> tuple[float, int, str]
     return seconds, child.exitstatus, child.before
 
 
+def save_robot_game(tmp_path: Path, record: Path, robots: str, seed: str) -> None:
+    """Play a robots' game in this process (its start-up is not what these tests are about) and save it."""
+    from clihelpers import runner
+
+    from pigdice.cli.app import app
+
+    env = {
+        "PIGDICE_CACHE_DIR": str(tmp_path / "cache"),
+        "PIGDICE_GAMES_DIR": str(tmp_path / "games"),
+        "PIGDICE_FAST": "1",
+    }
+    result = runner.invoke(app, ["play", "pig", "--players", robots, "--seed", seed, "--save", str(record)], env=env)
+    assert result.exit_code == 0, result.output
+
+
 def assert_no_cache_files(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     left = [str(p.relative_to(cache)) for p in cache.rglob("*")] if cache.exists() else []
@@ -130,8 +145,7 @@ def test_q_while_robots_play_ends_the_game_at_once(tmp_path: Path) -> None:
 def test_ctrl_c_while_reviewing_a_game_that_needs_a_solve(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     robots = "hold:20,hold:25,hold:30"
-    played = spawn(tmp_path, "play", "pig", "--players", robots, "--seed", "4", "--save", str(record))
-    played.expect(pexpect.EOF)
+    save_robot_game(tmp_path, record, robots, "4")
     assert json.loads(record.read_text())["seats"]
     child = spawn(tmp_path, "review", str(record))
     child.expect("elapsed, about")  # 3 players: the perfect player is solved first
@@ -143,8 +157,7 @@ def test_ctrl_c_while_reviewing_a_game_that_needs_a_solve(tmp_path: Path) -> Non
 
 def test_q_stops_a_replay_at_once(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    played = spawn(tmp_path, "play", "pig", "--players", "hold:20,hold:25", "--seed", "3", "--save", str(record))
-    played.expect(pexpect.EOF)
+    save_robot_game(tmp_path, record, "hold:20,hold:25", "3")
     child = spawn(tmp_path, "replay", str(record), "--pause", "0.5")
     child.expect("Wilbur rolls")
     seconds, code, output = stop(child, "q")

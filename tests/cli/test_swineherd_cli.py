@@ -13,22 +13,22 @@ from pigdice.solve.herd.swineherd import solve_swine_herd
 
 
 def test_analyze_json_for_the_equilibrium_against_itself() -> None:
-    data = run_json("analyze", "swine-herd", "--goal", "30", "--json")
-    assert data["variant"] == "swine-herd" and data["goal"] == 30 and data["sit_at_goal"] is True
+    data = run_json("analyze", "swine-herd", "--goal", "20", "--json")
+    assert data["variant"] == "swine-herd" and data["goal"] == 20 and data["sit_at_goal"] is True
     assert data["strategies"] == ["optimal", "optimal"]
     assert data["win_a"] == pytest.approx(data["win_b"], abs=1e-12)
     assert data["win_a"] + data["win_b"] + data["shared"] + data["never"] == pytest.approx(1.0, abs=1e-12)
-    value = solve_swine_herd(find_variant("swine-herd", goal=30)).value(0, 0)
+    value = solve_swine_herd(find_variant("swine-herd", goal=20)).value(0, 0)
     assert data["chance_a"] == pytest.approx(value, abs=1e-9)
     assert data["equilibrium"]["value_at_start"] == pytest.approx(value)
     assert {"turns", "rolls", "together", "together_count", "home", "mixed", "seconds"} <= set(data)
 
 
 def test_analyze_a_pair_and_the_table_for_people() -> None:
-    data = run_json("analyze", "swine-herd", "--goal", "30", "--strategies", "optimal,hold:10", "--json")
+    data = run_json("analyze", "swine-herd", "--goal", "20", "--strategies", "optimal,hold:10", "--json")
     assert data["strategies"] == ["optimal", "hold:10"]
     assert data["chance_a"] > 0.5 and data["mixed"] > 0.0
-    result = runner.invoke(app, ["analyze", "swine-herd", "--goal", "30", "--strategies", "hold:8,hold:12"])
+    result = runner.invoke(app, ["analyze", "swine-herd", "--goal", "20", "--strategies", "hold:8,hold:12"])
     assert result.exit_code == 0, result.output
     for words in ("A (hold:8) wins", "shared win", "turns per game", "rolls per game", "same moment", "mixes"):
         assert words in result.stdout, words

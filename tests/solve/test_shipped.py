@@ -174,12 +174,12 @@ SMALL = [  # every effect kind, decision and ending the quick rows follow, at a 
 
 @pytest.mark.parametrize(("name", "params"), SMALL, ids=[f"{n}-{'-'.join(map(str, p.values()))}" for n, p in SMALL])
 def test_quick_policies_answer_as_the_kernels_do_at_every_position(name: str, params: dict[str, object]) -> None:
-    variant = find_variant(name, goal=8, **params)
+    variant = find_variant(name, goal=6, **params)
     real = exact_policy(variant, 2, use_cache=False)
     arrays, figures = solved_arrays(variant)
     quick = quick_policy(variant, arrays, figures)
     answered = sum(assert_same_answers(real, quick, position) for position in positions(variant))
-    assert answered >= 64  # Hog's (i, j) at goal 8; the others have turn totals too
+    assert answered >= 36  # Hog's (i, j) at goal 6; the others have turn totals too
     assert quick.win_probability_by_seat() == pytest.approx(real.win_probability_by_seat(), abs=1e-12)
     assert quick.states == real.states
 

@@ -194,7 +194,7 @@ def test_other_endings_are_labelled() -> None:
 
 
 def test_three_players_match_the_approximation_study() -> None:
-    pig = find_variant("pig", goal=12)
+    pig = find_variant("pig", goal=8)
     actions = agent_table("optimal", pig).table.copy()
     actions[:, :, 0][actions[:, :, 0] == 0] = 1  # the approximate player rolls where the policy would pass
     result = evaluate(actions, pig, players=3)
