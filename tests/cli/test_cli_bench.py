@@ -37,8 +37,10 @@ def test_the_table_for_people(tmp_path: Path) -> None:
               str(tmp_path)],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    for words in ("Hog to 10, against the perfect player", "dice:", "does not apply", "exact", "leaderboard.md"):
+    for words in ("Hog to 10, against the perfect player", "dice:", "does not apply", "exact"):
         assert words in " ".join(result.stdout.split())  # rich wraps long cells
+    # the files' paths may break anywhere (a long temporary folder: "leaderboard.", "md" on two lines)
+    assert str(tmp_path / "leaderboard.md") in "".join(result.stdout.split())
 
 
 @pytest.mark.parametrize(
