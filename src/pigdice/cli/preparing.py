@@ -27,7 +27,7 @@ from pigdice.cli.output import stdout_console
 from pigdice.cli.progress import progress_bar
 from pigdice.errors import BadParameterError
 from pigdice.rules import all_variants, find_variant
-from pigdice.rules.variant import Variant
+from pigdice.rules.variant import Decision, Variant
 
 if TYPE_CHECKING:
     import numpy as np
@@ -43,7 +43,9 @@ def _exact(variant: Variant, players: int) -> None:
     """Solve ``variant`` exactly for ``players`` (no cache) and ask it what the perfect player asks."""
     from pigdice.solve.exact import exact_policy, warm
 
-    warm(exact_policy(variant, players, use_cache=False))
+    policy = exact_policy(variant, players, use_cache=False)
+    warm(policy)
+    _ = policy.residual  # Swine Herd recomputes its residuals (what ``solve`` reports) in kernels of their own
 
 
 def _exact_jobs(variants: list[Variant], players: int) -> list[Job]:
@@ -70,7 +72,9 @@ def _two_players() -> list[Job]:
         for endgame in ("final-round", "equal-turns")
         for ties in ("first-to-reach", "shared")
     ]
-    return _exact_jobs(variants + endings, 2)
+    # a reset game long enough that its solve settles the reset values by spread passes (none at the tiny goal)
+    longer = ("Two-Dice Pig to 50, 2 players", partial(_exact, find_variant("two-dice-pig", goal=50), 2))
+    return [*_exact_jobs(variants + endings, 2), longer]
 
 
 def _groups() -> list[Job]:
@@ -87,7 +91,16 @@ def _groups() -> list[Job]:
         *_exact_jobs(three, 3),
         *_exact_jobs([find_variant("pig", goal=TINY_GOAL)], 4),
         ("Swine Herd, 3 players", lambda: solve_swine_herd_n(herd, 3)),
+        ("the other equilibria of 3-player Pig", _other_equilibria),
     ]
+
+
+def _other_equilibria() -> None:
+    """Search 3-player Pig's cycles for the equilibria the solver did not choose (``solve --json`` reports them)."""
+    from pigdice.solve.exact import exact_policy
+    from pigdice.solve.n.equilibria import search_policy
+
+    search_policy(exact_policy(find_variant("pig", goal=TINY_GOAL), 3, use_cache=False))
 
 
 def _study() -> list[Job]:
@@ -96,19 +109,36 @@ def _study() -> list[Job]:
 
     from pigdice.solve.two.headtohead import head_to_head
     from pigdice.study.analysis.api import analyze, strategy_table
+    from pigdice.study.analysis.approximation import approximation_study
+    from pigdice.study.analysis.swineherd import analyze_swine_herd
     from pigdice.study.design.measures import measure
     from pigdice.study.fastsim import simulate_tables
     from pigdice.study.learner import learning_curve
+    from pigdice.study.pigbench.tabular import tabular_learner
 
     pig = find_variant("pig", goal=TINY_GOAL)
 
-    def tables() -> tuple[np.ndarray, np.ndarray]:
-        return strategy_table(pig, "optimal")[0], strategy_table(pig, "hold:3")[0]
+    def tables(variant: Variant = pig) -> tuple[np.ndarray, np.ndarray]:
+        fixed = "dice:3" if variant.decision is Decision.DICE_PER_TURN else "hold:3"
+        return strategy_table(variant, "optimal")[0], strategy_table(variant, fixed)[0]
+
+    def every_comparison() -> None:
+        for variant in all_variants():
+            if not variant.is_simultaneous:
+                head_to_head(variant.with_goal(TINY_GOAL), *tables(variant.with_goal(TINY_GOAL)))
+
+    def learners() -> None:
+        for name in ("pig", "hog"):
+            tabular_learner(find_variant(name, goal=TINY_GOAL), np.random.default_rng(0)).train(500)
 
     return [
         ("simulated games", lambda: simulate_tables(pig, list(tables()), 20, np.random.default_rng(0))),
         ("exact comparison", lambda: head_to_head(pig, *tables())),
+        ("exact comparisons of every game", every_comparison),
         ("exact analysis", lambda: analyze(pig, ["optimal", "hold:3"])),
+        ("exact analysis of Swine Herd", lambda: analyze_swine_herd(find_variant("swine-herd", goal=TINY_GOAL))),
+        ("the approximation at a table of four", lambda: approximation_study(pig, 4)),
+        ("the tabular learners", learners),
         ("learning curve", lambda: learning_curve(pig, [0, 50], np.random.default_rng(0))),
         ("the game designer's measures", lambda: [measure(v) for v in (pig, pig.with_endgame("final-round"))]),
     ]
