@@ -37,6 +37,7 @@ from numba import njit
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Endgame, TieRule, Variant
+from pigdice.solve.memory import banked_table_bytes
 from pigdice.solve.n.rows import doubles
 from pigdice.solve.positions import INDIFFERENCE, TRUNCATION_ERROR
 from pigdice.solve.step import effect_step, thrown_score
@@ -110,10 +111,10 @@ def _at_end(game, j, u, scores, first):  # pragma: no cover - numba
     """Return True if a new lead ``u`` lies at or past the end of level j's table."""
     if game.shifted[j] != 1:
         return u - game.goal >= game.msize[j] - 1
+    reached = False
     for i in range(j):
-        if u - scores[first + i] >= game.span[j] - 1:
-            return True
-    return False
+        reached = reached or u - scores[first + i] >= game.span[j] - 1
+    return reached
 
 
 @njit(cache=True, inline="always")
@@ -443,7 +444,7 @@ def banked_tables(
 
 def banked_bytes(goal: int, width: int, equal_turns: bool, players: int = 3) -> int:
     """Return the bytes of FT (``banked_tables``) for ``players`` players."""
-    return (players if equal_turns else 1) * width * goal ** (players - 1) * players * 8
+    return banked_table_bytes(goal, players, equal_turns, width)
 
 
 def levels_bytes(goal: int, width: int, players: int) -> int:

@@ -64,7 +64,7 @@ from pigdice.solve.tables import EffectTable, effect_table
 if TYPE_CHECKING:
     from pigdice.solve.n.finalturns import LastTurns
 
-ENDING_PLAYERS = 4  # the final round and equal turns are solved for up to this many players (2: pigdice.solve.two.endgame)
+ENDING_PLAYERS = 4  # the final round and equal turns are solved for 3 to this many players (2: solve.two.endgame)
 FIRST_WIDTH = 64  # totals past the goal the banked table covers at first; it doubles while too short
 # ... where the turn total can double, stops lie far past the goal (Pig Dice: 150 to 250 past it at
 # goals 20 to 100), so the table starts there rather than solving twice more
