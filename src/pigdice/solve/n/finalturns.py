@@ -366,12 +366,15 @@ def _reach(variant: Variant, table: EffectTable, width: int, slack: int) -> int:
     return stretch * (variant.goal + width + slack) + int(table.amounts.max()) + 1
 
 
+LevelDims = tuple[int, int, int, int]  # a level's (tsize, msize, span, shifted)
+
+
 def _shifts(table: EffectTable, cap: int) -> bool:
     """Return True if a last turn depends on the scores only through the deficits (no reset, no cap)."""
     return cap == 0 and not table.has_reset
 
 
-def level_dims(variant: Variant, table: EffectTable, players: int, width: int, cap: int, j: int) -> tuple[int, ...]:
+def level_dims(variant: Variant, table: EffectTable, players: int, width: int, cap: int, j: int) -> LevelDims:
     """Return level j's (tsize, msize, span, shifted) of ``players`` players (``LastTurns``), j >= 2."""
     reach = _reach(variant, table, width, LEVEL_SLACK)
     if _shifts(table, cap):
@@ -392,7 +395,7 @@ def last_turn_game(variant: Variant, table: EffectTable, last: np.ndarray, cap: 
     from pigdice.solve.two.endgame import bust_chance, single_last_throw
 
     players = last.shape[0] + 1
-    dims = [(players, 1, 1, 1), (players - 1, 1, last.shape[1], 1)]
+    dims: list[LevelDims] = [(players, 1, 1, 1), (players - 1, 1, last.shape[1], 1)]
     dims += [level_dims(variant, table, players, width, cap, j) for j in range(2, players - 1)]
     cells = [span**j for j, (_, _, span, _) in enumerate(dims)]
     sizes = [tsize * msize * cells[j] * (j + 1) for j, (tsize, msize, _, _) in enumerate(dims)]
