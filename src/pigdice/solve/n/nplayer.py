@@ -183,6 +183,7 @@ def solve_players(
         if banked_bytes(variant.goal, 2 * width, equal_turns, players) > MAX_BANKED_BYTES:
             break
         width *= 2
+        del policy, banked, last, game  # the shorter table's solve goes before the longer one allocates
     if policy.truncation > ACCEPTABLE_TRUNCATION or _at_end(policy):
         raise BadParameterError(
             f"{variant.name} ({variant.endgame}) for {players} players: the totals past the goal reach beyond "
