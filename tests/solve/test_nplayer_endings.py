@@ -270,11 +270,11 @@ def test_save_and_load_keep_the_last_turns(tmp_path: Path):
 
 def test_exact_dispatch_and_limits():
     assert exactness(find_variant("freys-pig"), 3) is None
-    assert "2 and 3 players" in (exactness(find_variant("freys-pig"), 4) or "")
+    assert "2 to 4 players" in (exactness(find_variant("freys-pig"), 5) or "")
     policy = exact_policy(find_variant("freys-pig", goal=15), 3, use_cache=False)
     assert isinstance(policy, PlayersPolicy) and policy.seats == 3
-    with pytest.raises(BadParameterError, match="2 and 3 players"):
-        solve_players(find_variant("pig", goal=10, endgame="final-round"), 4)
+    with pytest.raises(BadParameterError, match="2 to 4 players"):
+        solve_players(find_variant("pig", goal=10, endgame="final-round"), 5)
     with pytest.raises(BadParameterError, match="cap"):
         solve_players(find_variant("pig", goal=10, endgame="final-round"), 3, cap=10)
 

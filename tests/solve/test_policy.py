@@ -80,11 +80,12 @@ def test_hint_names_the_best_action_and_marks_approximations():
     assert set(hint.values) == {"roll", "hold"}
     three = hint_for_state(new_game(variant, 3))  # 3 players first to the goal: exact
     assert three.approximate is None and sum(three.values.values()) > 0
-    final = hint_for_state(new_game(variant.with_endgame("final-round"), 4))  # no exact solver yet
+    final = hint_for_state(new_game(variant.with_endgame("final-round"), 5))  # no exact solver for 5 with an ending
     assert "highest opponent score" in (final.approximate or "")
     assert approximation_note(find_variant("piggy-six"), 2) is None  # 2-player equal turns: exact
     assert approximation_note(find_variant("piggy-six"), 3) is None  # 3 players: exact too
-    assert approximation_note(find_variant("piggy-six"), 4) is not None
+    assert approximation_note(find_variant("piggy-six"), 4) is None  # 4 players: exact as well
+    assert approximation_note(find_variant("piggy-six"), 5) is not None
     assert approximation_note(find_variant("swine-herd"), 2) is None  # the exact 2-player equilibrium
     assert approximation_note(find_variant("swine-herd"), 3) is not None
     hog = hint_for_state(new_game(find_variant("hog", goal=40, max_dice=10), 2))

@@ -87,9 +87,11 @@ def _groups() -> list[Job]:
     from pigdice.solve.herd.swineherd_n import solve_swine_herd_n
 
     herd = find_variant("swine-herd", goal=4)
+    ending = "final-round"
     return [
         *_exact_jobs(three, 3),
-        *_exact_jobs([find_variant("pig", goal=TINY_GOAL)], 4),
+        # 4 players with a final round compile the last turns' levels between the top and the last player
+        *_exact_jobs([find_variant("pig", goal=TINY_GOAL), find_variant("pig", goal=TINY_GOAL, endgame=ending)], 4),
         ("Swine Herd, 3 players", lambda: solve_swine_herd_n(herd, 3)),
         ("the other equilibria of 3-player Pig", _other_equilibria),
     ]

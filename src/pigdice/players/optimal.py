@@ -1,8 +1,8 @@
 """The perfect player and hints: actions and win probabilities read from exact policies.
 
-Wherever an exact solver exists (``pigdice.solve.exact``: 2 players under every ending, 3+
+Wherever an exact solver exists (``pigdice.solve.exact``: 2 to 4 players under every ending, 5+
 players first to the goal) the perfect player plays it and its hints are exact. Elsewhere it
-approximates and says how: with 3+ players under a final round or equal turns it plays the
+approximates and says how: with 5+ players under a final round or equal turns it plays the
 2-player first-to-goal policy against the highest opponent score (seed 003's suggestion) and
 in its last turn rolls until it leads. Swine Herd with 2 players is played by its exact
 equilibrium (``pigdice.solve.herd.swineherd_policy``), mixing where the equilibrium mixes with one draw per

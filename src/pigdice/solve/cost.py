@@ -25,6 +25,7 @@ from pigdice.rules.variant import Endgame, Variant
 from pigdice.solve.exact import exactness
 from pigdice.solve.memory import (
     available_bytes,
+    banked_table_bytes,
     budget_bytes,
     players_values_bytes,
     solver_bytes,
@@ -43,6 +44,7 @@ ENDING_FACTOR = {Endgame.FIRST_TO_GOAL: 1.0, Endgame.FINAL_ROUND: 2.0, Endgame.E
 RESET_FACTOR = {2: 18.0, 3: 25.0}
 FALLING_FACTOR = 55.0
 FAR_FACTOR = 4.0
+FIRST_BANKED_WIDTH = 64  # totals past the goal an n-player ending's banked table covers at first (nplayer.FIRST_WIDTH)
 HERD_FACTOR = 150.0
 ESTIMATE_SPREAD = 6.0  # rough: the time given spans this factor either way (every measured case falls inside)
 
@@ -124,6 +126,14 @@ Need = Callable[[int], int]
 def memory_need(variant: Variant, players: int) -> Need:
     """Return the bytes the exact solve of ``variant`` with ``players`` players needs at least, as a function of
     the goal (the values every solver keeps; the solvers check their own peak exactly before they allocate)."""
+    if players > 2 and variant.endgame is not Endgame.FIRST_TO_GOAL and not variant.is_simultaneous:
+        # a table of values per seat under equal turns, and the banked table at its first width
+        equal_turns = variant.endgame is Endgame.EQUAL_TURNS
+        seats = players if equal_turns else 1
+        return lambda goal: (
+            seats * players_values_bytes(goal, players)
+            + banked_table_bytes(goal, players, equal_turns, FIRST_BANKED_WIDTH)
+        )
     if players > 2:
         return lambda goal: players_values_bytes(goal, players)
     if variant.is_simultaneous:  # stage values, sit chances and the lone roller's values: goal x goal x goal

@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # the solver loads numba: imported where a solve or a solved 
     from pigdice.solve.solver import PolicyCache, Progress
 
 MAX_EXACT_PLAYERS = 10  # past this no exact solver is even tried (memory refuses far earlier)
-ENDING_PLAYERS = 3  # a final round or equal turns is solved exactly for up to this many players
+ENDING_PLAYERS = 4  # a final round or equal turns is solved exactly for up to this many players
 HERD_GOAL = 200  # Swine Herd's solver takes goals up to this (``swineherd.MAX_GOAL``; named here without numba)
 
 
@@ -166,7 +166,7 @@ def exactness(variant: Variant, players: int) -> str | None:
     if players < 2 or players > MAX_EXACT_PLAYERS:
         return f"no exact solver for {players} players"
     if variant.endgame is not Endgame.FIRST_TO_GOAL and players > ENDING_PLAYERS:
-        return f"the {variant.endgame} ending is solved exactly for 2 and 3 players, not {players}"
+        return f"the {variant.endgame} ending is solved exactly for 2 to {ENDING_PLAYERS} players, not {players}"
     return None
 
 

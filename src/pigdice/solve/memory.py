@@ -199,3 +199,10 @@ def players_solver_bytes(goal: int, players: int, resets: bool = False) -> int:
     anderson = ANDERSON_COPIES * players_values_bytes(goal, players) // goal if resets else 0
     anchors = 2 * players_values_bytes(goal, players) // players if resets else 0
     return players_values_bytes(goal, players) + rows + anderson + anchors
+
+
+def banked_table_bytes(goal: int, players: int, equal_turns: bool, width: int) -> int:
+    """Return the bytes of the n-player banked table under an ending (``pigdice.solve.n.finalturns``): the win
+    vector of banking each of ``width`` totals past the goal, per score tuple of the others (per seat under
+    equal turns), float64."""
+    return (players if equal_turns else 1) * width * goal ** (players - 1) * players * 8

@@ -3,7 +3,7 @@
 ``solve_players(variant, players)`` returns a ``PlayersPolicy``: the turn-start win vectors
 W[a_0, ..., a_{n-1}, r] (scores in turn order, the mover first; r = places after the mover), from
 which every in-turn value and choice follows by one turn sweep, as ``Policy.turn`` does for 2
-players. First to the goal, any number of players. With a final round or equal turns, 3 players:
+players. First to the goal, any number of players. With a final round or equal turns, 3 or 4 players:
 banking T >= goal is worth the others' last turns (``pigdice.solve.n.finalturns``, a table over T
 and the others' scores), the turn goes on past the goal to a proved stop (``nkernels.over_goal_top``),
 and under equal turns the values get a seat axis, W[seat, a_0, ..., a_{n-1}, r]. The kernels and
@@ -65,7 +65,7 @@ from pigdice.solve.threads import solver_threads
 if TYPE_CHECKING:
     from pigdice.solve.n.finalturns import LastTurns
 
-ENDING_PLAYERS = 3  # the final round and equal turns are solved for this many players (2: pigdice.solve.two.endgame)
+ENDING_PLAYERS = 4  # the final round and equal turns are solved for 3 to this many players (2: solve.two.endgame)
 FIRST_WIDTH = 64  # totals past the goal the banked table covers at first; it doubles while too short
 # ... where the turn total can double, stops lie far past the goal (Pig Dice: 150 to 250 past it at
 # goals 20 to 100), so the table starts there rather than solving twice more
@@ -104,13 +104,14 @@ def memory_need(players: int, resets: bool, width: int = 0, equal_turns: bool = 
     banked table of ``width`` totals past the goal, the seat axis of equal turns, the longer rows)."""
     if not width:
         return lambda goal: players_solver_bytes(goal, players, resets)
-    from pigdice.solve.n.finalturns import banked_bytes
+    from pigdice.solve.n.finalturns import banked_bytes, levels_bytes
 
     seats = players if equal_turns else 1
 
     def need(goal: int) -> int:
         rows = 8 * goal * (goal + width + 1) * (players + 1)
-        return seats * players_solver_bytes(goal, players, resets) + banked_bytes(goal, width, equal_turns) + rows
+        tables = banked_bytes(goal, width, equal_turns, players) + levels_bytes(goal, width, players)
+        return seats * players_solver_bytes(goal, players, resets) + tables + rows
 
     return need
 
@@ -125,12 +126,12 @@ def _states_at_sums(goal: int, players: int) -> np.ndarray:
 
 def players_form(variant: Variant, players: int) -> Variant:
     """Return the form of ``variant`` the n-player solver computes: first to the goal as it is; a final
-    round or equal turns as they are for 3 players (raises BadParameterError for other counts)."""
+    round or equal turns as they are for 3 or 4 players (raises BadParameterError for other counts)."""
     variant = variant.require_turns("the n-player solver")
     if variant.endgame is Endgame.FIRST_TO_GOAL:
         return variant.first_to_goal()
-    if players != ENDING_PLAYERS:
-        raise BadParameterError(f"the {variant.endgame} ending is solved exactly for 2 and 3 players, not {players}")
+    if not 3 <= players <= ENDING_PLAYERS:
+        raise BadParameterError(f"the {variant.endgame} ending is solved exactly for 2 to 4 players, not {players}")
     return variant
 
 
@@ -145,7 +146,7 @@ def solve_players(
 ) -> PlayersPolicy:
     """Solve ``variant`` exactly for ``players`` players; return the policy.
 
-    First to the goal any number of players; a final round or equal turns 3 players (the others' last
+    First to the goal any number of players; a final round or equal turns 3 or 4 players (the others' last
     turns: ``pigdice.solve.n.finalturns``; the banked table grows until every stop past the goal fits and
     the truncation is below TRUNCATION_ERROR, or refuses past ACCEPTABLE_TRUNCATION). Raises
     ResourceLimitError before allocating if the values would not fit in memory (the message names the
@@ -175,13 +176,15 @@ def solve_players(
         check_memory(f"solving {variant.name} ({variant.endgame}) for {players} players", variant.goal, need)
         if progress is not None:
             progress(0.0, "the last turns")
-        banked, last = banked_tables(variant, table, width, cap)
+        banked, last, game = banked_tables(variant, table, width, cap, players)
         policy = _solve(variant, players, table, banked, last, progress, tolerance, cap, level_hook, threads)
+        policy.__dict__["last_turn_game"] = game  # the cached property, already built
         if (policy.truncation <= TRUNCATION_ERROR and not _at_end(policy)) or width >= MAX_WIDTH:
             break
-        if banked_bytes(variant.goal, 2 * width, equal_turns) > MAX_BANKED_BYTES:
+        if banked_bytes(variant.goal, 2 * width, equal_turns, players) > MAX_BANKED_BYTES:
             break
         width *= 2
+        del policy, banked, last, game  # the shorter table's solve goes before the longer one allocates
     if policy.truncation > ACCEPTABLE_TRUNCATION or _at_end(policy):
         raise BadParameterError(
             f"{variant.name} ({variant.endgame}) for {players} players: the totals past the goal reach beyond "
@@ -438,7 +441,7 @@ class PlayersPolicy(SolvedPolicy):
         """Return what the last turns' kernel reads of this game (``finalturns.LastTurns``; endings only)."""
         from pigdice.solve.n.finalturns import last_turn_game
 
-        return last_turn_game(self.variant, self.table, self.last, self.cap)
+        return last_turn_game(self.variant, self.table, self.last, self.cap, self.banked.shape[1])
 
     @cached_property
     def players_game(self) -> PlayersGame:
@@ -505,8 +508,6 @@ class PlayersPolicy(SolvedPolicy):
                     f"the player {offset} places after the mover is owed a last turn but has {scores[offset]}, "
                     f"at or past the goal {self.goal}"
                 )
-        if len(position.final or ()) > 1:
-            raise BadParameterError("with 3 players at most one player plays after the mover's last turn")
         if self._one_throw and position.turn_total:
             raise BadParameterError(f"{self.variant.name} has one throw per turn: the turn total must be 0")
         return scores
@@ -581,7 +582,7 @@ class PlayersPolicy(SolvedPolicy):
         return nkernels.banked_vector(self.players_game, total, rest, self._seat(position))
 
     def _last_turn(self, position: Position) -> tuple[PlayersTurn, np.ndarray]:
-        """Return the mover's last turn (win rows as shares of: each old leader, the mover, the player after)
+        """Return the mover's last turn (win rows as shares of: each old leader, the mover, each player after)
         and the matrix that turns those shares into the win vector, mover first."""
         from pigdice.rules.variant import TieRule
         from pigdice.solve.n import finalturns
@@ -591,35 +592,34 @@ class PlayersPolicy(SolvedPolicy):
         shared = self.variant.ties is TieRule.SHARED
         on_best = [r for r in position.finished() if scores[r] == best]
         holders = on_best if shared else on_best[:1]  # first to reach: the first to finish on it leads
-        mapping = np.zeros((3, self.players))
+        j = 1 + len(final)
+        mapping = np.zeros((j + 1, self.players))
         mapping[0, holders] = 1.0
-        mapping[1, 0] = 1.0
-        if final:
-            mapping[2, final[0]] = 1.0
-        c = scores[final[0]] if final else 0
-        key = (-1, best, len(holders), scores[0], c, int(bool(final)))
+        for q, r in enumerate((0, *final), start=1):
+            mapping[q, r] = 1.0
+        playing = np.array([scores[r] for r in (0, *final)], dtype=np.int64)
+        key = (-1, best, len(holders), *playing.tolist())
         row = self._rows.get(key)
-        size = best - scores[0] + self.last.shape[1] + 2
+        game = self.last_turn_game
+        size = best + finalturns.rows_extent(game)
         min_top = min(position.turn_total + 1, size)
         if row is None or len(row.win) < min_top:
-            rows = finalturns.last_turn_rows(size, len(self._names()))
-            top = finalturns.row(self.last_turn_game, best, len(holders), scores[0], c, bool(final), min_top, rows)
+            rows = finalturns.last_turn_rows(size, len(self._names()), j + 1)
+            top = finalturns.row(game, j, best, len(holders), playing, 0, min_top, rows)
             parts = (rows.win[:top].copy(), rows.act[:top].copy(), rows.hold[:top].copy(), rows.rolls[:, :top].copy())
             row = self._rows.keep(key, PlayersTurn(*parts), sum(p.nbytes for p in parts))
         return row, mapping
 
     def _final_hold(self, position: Position, mapping: np.ndarray) -> np.ndarray:
         """Return the win vector of the mover of a last turn holding at their turn total."""
-        from pigdice.rules.variant import TieRule
         from pigdice.solve.n import finalturns
 
         scores, final = position.scores, position.final or ()
         best, _ = position.leaders(self.goal)
         t = int(mapping[0].sum())
-        out = np.empty(3)
-        c = scores[final[0]] if final else 0
-        finalturns.finish(scores[0] + position.turn_total, best, t, c, bool(final),
-                          self.variant.ties is TieRule.SHARED, self.last, out)  # fmt: skip
+        out = np.empty(mapping.shape[0])
+        playing = np.array([scores[r] for r in (0, *final)], dtype=np.int64)
+        finalturns.finish(self.last_turn_game, scores[0] + position.turn_total, best, t, len(playing), playing, 0, out)
         return out @ mapping
 
     def win_vector(self, position: Position) -> tuple[float, ...]:
