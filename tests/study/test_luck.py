@@ -140,10 +140,10 @@ def test_a_game_still_going_ends_at_its_current_chances() -> None:
 
 
 def test_approximate_games_give_no_luck_and_skill() -> None:
-    # four players with a final round: the perfect player approximates, so there is no exact V
+    # five players with a final round: the perfect player approximates, so there is no exact V
     variant = find_variant("pig", goal=20, endgame="final-round")
-    moves = play(variant, ["hold:5"] * 4, 1)
-    assert luck_and_skill(variant, 4, 1, moves) is None
+    moves = play(variant, ["hold:5"] * 5, 1)
+    assert luck_and_skill(variant, 5, 1, moves) is None
 
 
 @pytest.mark.slow

@@ -201,14 +201,14 @@ def test_hint_needs_the_seat_token(client: Any) -> None:
     assert set(hint["values"]) == {"hold", "roll"}
 
 
-@pytest.mark.parametrize(("players", "endgame"), [(3, "first-to-goal"), (3, "final-round"), (4, "final-round")])
+@pytest.mark.parametrize(("players", "endgame"), [(3, "first-to-goal"), (3, "final-round"), (5, "final-round")])
 def test_hint_says_when_it_is_approximate(client: Any, players: int, endgame: str) -> None:
-    seats = ["you", "hold:20", "hold:25", "hold:15"][:players]
+    seats = ["you", "hold:20", "hold:25", "hold:15", "hold:10"][:players]
     data = create_game(client, players=seats, goal=30, endgame=endgame)
     hint = client.post(f"/api/games/{data['code']}/hint", json={"seat": 0, "token": data["tokens"]["0"]}).json()
     if exactness(find_variant("pig", goal=30, endgame=endgame), players) is None:
         assert hint["approximate"] is None
-    else:  # 4 players under a final round, as long as no exact solver plays it
+    else:  # 5 players under a final round, as long as no exact solver plays it
         assert f"{players} players" in hint["approximate"]
 
 
