@@ -554,7 +554,10 @@
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       btn.disabled = true;
-      send({ type: "join", seat, name: input.value.trim() || null });
+      if (!send({ type: "join", seat, name: input.value.trim() || null })) {
+        btn.disabled = false;  // not connected at this moment (reconnecting): nothing was sent, the seat is still free
+        toast("Not connected just now: try again in a moment.", true);
+      }
     });
     return form;
   }
