@@ -62,6 +62,24 @@ def test_meminfo_is_parsed(tmp_path):
     assert memory._meminfo_available(meminfo) is None
 
 
+def test_a_cgroup_limit_is_read(monkeypatch, tmp_path):
+    limit, usage = tmp_path / "memory.max", tmp_path / "memory.current"
+    monkeypatch.setattr(memory, "_cgroup_files", lambda: (str(limit), str(usage)))
+    limit.write_text(f"{3 * GiB}\n")
+    usage.write_text(f"{GiB}\n")
+    assert memory._cgroup_available() == 2 * GiB
+    usage.write_text(f"{4 * GiB}\n")
+    assert memory._cgroup_available() == 0  # over the limit: nothing left
+    limit.write_text("max\n")
+    assert memory._cgroup_available() is None  # no limit
+    limit.write_text("lots\n")
+    assert memory._cgroup_available() is None  # unreadable: no limit assumed
+    usage.unlink()
+    assert memory._cgroup_available() is None
+    monkeypatch.setattr(memory, "_cgroup_files", lambda: None)
+    assert memory._cgroup_available() is None
+
+
 def test_without_proc_the_fallbacks_answer(monkeypatch):
     monkeypatch.setattr(memory, "_meminfo_available", lambda: None)
     monkeypatch.setattr(memory, "_cgroup_available", lambda: None)

@@ -14,6 +14,7 @@ operating system's numbers and imports nothing heavy, so any layer above the rul
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -31,34 +32,62 @@ Need = Callable[[int], int]  # bytes needed at a goal
 
 
 # -- what the machine has ------------------------------------------------------------------------
+def _read_head(path: str | Path, size: int = 8192) -> bytes | None:
+    """Return the first ``size`` bytes of a small system file in one read, or None if it cannot be read."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        return os.read(fd, size)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def _meminfo_available(path: Path = Path("/proc/meminfo")) -> int | None:
     """Return Linux's MemAvailable in bytes (memory usable without swapping), or None."""
-    try:
-        with path.open(encoding="ascii") as lines:
-            for line in lines:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
+    text = _read_head(path)
+    if text is None:
         return None
+    at = text.find(b"MemAvailable:")
+    if at < 0:
+        return None
+    try:
+        return int(text[at + len(b"MemAvailable:") :].split(None, 1)[0]) * 1024
+    except (ValueError, IndexError):
+        return None
+
+
+_CGROUP_FILES = (
+    ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),  # cgroup v2
+    ("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"),  # v1
+)
+
+
+@functools.cache
+def _cgroup_files() -> tuple[str, str] | None:
+    """Return the (limit, usage) files of this process's memory cgroup, or None: found once, as they do not move."""
+    for limit_file, usage_file in _CGROUP_FILES:
+        if os.access(limit_file, os.R_OK) and os.access(usage_file, os.R_OK):
+            return limit_file, usage_file
     return None
 
 
 def _cgroup_available() -> int | None:
     """Return what the container's memory limit leaves (cgroup v2 or v1), or None without a limit."""
-    for limit_file, usage_file in (
-        ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
-        ("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"),
-    ):
-        try:
-            limit_text = Path(limit_file).read_text(encoding="ascii").strip()
-            if limit_text == "max":
-                return None
-            limit = int(limit_text)
-            usage = int(Path(usage_file).read_text(encoding="ascii").strip())
-        except (OSError, ValueError):
-            continue
-        return None if limit >= _NO_LIMIT else max(0, limit - usage)
-    return None
+    files = _cgroup_files()
+    if files is None:
+        return None
+    limit_text, usage_text = _read_head(files[0], 64), _read_head(files[1], 64)
+    if limit_text is None or usage_text is None or limit_text.strip() == b"max":
+        return None
+    try:
+        limit, usage = int(limit_text), int(usage_text)
+    except ValueError:
+        return None
+    return None if limit >= _NO_LIMIT else max(0, limit - usage)
 
 
 def _sysconf_available() -> int | None:
