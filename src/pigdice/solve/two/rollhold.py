@@ -344,8 +344,14 @@ def _plain_sweep(i, j, V, x, game, c, d, fixed, record):  # pragma: no cover - n
     n_singles = singles.shape[0]
     use_fixed = fixed.shape[0] > 0
     windowed = chance > 0.0
-    sum_c = end - start + 1.0  # the window's sums at k = top: all wins
-    sum_d = 0.0
+    # The window's sum at k is ``older`` (its totals k + start + 1 .. k + end, a running sum) plus the
+    # newest, k + start, added last; one or two totals up it is in registers (near1, near2: the values
+    # at k + 1 and k + 2), not read back from c and d. That keeps the chain from one total to the next
+    # as short as the floor kernel's in bench/bench_solve.py (the running sum of the whole window ran 2x it).
+    older_c = end - start + 0.0  # at k = top: all wins
+    older_d = 0.0
+    near1_c = near2_c = 1.0
+    near1_d = near2_d = 0.0
     lo = -1e300
     hi = 1e300
     for k in range(top - 1, -1, -1):
@@ -353,10 +359,17 @@ def _plain_sweep(i, j, V, x, game, c, d, fixed, record):  # pragma: no cover - n
         roll_c = lose_c
         roll_d = lose_d
         if windowed:
-            sum_c += c[k + start] - c[k + end + 1]  # the window moved down by one
-            sum_d += d[k + start] - d[k + end + 1]
-            roll_c += chance * sum_c
-            roll_d += chance * sum_d
+            if start == 1:
+                newest_c, newest_d, next_c, next_d = near1_c, near1_d, near2_c, near2_d
+            elif start == 2:
+                newest_c, newest_d, next_c, next_d = near2_c, near2_d, c[k + 3], d[k + 3]
+            else:
+                newest_c, newest_d = c[k + start], d[k + start]
+                next_c, next_d = c[k + start + 1], d[k + start + 1]
+            older_c += next_c - c[k + end + 1]  # the window moved down by one
+            older_d += next_d - d[k + end + 1]
+            roll_c += chance * (older_c + newest_c)
+            roll_d += chance * (older_d + newest_d)
         for e in range(n_singles):
             roll_c += single_chances[e] * c[k + singles[e]]
             roll_d += single_chances[e] * d[k + singles[e]]
@@ -364,23 +377,22 @@ def _plain_sweep(i, j, V, x, game, c, d, fixed, record):  # pragma: no cover - n
         roll_v = roll_c + roll_d * x
         if use_fixed:
             if fixed[k] == 0:
-                c[k] = hold_c
-                d[k] = hold_d
+                best_c, best_d = hold_c, hold_d
             else:
-                c[k] = roll_c
-                d[k] = roll_d
-            continue
-        rolled = _better(roll_v, hold_v, 0, k)
-        if rolled:
-            best_c, best_d, other_c, other_d = roll_c, roll_d, hold_c, hold_d
+                best_c, best_d = roll_c, roll_d
         else:
-            best_c, best_d, other_c, other_d = hold_c, hold_d, roll_c, roll_d
-        if record is not None:
-            record.rolls[0, k] = roll_v
-            record.act[k] = 1 if rolled else 0
-        lo, hi = _widen(lo, hi, best_c, best_d, other_c, other_d)  # where the choice stays the better one
+            rolled = _better(roll_v, hold_v, 0, k)
+            if rolled:
+                best_c, best_d, other_c, other_d = roll_c, roll_d, hold_c, hold_d
+            else:
+                best_c, best_d, other_c, other_d = hold_c, hold_d, roll_c, roll_d
+            if record is not None:
+                record.rolls[0, k] = roll_v
+                record.act[k] = 1 if rolled else 0
+            lo, hi = _widen(lo, hi, best_c, best_d, other_c, other_d)  # where the choice stays the better one
         c[k] = best_c
         d[k] = best_d
+        near2_c, near2_d, near1_c, near1_d = near1_c, near1_d, best_c, best_d
     return TurnBounds(lo, hi, 0.0, top, 0.0, False)
 
 
