@@ -94,3 +94,27 @@ def test_the_cache_loses_only_unfinished_saves_begun_since(tmp_path, monkeypatch
     partial.write_bytes(b"x")
     remove_partial_files(since)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([old.name, finished.name])
+
+
+@pytest.mark.usefixtures("fresh_policies")
+@pytest.mark.parametrize(
+    "players, endgame", [(3, "first-to-goal"), pytest.param(2, "final-round", marks=pytest.mark.slow)]
+)
+def test_a_large_policy_comes_back_through_the_disk_cache_not_the_pipe(players: int, endgame: str) -> None:
+    """A worker saves a policy over the hand-back bound to the cache and the caller reads that file back: the
+    same values as one sent through the pipe (which would pickle it whole in both processes)."""
+    from pigdice.rules import find_variant
+    from pigdice.rules.variant import Endgame
+    from pigdice.solve import exact
+    from pigdice.solve.exact import SavedPolicy, solve_for_caller, solve_in_worker
+    from pigdice.solve.positions import Position
+
+    variant = find_variant("pig", goal=8).with_endgame(Endgame(endgame))
+    answer, _ = solve_for_caller(variant, players, 0, lambda fraction, label: None)  # in process: what the worker does
+    assert isinstance(answer, SavedPolicy) and answer.path.endswith(".npz")
+    piped, _ = solve_in_worker(variant, players, use_cache=False)  # small enough for the pipe
+    assert not isinstance(piped, SavedPolicy)
+    read, _ = solve_in_worker(variant, players, handed_bytes=0)
+    assert exact.is_cached(variant, players)
+    assert read.win_probability_by_seat() == piped.win_probability_by_seat()
+    assert read.win_vector(Position((5,) * players, 2)) == piped.win_vector(Position((5,) * players, 2))

@@ -64,6 +64,7 @@ def _serve(connection: Connection) -> None:
                 connection.send(("error", WorkerError(f"{type(exc).__name__}: {exc}")))
             continue
         connection.send(("done", result))
+        del result  # a kept worker holds no answer between jobs (a large policy is several GB)
 
 
 class _Worker:

@@ -372,16 +372,45 @@ def warm(policy: ExactPolicy) -> None:
             first.dice_values(0, 0)
 
 
-def solve_for_caller(variant: Variant, players: int, progress: Progress) -> tuple[ExactPolicy, float]:
+HANDED_BYTES = 256 * 2**20  # a solved policy larger than this comes back through the disk cache, not the pipe
+SAVED_KINDS = ("players", "endgame")  # the solvers whose policies the caller reads back from a file by their own loader
+
+
+@dataclass(frozen=True)
+class SavedPolicy:
+    """What a worker hands back for a large policy it saved to the disk cache itself: where it is.
+
+    Sent through the pipe, a policy of several GB is pickled whole in the worker and again unpickled
+    in the caller: two extra copies beside the two processes' own (4-player Pig to 100 with a final
+    round holds 7.6 GB). Saved and read back, the worker has let its copy go before the caller reads.
+    """
+
+    path: str
+
+
+def solve_for_caller(
+    variant: Variant, players: int, save_above: int | None, progress: Progress
+) -> tuple[ExactPolicy | SavedPolicy, float]:
     """Load the solver's kernels, solve (no cache) and warm the policy; return it and the seconds the kernels took.
 
-    The work of a worker process (``exact_policy_in_worker``): module-level, so it pickles by name.
+    The work of a worker process (``exact_policy_in_worker``): module-level, so it pickles by name. A policy
+    of more than ``save_above`` bytes (None: never) is saved to the disk cache here (atomically) and its
+    place returned, where its solver has a loader of its own (``SAVED_KINDS``).
     """
     progress(0.0, "getting the solver ready (the first time takes longest)")
     kernels = load_kernels(variant, players)
     policy = exact_policy(variant, players, progress=progress, use_cache=False)
     progress(1.0, "getting the answers ready")
     warm(policy)
+    kind = solver_kind(_exact_form(policy.variant), policy.players)
+    large = save_above is not None and policy.nbytes > save_above
+    path = _cache_file(policy) if large and kind in SAVED_KINDS else None
+    if path is not None:
+        try:
+            policy.save(path)
+        except OSError:
+            return policy, kernels  # a read-only cache: through the pipe after all
+        return SavedPolicy(str(path)), kernels
     return policy, kernels
 
 
@@ -391,17 +420,23 @@ def solve_in_worker(
     progress: Progress | None = None,
     check: Callable[[], None] | None = None,
     use_cache: bool = True,
+    handed_bytes: int = HANDED_BYTES,
 ) -> tuple[ExactPolicy, float]:
     """Solve in a worker process that Ctrl-C (or ``check`` raising) stops at once; keep the policy here.
 
     Returns the policy and the seconds its kernels took to load in the worker. The policy is saved
     to the disk cache (atomically: a stopped solve leaves no file) and kept in memory unless
-    ``use_cache`` is False.
+    ``use_cache`` is False; one of more than ``handed_bytes`` is saved by the worker and read back
+    here (``SavedPolicy``).
     """
     from pigdice.solve.background import run_in_worker
 
     solver_kind(_exact_form(variant), players)  # refuse a game without an exact solver here, at once
-    policy, kernels = run_in_worker(solve_for_caller, (variant, players), progress, check, remove_partial_files)
+    work = (variant, players, handed_bytes if use_cache else None)
+    answer, kernels = run_in_worker(solve_for_caller, work, progress, check, remove_partial_files)
+    if isinstance(answer, SavedPolicy):
+        return _read_saved(answer, variant, players), kernels
+    policy = answer
     if use_cache:
         path = _cache_file(policy)
         if path is not None:
@@ -411,6 +446,22 @@ def solve_in_worker(
                 pass  # a read-only cache only costs a solve next time
         remember_exact(policy)
     return policy, kernels
+
+
+def _read_saved(saved: SavedPolicy, variant: Variant, players: int) -> ExactPolicy:
+    """Return the policy a worker saved at ``saved.path`` (``SavedPolicy``), kept in memory from now on; the file is
+    checked as any cache file is (schema and checksums)."""
+    from pigdice.solve.n import nplayer
+    from pigdice.solve.two import endgame
+
+    form = _exact_form(variant)
+    policy: ExactPolicy
+    if solver_kind(form, players) == "endgame":
+        policy = endgame.EndgamePolicy.load(Path(saved.path), form)
+    else:
+        policy = nplayer.PlayersPolicy.load(Path(saved.path), form, players)
+    remember_exact(policy)
+    return policy
 
 
 def exact_policy_in_worker(
