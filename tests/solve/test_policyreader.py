@@ -182,3 +182,19 @@ def test_an_array_spec_reads_exact_lengths_and_ranges_of_lengths():
     assert spec.fits((2, 3)) and spec.fits((2, 5))
     assert not spec.fits((2, 6)) and not spec.fits((1, 4)) and not spec.fits((2,)) and not spec.fits((2, 4, 1))
     assert spec.describe() == "(2, 3..5) int64"
+
+
+@pytest.mark.parametrize("limit, stored", [(2**30, False), (0, True)])
+def test_large_arrays_are_saved_uncompressed_and_read_back_the_same(tmp_path, monkeypatch, limit, stored):
+    """Small policies are compressed; large ones are written as they are (zlib took 15 minutes for 7 GB)."""
+    import zipfile
+
+    from pigdice.solve import storage
+
+    monkeypatch.setattr(storage, "COMPRESSED_BYTES", limit)
+    path = tmp_path / "pig.npz"
+    _, schema, load = _first_to_goal(path)
+    with zipfile.ZipFile(path) as archive:
+        kinds = {info.compress_type for info in archive.infolist()}
+    assert kinds == ({zipfile.ZIP_STORED} if stored else {zipfile.ZIP_DEFLATED})
+    assert np.array_equal(read_policy_file(path, schema).arrays["values"], load().values)  # type: ignore[attr-defined]
