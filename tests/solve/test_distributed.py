@@ -58,6 +58,16 @@ def test_three_players_with_resets_equal_the_in_process_solve(client: Any) -> No
     _same(got, want)
 
 
+def test_mixed_choices_found_in_several_tasks_are_carried_as_in_process(client: Any) -> None:
+    # 3-player Pig to 70 is the smallest Pig found with cycles whose equilibrium mixes (6 of them, 12 decision
+    # points; none to 60, nor 4 players to 20, 5 to 14): their overrides come back from the tasks that met them
+    variant = find_variant("pig").with_goal(70)
+    want = solve_players(variant, 3)
+    assert want.stats is not None and want.stats.mixed == 6 and len(want.decisions) == 12
+    got = solve_distributed(variant, 3, client, task_states=1_000)  # the largest sums cut into 4 tasks
+    _same(got, want)
+
+
 def test_a_folder_solved_in_again_gives_the_new_games_values(client: Any, tmp_path: Path) -> None:
     # the workers drop their maps and tables at the end of a solve: the next one in the folder starts afresh
     for name in ("pig", "piggy"):
