@@ -8,9 +8,11 @@ threads), a sum's tasks all finish before the next lower sum starts, and each ta
 ``LevelStats`` and its overrides, merged as the in-process solve merges them. The values live in a
 memory-mapped .npy file in a directory every worker reaches: on one machine the workers share its pages
 (no copy per worker, and the kernels read any state at a higher sum directly); a real cluster needs a
-shared file system there. Zarr was not used: the kernels read states at random across all higher sums, so
-chunks would have to be fetched whole per read. With resets the passes repeat as in-process, the anchors
-in the store too. The result equals ``nplayer.solve_players`` (the same kernels in the same order per cycle).
+shared file system there. A worker keeps the file mapped between the tasks of one solve (``_opened``), but
+maps it afresh per task where tasks flush (machines sharing a network folder). Zarr was not used: the
+kernels read states at random across all higher sums, so chunks would have to be fetched whole per read.
+With resets the passes repeat as in-process, the anchors in the store too. The result equals
+``nplayer.solve_players`` (the same kernels in the same order per cycle).
 """
 
 from __future__ import annotations
