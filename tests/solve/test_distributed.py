@@ -11,9 +11,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pigdice.errors import BadParameterError
+from pigdice.errors import BadParameterError, ResourceLimitError
 from pigdice.rules.registry import find_variant
 from pigdice.rules.variant import Endgame
+from pigdice.solve import memory
+from pigdice.solve.n import distributed
 from pigdice.solve.n.distributed import check_address, check_store, dask_client, plan_stages, solve_distributed
 from pigdice.solve.n.nplayer import solve_players
 
@@ -54,6 +56,52 @@ def test_three_players_with_resets_equal_the_in_process_solve(client: Any) -> No
     assert want.iterations > 1
     got = solve_distributed(variant, 3, client, task_states=100, flush=True)  # as on machines sharing a folder
     _same(got, want)
+
+
+def test_mixed_choices_found_in_several_tasks_are_carried_as_in_process(client: Any) -> None:
+    # 3-player Pig to 70 is the smallest Pig found with cycles whose equilibrium mixes (6 of them, 12 decision
+    # points; none to 60, nor 4 players to 20, 5 to 14): their overrides come back from the tasks that met them
+    variant = find_variant("pig").with_goal(70)
+    want = solve_players(variant, 3)
+    assert want.stats is not None and want.stats.mixed == 6 and len(want.decisions) == 12
+    got = solve_distributed(variant, 3, client, task_states=1_000)  # the largest sums cut into 4 tasks
+    _same(got, want)
+
+
+def test_a_folder_solved_in_again_gives_the_new_games_values(client: Any, tmp_path: Path) -> None:
+    # the workers drop their maps and tables at the end of a solve: the next one in the folder starts afresh
+    for name in ("pig", "piggy"):
+        variant = find_variant(name).with_goal(10)
+        got = solve_distributed(variant, 3, client, store=tmp_path, task_states=100)
+        _same(got, solve_players(variant, 3))
+    assert not any(client.run(distributed.release, str(tmp_path)).values())  # nothing left open
+
+
+def test_a_worker_keeps_one_solves_store_open_between_its_tasks(tmp_path: Path) -> None:
+    variant = distributed.check_distributable(find_variant("pig").with_goal(6), 3)
+    stage = plan_stages(6, 3, task_states=10)[0]
+    first = distributed._create_store(tmp_path, variant, 3, resets=False, flush=False)
+    distributed.run_task(first, stage[0], True, False)
+    held = distributed._OPENED[str(tmp_path)]
+    distributed.run_task(first, stage[-1], True, False)
+    assert distributed._OPENED[str(tmp_path)] is held  # the same maps and tables for the solve's next task
+    again = distributed._create_store(tmp_path, variant, 3, resets=False, flush=False)  # a new solve, same folder
+    distributed.run_task(again, stage[0], True, False)
+    assert distributed._OPENED[str(tmp_path)] is not held
+    shared = distributed._create_store(tmp_path, variant, 3, resets=False, flush=True)  # a folder machines share
+    distributed.run_task(shared, stage[0], True, False)
+    mapped = distributed._OPENED[str(tmp_path)].maps
+    distributed.run_task(shared, stage[-1], True, False)
+    assert distributed._OPENED[str(tmp_path)].maps is not mapped  # opened afresh: other machines' writes seen
+    assert distributed.release(str(tmp_path)) and not distributed.release(str(tmp_path))
+
+
+def test_values_kept_in_memory_are_checked_against_the_memory_before_solving(monkeypatch: Any) -> None:
+    monkeypatch.setattr(memory, "available_bytes", lambda: 1 << 30)  # 1 GiB: the 3.8 GiB of values do not fit
+    variant = find_variant("pig").with_goal(40)
+    # refused before the client is used: a solve of minutes would otherwise fail at its end
+    with pytest.raises(ResourceLimitError, match="keeping the values of pig for 5 players in memory"):
+        solve_distributed(variant, 5, client=object())
 
 
 def test_stages_cover_every_score_tuple_once() -> None:

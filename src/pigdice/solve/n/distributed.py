@@ -8,9 +8,11 @@ threads), a sum's tasks all finish before the next lower sum starts, and each ta
 ``LevelStats`` and its overrides, merged as the in-process solve merges them. The values live in a
 memory-mapped .npy file in a directory every worker reaches: on one machine the workers share its pages
 (no copy per worker, and the kernels read any state at a higher sum directly); a real cluster needs a
-shared file system there. Zarr was not used: the kernels read states at random across all higher sums, so
-chunks would have to be fetched whole per read. With resets the passes repeat as in-process, the anchors
-in the store too. The result equals ``nplayer.solve_players`` (the same kernels in the same order per cycle).
+shared file system there. A worker keeps the file mapped between the tasks of one solve (``_opened``), but
+maps it afresh per task where tasks flush (machines sharing a network folder). Zarr was not used: the
+kernels read states at random across all higher sums, so chunks would have to be fetched whole per read.
+With resets the passes repeat as in-process, the anchors in the store too. The result equals
+``nplayer.solve_players`` (the same kernels in the same order per cycle).
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ import logging
 import os
 import shutil
 import tempfile
+import threading
 import time
+import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, cast
@@ -31,6 +35,7 @@ import numpy as np
 from pigdice.errors import BadParameterError, require_modules
 from pigdice.rules.variant import Decision, Endgame, Variant
 from pigdice.solve.cost import DEFAULT_WORKERS, TASK_STATES
+from pigdice.solve.memory import check_memory, players_values_bytes
 from pigdice.solve.n import nkernels
 from pigdice.solve.n.levels import Task, plan_stages
 from pigdice.solve.n.nplayer import (
@@ -49,6 +54,7 @@ from pigdice.solve.n.rows import (
     Anchors,
     LevelStats,
     Overrides,
+    PlayersGame,
     cycle_rows,
     merged,
     overrides_for,
@@ -74,6 +80,21 @@ class Store:
     players: int
     resets: bool
     flush: bool  # write each task's values through to disk (machines sharing a network folder)
+    token: str = ""  # this solve's own: a worker keeps the store open between tasks per token (``_opened``)
+
+
+@dataclass(frozen=True)
+class _Opened:
+    """What a worker keeps between the tasks of one solve: the store's maps and the game's tables."""
+
+    token: str
+    maps: list[np.memmap]  # the values, then (with resets) the anchors
+    game: PlayersGame
+
+
+# per worker process: the store directory -> what its tasks reuse (``_opened``; dropped by ``release``)
+_OPENED: dict[str, _Opened] = {}
+_OPENING = threading.Lock()  # a worker may run tasks on several threads
 
 
 def check_address(scheduler: str) -> str:
@@ -100,23 +121,49 @@ def _open(store: Store, name: str, mode: Literal["r+", "r"] = "r+") -> np.memmap
     return cast(np.memmap, np.load(Path(store.directory) / name, mmap_mode=mode))
 
 
-def run_task(store: Store, task: Task, fresh: bool, keep: bool) -> tuple[LevelStats, Overrides]:
-    """Solve one task's cycles into the store; return its stats and the overrides it wrote (a worker runs this)."""
+def _opened(store: Store) -> _Opened:
+    """Return this worker's maps and game of ``store``, opening them at the solve's first task here.
+
+    Mapping the values afresh per task would fault in again every page a task reads: at 5 players to 40
+    the map is 4 GB and a task reads all over the higher sums. A store of an earlier solve (another token)
+    in the same folder is dropped, its maps closed with their last reference. A store flushed per task (a
+    folder machines share) is mapped afresh per task: opening the file again is what makes a network file
+    system show this machine the values other machines wrote.
+    """
     from pigdice.solve.two.endgame import bust_chance
 
+    names = (VALUES, ANCHOR_X, ANCHOR_FLIPS) if store.resets else (VALUES,)
+    with _OPENING:
+        held = _OPENED.get(store.directory)
+        if held is None or held.token != store.token:
+            _OPENED.pop(store.directory, None)
+            table = effect_table(store.variant)
+            one_throw = store.variant.decision is Decision.DICE_PER_TURN
+            game = players_game(table, store.variant.goal, store.players, one_throw, FIRST_TO_GOAL, bust_chance(table))
+            held = _Opened(store.token, [_open(store, name) for name in names], game)
+            _OPENED[store.directory] = held
+        elif store.flush:
+            held = _Opened(store.token, [_open(store, name) for name in names], held.game)
+            _OPENED[store.directory] = held
+        return held
+
+
+def release(directory: str) -> bool:
+    """Drop this worker's maps of the store in ``directory``; return whether it held any (run on every worker at
+    the end of a solve)."""
+    with _OPENING:
+        return _OPENED.pop(directory, None) is not None
+
+
+def run_task(store: Store, task: Task, fresh: bool, keep: bool) -> tuple[LevelStats, Overrides]:
+    """Solve one task's cycles into the store; return its stats and the overrides it wrote (a worker runs this)."""
     variant, n = store.variant, store.players
     goal = variant.goal
-    table = effect_table(variant)
-    one_throw = variant.decision is Decision.DICE_PER_TURN
-    game = players_game(table, goal, n, one_throw, FIRST_TO_GOAL, bust_chance(table), 0)
-    values = _open(store, VALUES)
-    W = values.reshape(1, goal**n, n)
-    maps = [values]
-    anchors = NO_ANCHORS
-    if store.resets:
-        maps += [_open(store, ANCHOR_X), _open(store, ANCHOR_FLIPS)]
-        anchors = Anchors(maps[1], maps[2])
-    work = cycle_rows(goal, goal, n, len(table.offsets) - 1)
+    held = _opened(store)
+    game, maps = held.game, held.maps
+    W = maps[0].reshape(1, goal**n, n)
+    anchors = Anchors(maps[1], maps[2]) if store.resets else NO_ANCHORS
+    work = cycle_rows(goal, goal, n, len(game.table.offsets) - 1)  # fresh rows per task, as per in-process block
     rows = max(MIN_OVERRIDES, int(task.states) // 100)
     overrides = overrides_for(rows)
     level = nkernels.solve_block(
@@ -161,7 +208,7 @@ def _create_store(directory: Path, variant: Variant, players: int, resets: bool,
             array[...] = fill
             array.flush()
             del array
-    return Store(str(directory), variant, players, resets, flush)
+    return Store(str(directory), variant, players, resets, flush, uuid.uuid4().hex)
 
 
 @contextmanager
@@ -218,6 +265,11 @@ def solve_distributed(
     variant = check_distributable(variant, players)
     if store is not None:
         check_store(store)  # before a cluster starts
+    else:  # the values are copied into memory at the end: refused now rather than after the solve
+        what = (
+            f"keeping the values of {variant.name} for {players} players in memory (a store folder keeps them on disk)"
+        )
+        check_memory(what, variant.goal, lambda goal: players_values_bytes(goal, players))
     if client is None:
         with dask_client() as own:
             return solve_distributed(variant, players, own, store, progress, tolerance, task_states, flush)
@@ -247,6 +299,25 @@ def _solve_in(
     started = time.perf_counter()
     resets = effect_table(variant).has_reset
     store = _create_store(directory, variant, players, resets, flush)
+    try:
+        return _solve_stages(variant, players, client, store, progress, tolerance, task_states, started)
+    finally:  # the workers close their maps of the store (a worker that is gone holds none)
+        with suppress(Exception):
+            client.run(release, store.directory)
+
+
+def _solve_stages(
+    variant: Variant,
+    players: int,
+    client: Any,
+    store: Store,
+    progress: Progress | None,
+    tolerance: float,
+    task_states: int,
+    started: float,
+) -> PlayersPolicy:
+    """Run the passes of the solve into ``store`` on ``client``; return the policy (values memory-mapped)."""
+    resets = store.resets
     stages = plan_stages(variant.goal, players, task_states)
     total = sum(task.states for stage in stages for task in stage)
     values = _open(store, VALUES)
@@ -257,7 +328,8 @@ def _solve_in(
         totals = NOTHING_SOLVED
         found: list[Overrides] = []
         reset_inputs = np.array(values[..., 0, :]) if resets else None
-        values.flush()
+        if store.flush:  # the reset values the passes moved, for machines sharing the folder
+            values.flush()
         keep = passes > 1 and settling[0] < nkernels.KEEP_AFTER
         done = 0.0
         for stage in stages:
