@@ -160,10 +160,11 @@ def summary_row(game: dict[str, Any]) -> list[str]:
     winners = [names[seat] for seat in game["winners"]]
     return [
         f"{VARIANTS[game['variant']].title}, to {game['goal']}",
-        "; ".join(f"{name} {describe_robot(spec)}" for name, spec in zip(names, game["robots"], strict=True)),
-        f"{len(turns(game))} turns, {rolls} rolls",
+        str(len(turns(game))),
+        str(rolls),
         ", ".join(str(score) for score in game["scores"]),
         joined(winners),
+        "; ".join(f"{name} {describe_robot(spec)}" for name, spec in zip(names, game["robots"], strict=True)),
     ]
 
 
@@ -176,8 +177,8 @@ def render(games: list[dict[str, Any]]) -> str:
         "took and who won, then the first turns as they happened. These are the games pigdice's tests play",
         "again after every change, move for move; this page is generated from them.",
         "",
-        "| Game | Robots | Length | Final scores | Winner |",
-        "|---|---|---|---|---|",
+        "| Game | Turns | Rolls | Final scores | Winner | Robots |",
+        "|---|--:|--:|---|---|---|",
     ]
     lines += ["| " + " | ".join(summary_row(game)) + " |" for game in games]
     for game in games:

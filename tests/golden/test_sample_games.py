@@ -44,10 +44,11 @@ def test_the_summary_counts_the_stored_games_turns_and_rolls() -> None:
     row = sample_games.summary_row(BY_NAME["pig"])
     assert row == [
         "Pig, to 100",
-        "Wilbur keeps pace and ends the race; Babe plays at random",
-        "27 turns, 62 rolls",
+        "27",
+        "62",
         "101, 38",
         "Wilbur",
+        "Wilbur keeps pace and ends the race; Babe plays at random",
     ]
 
 
