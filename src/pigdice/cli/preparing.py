@@ -179,7 +179,7 @@ class Part(NamedTuple):
     """A part of ``prepare``: what it covers, how many jobs it has, and a function building them."""
 
     covers: str
-    count: int  # len(jobs()): the progress bar's share, known without building the jobs (a test checks it)
+    job_count: int  # len(jobs()): the progress bar's share, known without building the jobs (a test checks it)
     jobs: Callable[[], list[Job]]
 
 
@@ -326,7 +326,7 @@ def prepare_command(
     """
     names = chosen_parts(parts)
     count = default_workers(len(names)) if workers is None else min(workers, len(names))
-    total = sum(PARTS[name].count for name in names)
+    total = sum(PARTS[name].job_count for name in names)
     console = stdout_console()
     started = time.perf_counter()
     part_started: dict[str, float] = {}  # when each part's first job started (parts may wait for a core)
