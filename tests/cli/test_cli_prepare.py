@@ -9,14 +9,14 @@ import pytest
 from typer.testing import CliRunner
 
 from pigdice.cli.app import app
-from pigdice.cli.preparing import PARTS, PrepareError, chosen_parts, default_workers, run_apart
+from pigdice.cli.preparing import PART_SECONDS, PARTS, PrepareError, chosen_parts, default_workers, run_apart
 from pigdice.errors import BadParameterError
 
 runner = CliRunner()
 
 
 def test_no_part_named_means_every_part_in_running_order() -> None:
-    assert chosen_parts(None) == chosen_parts([]) == ["play", "groups", "study", "environments"]
+    assert chosen_parts(None) == chosen_parts([]) == ["play", "groups", "herd", "study", "environments"]
 
 
 def test_parts_are_read_in_any_case_once_each_in_running_order() -> None:
@@ -25,15 +25,16 @@ def test_parts_are_read_in_any_case_once_each_in_running_order() -> None:
 
 @pytest.mark.parametrize("name", ["pig", "", "plays", "x" * 300])
 def test_an_unknown_part_is_refused_with_the_list(name: str) -> None:
-    with pytest.raises(BadParameterError, match="the parts are play, groups, study, environments") as caught:
+    with pytest.raises(BadParameterError, match="the parts are play, groups, herd, study, environments") as caught:
         chosen_parts([name])
     assert len(str(caught.value)) < 200
 
 
 def test_every_part_has_named_jobs_that_speak_a_players_language() -> None:
-    for name, (covers, jobs) in PARTS.items():
+    for name, (covers, count, jobs) in PARTS.items():
         labels = [label for label, _ in jobs()]
         assert covers and labels, name
+        assert count == len(labels), name  # the progress bar's total, counted without building the jobs
         assert len(labels) == len(set(labels)), name
         assert not any("--" in label or "_" in label for label in labels), labels
 
@@ -68,6 +69,19 @@ def test_prepares_bar_shows_at_once_while_a_lazy_bar_waits_a_second() -> None:
     finally:
         lazy.stop()
         at_once.stop()
+
+
+def test_every_part_has_a_measured_compile_time() -> None:
+    assert set(PART_SECONDS) == set(PARTS)
+    assert all(seconds > 0 for seconds in PART_SECONDS.values())
+
+
+def test_longest_first_on_two_cores_ends_both_cores_close_together() -> None:
+    # the parts' measured CPU seconds, started longest first on two cores, each on the core free first
+    cores = [0.0, 0.0]
+    for name in sorted(PARTS, key=lambda name: -PART_SECONDS[name]):
+        cores[cores.index(min(cores))] += PART_SECONDS[name]
+    assert max(cores) <= 1.1 * sum(cores) / 2, cores  # no core waits for the other long
 
 
 # parts compiled at once, each in its own process: stand-in parts (tests/cli/preparefakes.py) that compile nothing

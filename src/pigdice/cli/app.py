@@ -41,10 +41,9 @@ from pigdice.cli import (
     study,
 )
 from pigdice.cli.checks import OptionValueError
+from pigdice.cli.exitcodes import EXIT_BAD_INPUT, EXIT_FAILED
 from pigdice.errors import PigdiceError
 
-EXIT_BAD_INPUT = 2
-EXIT_FAILED = 1  # not the input's fault: out of memory, or a bug
 DEBUG_ENV = "PIGDICE_DEBUG"
 
 

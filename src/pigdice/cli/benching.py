@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pigdice.cli.checks import OutputError, number_option, output_path, shown_path, writing
+from pigdice.cli.exitcodes import EXIT_INTERRUPTED
 from pigdice.cli.options import JsonOpt
 from pigdice.cli.output import emit_json, stdout_console
 from pigdice.cli.progress import progress_bar
@@ -20,7 +21,6 @@ from pigdice.errors import require_modules
 if TYPE_CHECKING:
     from pigdice.study.pigbench import Leaderboard
 
-EXIT_INTERRUPTED = 130
 FILES = ("leaderboard.md", "leaderboard.json", "curves.png")
 MAX_SEED = 2**31 - 1
 

@@ -18,22 +18,25 @@ import signal
 import time
 from collections.abc import Callable
 from functools import partial
+from itertools import product
 from multiprocessing.process import BaseProcess
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 
+from pigdice.cli.exitcodes import EXIT_FAILED
 from pigdice.cli.output import stdout_console
 from pigdice.cli.progress import progress_bar
 from pigdice.errors import BadParameterError
 from pigdice.rules import all_variants, find_variant
 from pigdice.rules.variant import Decision, Variant
+from pigdice.solve.threads import usable_cores
 
 if TYPE_CHECKING:
     import numpy as np
 
 TINY_GOAL = 6  # every job plays or solves to this goal: the same kernels as goal 100, in moments
-MAX_WORKERS = 16  # parts compiled at once, at most (there are only four parts)
+MAX_WORKERS = 16  # parts compiled at once, at most (there are only five parts)
 POLL_SECONDS = 0.2  # how often the command looks at its worker processes
 Job = tuple[str, Callable[[], object]]
 Report = Callable[[str, str], None]  # (part, what happened): a job starting, or the part's last word
@@ -63,38 +66,44 @@ def _job_label(variant: Variant, players: int) -> str:
     return f"{variant.title}{ending}, {players} players"
 
 
+ENDING_GAMES = ("pig", "two-dice-pig", "hog", "pig-dice")  # one game of each kind of turn the endings change
+
+
+def _endings(endings: list[tuple[str, str]]) -> list[Variant]:
+    """Return each game of ENDING_GAMES at the tiny goal under each ending (its endgame and its ties)."""
+    return [
+        find_variant(name, goal=TINY_GOAL, endgame=endgame, ties=ties)
+        for name in ENDING_GAMES
+        for endgame, ties in endings
+    ]
+
+
 def _two_players() -> list[Job]:
     """Every variant's 2-player solve, under every ending it has."""
     variants = [v.with_goal(TINY_GOAL) for v in all_variants()]
-    endings = [
-        find_variant(name, goal=TINY_GOAL, endgame=endgame, ties=ties)
-        for name in ("pig", "two-dice-pig", "hog", "pig-dice")
-        for endgame in ("final-round", "equal-turns")
-        for ties in ("first-to-reach", "shared")
-    ]
+    endings = _endings(list(product(("final-round", "equal-turns"), ("first-to-reach", "shared"))))
     # a reset game long enough that its solve settles the reset values by spread passes (none at the tiny goal)
     longer = ("Two-Dice Pig to 50, 2 players", partial(_exact, find_variant("two-dice-pig", goal=50), 2))
     return [*_exact_jobs(variants + endings, 2), longer]
 
 
 def _groups() -> list[Job]:
-    """3 and 4 players under every ending, Swine Herd's group game, and Piggy Six's two sets of dice."""
-    three = [
-        find_variant(name, goal=TINY_GOAL, endgame=endgame, ties=ties)
-        for name in ("pig", "two-dice-pig", "hog", "pig-dice")
-        for endgame, ties in (("first-to-goal", "shared"), ("final-round", "first-to-reach"), ("equal-turns", "shared"))
-    ]
-    from pigdice.solve.herd.swineherd_n import solve_swine_herd_n
-
-    herd = find_variant("swine-herd", goal=4)
+    """3 and 4 players under every ending, and the other equilibria of 3-player Pig."""
+    three = _endings([("first-to-goal", "shared"), ("final-round", "first-to-reach"), ("equal-turns", "shared")])
     ending = "final-round"
     return [
         *_exact_jobs(three, 3),
         # 4 players with a final round compile the last turns' levels between the top and the last player
         *_exact_jobs([find_variant("pig", goal=TINY_GOAL), find_variant("pig", goal=TINY_GOAL, endgame=ending)], 4),
-        ("Swine Herd, 3 players", lambda: solve_swine_herd_n(herd, 3)),
         ("the other equilibria of 3-player Pig", _other_equilibria),
     ]
+
+
+def _herd() -> list[Job]:
+    """Swine Herd's group game: 3 players deciding on the same rolls (kernels of its own)."""
+    from pigdice.solve.herd.swineherd_n import solve_swine_herd_n
+
+    return [("Swine Herd, 3 players", partial(solve_swine_herd_n, find_variant("swine-herd", goal=4), 3))]
 
 
 def _other_equilibria() -> None:
@@ -166,12 +175,21 @@ def _environments() -> list[Job]:
     return [("learning environment, one seat", one_seat), ("learning environment, every seat", every_seat)]
 
 
-# the parts, in the order they run: name -> (what it covers, its jobs)
-PARTS: dict[str, tuple[str, Callable[[], list[Job]]]] = {
-    "play": ("two players: play, hints and solves of every variant and ending", _two_players),
-    "groups": ("three and four players, and Swine Herd's group game", _groups),
-    "study": ("simulations, comparisons, analyses, learning and the game designer", _study),
-    "environments": ("the batched learning environments", _environments),
+class Part(NamedTuple):
+    """A part of ``prepare``: what it covers, how many jobs it has, and a function building them."""
+
+    covers: str
+    job_count: int  # len(jobs()): the progress bar's share, known without building the jobs (a test checks it)
+    jobs: Callable[[], list[Job]]
+
+
+# the parts, in the order they run when one runs at a time
+PARTS: dict[str, Part] = {
+    "play": Part("two players: play, hints and solves of every variant and ending", 33, _two_players),
+    "groups": Part("three and four players, under every ending", 15, _groups),
+    "herd": Part("Swine Herd's group game", 1, _herd),
+    "study": Part("simulations, comparisons, analyses, learning and the game designer", 9, _study),
+    "environments": Part("the batched learning environments", 2, _environments),
 }
 
 
@@ -186,11 +204,12 @@ def chosen_parts(names: list[str] | None) -> list[str]:
     return [name for name in PARTS if name in wanted]
 
 
-# the parts' compile times on a new machine (CPU seconds, measured): the longest start first when parts run at once
-PART_SECONDS = {"groups": 250.0, "environments": 130.0, "play": 45.0, "study": 22.0}
+# the parts' compile times on a new machine (CPU seconds, measured in CI; groups and herd were one part of 248 s,
+# split as they measured apart, 115 and 58 s on the development machine): the longest start first when parts
+# run at once, so on two cores groups runs beside environments, herd, play and study, and both end together
+PART_SECONDS = {"groups": 165.0, "environments": 130.0, "herd": 83.0, "play": 45.0, "study": 22.0}
 
 
-EXIT_FAILED = 1  # a part failed: not the input's fault (``pigdice.cli.app.EXIT_FAILED``)
 MAX_ERROR = 300  # characters of a worker's error passed on
 
 
@@ -207,7 +226,7 @@ def _run_part(name: str, report: Report, jobs_of: Callable[[str], list[Job]]) ->
 
 def part_jobs(name: str) -> list[Job]:
     """Return the jobs of the part named ``name``."""
-    return PARTS[name][1]()
+    return PARTS[name].jobs()
 
 
 def _part_process(name: str, messages: Any, jobs_of: Callable[[str], list[Job]]) -> None:
@@ -274,8 +293,7 @@ def _check_alive(running: dict[str, BaseProcess], messages: Any) -> None:
 
 def default_workers(parts: int) -> int:
     """Return how many parts to compile at once: one per core this process may use, at most ``parts``."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(1, min(parts, cores, MAX_WORKERS))
+    return max(1, min(parts, usable_cores(), MAX_WORKERS))
 
 
 def prepare_command(
@@ -308,7 +326,7 @@ def prepare_command(
     """
     names = chosen_parts(parts)
     count = default_workers(len(names)) if workers is None else min(workers, len(names))
-    total = sum(len(part_jobs(name)) for name in names)
+    total = sum(PARTS[name].job_count for name in names)
     console = stdout_console()
     started = time.perf_counter()
     part_started: dict[str, float] = {}  # when each part's first job started (parts may wait for a core)

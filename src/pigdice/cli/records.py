@@ -9,6 +9,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from pigdice.cli.exitcodes import EXIT_FAILED
 from pigdice.cli.output import emit_json, stdout_console
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Variant
@@ -177,4 +178,4 @@ def verify_command(record_file: RecordArg, as_json: JsonOpt = False) -> None:
                 console.print(Text(note, style="dim"))
         console.print(Text("verified: the dice are the seed's" if verification.ok else "NOT verified", style="bold"))
     if not verification.ok:
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_FAILED)

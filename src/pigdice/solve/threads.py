@@ -2,6 +2,8 @@
 
 The n-player solver (``pigdice.solve.n.levels``) solves each score sum's blocks on threads; the
 server's solve workers keep to one (``pigdice.web.workerpool``), and both read the one setting named here.
+``usable_cores`` is the one count of the cores a process may use (``pigdice prepare`` and the game
+designer's workers count them the same way).
 """
 
 from __future__ import annotations
@@ -12,6 +14,13 @@ from pigdice.errors import BadParameterError
 
 THREADS_ENV = "PIGDICE_SOLVE_THREADS"  # the setting that fixes the solver's threads (1: one core)
 MAX_THREADS = 64
+
+
+def usable_cores() -> int:
+    """Return how many cores this process may run on: its CPU affinity where the system has one, else every core."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
 
 
 def check_threads(threads: int) -> int:
@@ -34,5 +43,4 @@ def solver_threads(threads: int | None = None) -> int:
                 f"{THREADS_ENV} takes the number of threads to solve on (1 to {MAX_THREADS}), not {setting!r}"
             )
         return count
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(1, min(cores, os.cpu_count() or 1, MAX_THREADS))
+    return min(usable_cores(), MAX_THREADS)

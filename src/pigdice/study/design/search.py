@@ -13,7 +13,6 @@ either way the cluster's dashboard address is announced as soon as it is known.
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from typing import Any
 from pigdice.errors import BadParameterError, PigdiceError, require_modules
 from pigdice.rules.designed import RuleSet, rule_set
 from pigdice.rules.registry import find_variant
+from pigdice.solve.threads import usable_cores
 from pigdice.study.design.measures import MEASURES, measure
 from pigdice.study.design.results import COLUMNS, append_results, read_results
 
@@ -180,7 +180,7 @@ def _on_dask(
     require_modules(("dask", "distributed", "pyarrow"), "design", "the game designer needs")
     if workers is not None and not 1 <= workers <= MAX_WORKERS:
         raise BadParameterError(f"workers must be a whole number from 1 to {MAX_WORKERS}, got {workers}")
-    where = f"Dask scheduler {scheduler}" if scheduler else f"Dask LocalCluster ({workers or _cpus()} workers)"
+    where = f"Dask scheduler {scheduler}" if scheduler else f"Dask LocalCluster ({workers or usable_cores()} workers)"
 
     def rows() -> Iterator[dict[str, Any]]:
         import logging
@@ -195,7 +195,7 @@ def _on_dask(
                 raise BadParameterError(f"cannot reach the Dask scheduler at {scheduler!r}: {exc}") from None
         else:
             cluster = LocalCluster(
-                n_workers=workers or _cpus(),
+                n_workers=workers or usable_cores(),
                 threads_per_worker=1,
                 processes=processes,
                 dashboard_address=":0",  # any free port: never the busy default
@@ -227,7 +227,3 @@ def _dashboard(client: Any) -> str:
     except (KeyError, AttributeError, OSError):  # a scheduler started without its dashboard
         return ""
     return str(link) if link else ""
-
-
-def _cpus() -> int:
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
