@@ -1,14 +1,16 @@
-"""The suite's own settings: hypothesis profiles chosen by the environment, and the two tiers of pyproject."""
+"""The suite's own settings: hypothesis profiles chosen by the environment, where bytecode goes, and the two tiers of
+pyproject."""
 
 from __future__ import annotations
 
+import sys
 import tomllib
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
-from conftest import hypothesis_profile
+from conftest import hypothesis_profile, keep_bytecode_outside_the_sources
 
 
 @pytest.mark.parametrize(
@@ -43,3 +45,19 @@ def test_no_two_test_modules_share_a_name() -> None:
     # tests/*/test_x.py stops collection of the whole suite ("import file mismatch")
     names = [path.name for path in (Path(__file__).parent).rglob("test_*.py")]
     assert sorted({name for name in names if names.count(name) > 1}) == []
+
+
+def test_bytecode_is_kept_in_the_users_cache_only_where_the_environment_refuses_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys, "pycache_prefix", None)
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    untouched = {"CI": "true"}
+    assert keep_bytecode_outside_the_sources(untouched) is None and untouched == {"CI": "true"}
+    assert sys.pycache_prefix is None and sys.dont_write_bytecode
+    environ = {"PYTHONDONTWRITEBYTECODE": "1"}
+    folder = keep_bytecode_outside_the_sources(environ)
+    assert folder is not None and Path(folder).name == "bytecode" and "pigdice" in Path(folder).parts
+    assert environ == {"PYTHONPYCACHEPREFIX": folder}  # the subprocesses write theirs there too
+    assert sys.pycache_prefix == folder and not sys.dont_write_bytecode
+    assert not Path(folder).is_relative_to(Path(__file__).parent.parent)  # never beside the sources
