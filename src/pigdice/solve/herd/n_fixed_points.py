@@ -69,7 +69,7 @@ STARTS = 6  # Newton starts: the chances last played, then all 1/2, 0, 1, 1/4, 3
 RESTARTS = 5  # rounds of adding the decisions that still flip to the forced ones
 
 # how a turn start settled (``turn_start``)
-UNSETTLED, ON_SELECTED, ON_STICKY, ON_FORCED = -1, 0, 1, 2
+UNSETTLED, ON_SELECTED, ON_STICKY, ON_FORCED, ON_TRACED = -1, 0, 1, 2, 3  # ON_TRACED: ``n_tracing``
 # how the forced-mix search ended (``_mix_search``)
 SOLVED, NOT_SOLVED, FLIPPED = 0, 1, 2
 # a sit chance's kind of play (``_kind``)
