@@ -34,7 +34,7 @@ its stage game given x, and x = c / e):
      choice flips, with the chance that makes it indifferent once the turn's fixed point is solved.
 A turn start where neither repair settles takes the damped iteration of the selected profiles and
 is counted as ``unsettled`` (keeping instead the forced profile with the smallest residual was
-tried: no better at goal 50).
+tried: no better at goal 50); the solve then traces its logit equilibria (``n_tracing``).
 """
 
 from __future__ import annotations

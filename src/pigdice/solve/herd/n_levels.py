@@ -80,7 +80,7 @@ def solve_levels(game, stored, br):  # pragma: no cover - numba
                     x, steps, how = turn_start(s, sweep)
                     root_steps += steps
                     if how == UNSETTLED:  # trace its logit equilibria (``n_tracing``)
-                        status, lam, taken = trace_turn_start(s, game, sweep.rows.S, x)
+                        status, _, taken = trace_turn_start(s, game, sweep.rows.S, x)
                         root_steps += taken
                         if status == TRACED:
                             how = ON_TRACED

@@ -159,11 +159,10 @@ def _converged(H, lam, top):  # pragma: no cover - numba
     for q in range(3):
         if abs(H[q]) > 1e-12:
             return False
+    if top <= 1:
+        return True
     tol = 1e-9 * (1.0 + 1e-5 * lam)
-    for r in range(3, 3 * top):
-        if abs(H[r]) > tol:
-            return False
-    return True
+    return np.abs(H[3 : 3 * top]).max() <= tol
 
 
 @njit(cache=True)
@@ -194,7 +193,7 @@ def _is_pure(y, before, growing):  # pragma: no cover - numba
 
 @njit(cache=True)
 def polish(model, w, before, growing, p, x):  # pragma: no cover - numba
-    """Solve the exact equations of the support read off the traced w; write the chances p and x; True if an equilibrium.
+    """Solve the exact equations of the support read off the traced w into the chances p and x; True if an equilibrium.
 
     Decisions with |y| > PURE_Y are pure, and with ``growing`` also those whose |y| grew by GROWTH since
     the traced point ``before`` (a pure choice's y grows as lam, a mixer's settles); the others mix.
@@ -328,8 +327,8 @@ def trace_turn_start(s, game, S, x):  # pragma: no cover - numba
             A[:n] = J
             A[n] = v * weight * weight
             ok = False
-            it = 0
-            for it in range(CORRECTOR_STEPS):
+            iterations = 0
+            for _ in range(CORRECTOR_STEPS):
                 lc = np.exp(uc)
                 _residual(model, wc, lc, H)
                 if not np.isfinite(H).all():
@@ -342,12 +341,13 @@ def trace_turn_start(s, game, S, x):  # pragma: no cover - numba
                 d = np.linalg.solve(A, rhs)
                 wc += d[:n]
                 uc += d[n]
+                iterations += 1
             if ok:
                 accepted = True
                 w = wc
                 u = uc
                 tangent = v
-                if it <= 2:
+                if iterations <= 2:
                     h *= 2.0
                 break
             h *= 0.5

@@ -28,8 +28,10 @@ players share t; a seated player's score is its bank. Three kinds of decision:
 The solve runs over score sums from the highest down (``n_levels``). Each stage game's equilibria
 are enumerated and one is selected by a stated rule (``n_stages``); each turn start's value is the
 fixed point x = c(x) / e(x) of its turn, repaired by sticky profiles and forced mixes where the
-selected profiles cycle (``n_fixed_points``). The profile a repaired turn start plays is stored
-(``Tables.PI``, ``Tables.PT``, ``Tables.PS``: every stage's sit chances) and read back by the
+selected profiles cycle (``n_fixed_points``); a turn start where both repairs still cycle is
+settled by tracing its turn's logit quantal-response equilibria as the noise shrinks and polishing
+the support read off the path to an exact equilibrium (``n_tracing``). The profile a repaired turn start plays is stored
+(``Tables.PI``, ``Tables.PT``, ``Tables.PS``: every stage's sit chances; the traced ones too) and read back by the
 best-response pass and ``stage``. The kernels share their tables and scratch rows as named bundles
 (``n_bundles``).
 
