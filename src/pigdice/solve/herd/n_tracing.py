@@ -178,6 +178,8 @@ def _start(model, lam, w):  # pragma: no cover - numba
         if _converged(H, lam, model.top):
             return True
         _jacobian(model, w, lam, H, J)
+        if not (np.isfinite(J).all() and np.isfinite(H).all()):
+            return False
         w -= np.linalg.solve(J[:, :n], H)
     _residual(model, w, lam, H)
     return _converged(H, lam, model.top)
@@ -234,6 +236,8 @@ def polish(model, w, before, growing, p, x):  # pragma: no cover - numba
             for r in range(n):
                 J[r, k] = (col[r] - res[r]) / FD_STEP
         _polish_residual(model, z, m, mixers, p, x, res)
+        if not (np.isfinite(J).all() and np.isfinite(res).all()):
+            return False  # the Newton steps diverged: a wrong support
         z -= np.linalg.lstsq(J, res)[0]
     for k in range(m):  # a mixer's chance may end a rounding error outside [0, 1]
         if not -CLIP <= z[3 + k] <= 1.0 + CLIP:
