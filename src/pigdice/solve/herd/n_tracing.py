@@ -244,7 +244,7 @@ def polish(model, w, before, growing, p, x):  # pragma: no cover - numba
             return False
         z[3 + k] = min(1.0, max(0.0, z[3 + k]))
     _polish_residual(model, z, m, mixers, p, x, res)
-    if np.abs(res).max() > POLISH_TOLERANCE:
+    if not np.abs(res).max() <= POLISH_TOLERANCE:  # NaN fails too
         return False
     for t in range(1, top):
         for j in range(3):
