@@ -3,8 +3,9 @@
 Run: python bench/swine_herd_n.py [--goal 10 20 50 100]
 Prints per goal: solve seconds, table bytes and the process's peak memory, the value at the start by
 seat, the exploitability (exact best-response gain at the start and the largest over every turn
-start), the turn starts settled on the selected equilibria, by sticky profiles and by the forced-mix
-search, those that did not settle, and the shares of mixed stage games.
+start), the turn starts settled on the selected equilibria, by sticky profiles, by the forced-mix
+search and by tracing their logit equilibria, those that did not settle, and the shares of mixed
+stage games.
 """
 
 from __future__ import annotations
@@ -44,10 +45,11 @@ def main() -> None:
             f"  exploitability: start {report.start:.3e}, worst turn start {report.overall:.3e} "
             f"(best-response pass {report.seconds:.1f} s)"
         )
-        selected = stats.turn_starts - stats.sticky - stats.forced - stats.unsettled
+        selected = stats.turn_starts - stats.sticky - stats.forced - stats.traced - stats.unsettled
         print(
             f"  turn starts {stats.turn_starts}: selected {selected}, sticky {stats.sticky}, "
-            f"forced mixes {stats.forced}, unsettled {stats.unsettled}; unresolved stages {stats.unresolved}"
+            f"forced mixes {stats.forced}, traced {stats.traced}, unsettled {stats.unsettled}; "
+            f"unresolved stages {stats.unresolved}"
         )
         share3 = stats.mixed3 / stats.stages3 if stats.stages3 else 0.0
         share2 = stats.mixed2 / stats.stages2 if stats.stages2 else 0.0

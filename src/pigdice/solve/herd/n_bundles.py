@@ -137,6 +137,7 @@ class Statistics(NamedTuple):
     unresolved: int  # stage games with no equilibrium found (least-regret pure profile taken)
     sticky: int  # turn starts settled by keeping each stage's last equilibrium (the selected ones cycled)
     forced: int  # turn starts settled by the forced-mix search
+    traced: int  # turn starts settled by tracing their logit equilibria (``n_tracing``)
     rows: int  # stored profile rows (stages of the sticky and forced turn starts)
 
     @property

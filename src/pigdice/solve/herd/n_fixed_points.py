@@ -34,7 +34,7 @@ its stage game given x, and x = c / e):
      choice flips, with the chance that makes it indifferent once the turn's fixed point is solved.
 A turn start where neither repair settles takes the damped iteration of the selected profiles and
 is counted as ``unsettled`` (keeping instead the forced profile with the smallest residual was
-tried: no better at goal 50).
+tried: no better at goal 50); the solve then traces its logit equilibria (``n_tracing``).
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ STARTS = 6  # Newton starts: the chances last played, then all 1/2, 0, 1, 1/4, 3
 RESTARTS = 5  # rounds of adding the decisions that still flip to the forced ones
 
 # how a turn start settled (``turn_start``)
-UNSETTLED, ON_SELECTED, ON_STICKY, ON_FORCED = -1, 0, 1, 2
+UNSETTLED, ON_SELECTED, ON_STICKY, ON_FORCED, ON_TRACED = -1, 0, 1, 2, 3  # ON_TRACED: ``n_tracing``
 # how the forced-mix search ended (``_mix_search``)
 SOLVED, NOT_SOLVED, FLIPPED = 0, 1, 2
 # a sit chance's kind of play (``_kind``)

@@ -22,9 +22,10 @@ from pigdice.solve.herd.n_bundles import (
     new_sweep,
     row_count,
 )
-from pigdice.solve.herd.n_fixed_points import ON_SELECTED, ON_STICKY, UNSETTLED, turn_start
+from pigdice.solve.herd.n_fixed_points import ON_SELECTED, ON_STICKY, ON_TRACED, UNSETTLED, turn_start
 from pigdice.solve.herd.n_lone import lone_rows
 from pigdice.solve.herd.n_pairs import pair_level
+from pigdice.solve.herd.n_tracing import TRACED, trace_turn_start
 from pigdice.solve.herd.n_turns import turn
 
 
@@ -63,7 +64,7 @@ def solve_levels(game, stored, br):  # pragma: no cover - numba
     scratch = new_scratch()
     pair_rows = new_pair_rows(row_count(goal, game.amounts))
     turn_starts = root_steps = unsettled = stages3 = mixed3 = stages2 = mixed2 = unresolved = 0
-    sticky = forced = used = 0
+    sticky = forced = traced = used = 0
     s = np.zeros(3, dtype=np.int64)
     for n in range(4 * goal, -1, -1):
         for s0 in range(0, min(n // 3, goal - 1) + 1):
@@ -78,6 +79,12 @@ def solve_levels(game, stored, br):  # pragma: no cover - numba
                 if not br:
                     x, steps, how = turn_start(s, sweep)
                     root_steps += steps
+                    if how == UNSETTLED:  # trace its logit equilibria (``n_tracing``)
+                        status, _, taken = trace_turn_start(s, game, sweep.rows.S, x)
+                        root_steps += taken
+                        if status == TRACED:
+                            how = ON_TRACED
+                            traced += 1
                     if how > ON_SELECTED and used + goal - s0 > stored.stage.shape[0]:
                         how = UNSETTLED  # no room to store the profile (not met: there is room for goal^3 rows)
                         clear_plays(sweep.plays)
@@ -86,7 +93,7 @@ def solve_levels(game, stored, br):  # pragma: no cover - numba
                     elif how > ON_SELECTED:
                         if how == ON_STICKY:
                             sticky += 1
-                        else:
+                        elif how != ON_TRACED:
                             forced += 1
                         used = _store_profile(s, goal, sweep.rows.S, stored, used)
                         load_profile(s, stored, sweep.plays)
@@ -113,5 +120,5 @@ def solve_levels(game, stored, br):  # pragma: no cover - numba
         mixed2 += mx
         unresolved += un
     return Statistics(
-        turn_starts, root_steps, unsettled, stages3, mixed3, stages2, mixed2, unresolved, sticky, forced, used
+        turn_starts, root_steps, unsettled, stages3, mixed3, stages2, mixed2, unresolved, sticky, forced, traced, used
     )

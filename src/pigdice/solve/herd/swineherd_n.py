@@ -28,16 +28,20 @@ players share t; a seated player's score is its bank. Three kinds of decision:
 The solve runs over score sums from the highest down (``n_levels``). Each stage game's equilibria
 are enumerated and one is selected by a stated rule (``n_stages``); each turn start's value is the
 fixed point x = c(x) / e(x) of its turn, repaired by sticky profiles and forced mixes where the
-selected profiles cycle (``n_fixed_points``). The profile a repaired turn start plays is stored
-(``Tables.PI``, ``Tables.PT``, ``Tables.PS``: every stage's sit chances) and read back by the
+selected profiles cycle (``n_fixed_points``); a turn start where both repairs still cycle is
+settled by tracing its turn's logit quantal-response equilibria as the noise shrinks and polishing
+the support read off the path to an exact equilibrium (``n_tracing``). The profile a repaired turn start plays is stored
+(``Tables.PI``, ``Tables.PT``, ``Tables.PS``: every stage's sit chances; the traced ones too) and read back by the
 best-response pass and ``stage``. The kernels share their tables and scratch rows as named bundles
 (``n_bundles``).
 
 Precision: where everything settles the exploitability is at rounding level. Goal 20: 54 turn
 starts forced, 7 sticky, none unsettled, exploitability 1e-16 at the start and 3.5e-13 over all turn
-starts. Goal 50: 618 forced, 223 sticky, 248 of 22100 still unsettled (the Newton search stalls with
-many forced decisions, up to MAX_FORCED), exploitability 5e-3 at the start and 0.16 worst, solve
-about 100-150 s (bench/swine_herd_n.py): at goal 50 this solver is not yet an equilibrium.
+starts. Goals 21-30: one turn start each is left cycling by both repairs ((0, 9, 17) at goal 21,
+(9, 18, 26) at 30) and settled by the tracing: none unsettled, exploitability 3.5e-13 over all turn
+starts (0.035 before the tracing). Goal 50 before the tracing: 618 forced, 223 sticky, 248 of 22100
+unsettled (the Newton search stalls with many forced decisions, up to MAX_FORCED), exploitability
+5e-3 at the start and 0.16 worst, solve about 100-150 s (bench/swine_herd_n.py).
 
 Exploitability (``exploitability_report``): each player's exact best response against the others'
 fixed stationary strategies (``n_best_response``), over every turn start.

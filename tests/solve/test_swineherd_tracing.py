@@ -1,0 +1,84 @@
+"""3-player Swine Herd: the turn start the stage-selection repairs leave unsettled, settled by tracing (``n_tracing``).
+
+Rules source: seed 001, Swine Herd (all stand at a turn start; one shared roll; after every roll that
+adds, each standing player sits or stays at the same time; a bust banks nothing for the standing;
+best score after the turn someone reaches the goal wins, ties share), with the ending rule of
+``swineherd_n``. Goal 21 on the d6 is the smallest goal with such a turn start: (0, 9, 17), where the
+selected, sticky and forced-mix searches all cycle (goal 25's (4, 13, 21) is the same turn start
+shifted; there the earlier solver left a best-response gain of 0.035).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from pigdice.solve.herd.n_tracing import TRACED, trace_turn_start
+from pigdice.solve.herd.swineherd_n import (
+    SwineHerdNPolicy,
+    _game,
+    best_response_values,
+    exploitability_report,
+    solve_swine_herd_n,
+)
+
+from .herd_dice import herd
+
+TRACED_START = (0, 9, 17)
+
+
+@pytest.fixture(scope="module")
+def goal21() -> SwineHerdNPolicy:
+    return solve_swine_herd_n(herd(21), 3)
+
+
+def test_every_turn_start_settles_at_goal_21(goal21: SwineHerdNPolicy) -> None:
+    stats = goal21.statistics
+    assert stats.unsettled == 0
+    assert stats.traced == 1
+    _, rows = goal21.tables.PI[TRACED_START]
+    assert rows == 21 - 1  # its played profile is stored, one row per stage
+    report = exploitability_report(goal21)
+    assert report.overall < 1e-9
+    assert report.start < 1e-12
+
+
+def test_the_traced_turn_start_is_an_equilibrium(goal21: SwineHerdNPolicy) -> None:
+    best = best_response_values(goal21)
+    for perm in itertools.permutations(range(3)):
+        scores = tuple(TRACED_START[p] for p in perm)
+        assert (best[scores] - goal21.tables.V[scores]).max() < 1e-9
+    mixes = 0
+    for t in range(1, 21):
+        stage = goal21.stage(TRACED_START, t, (True, True, True))
+        for k, p in enumerate(stage.sit):
+            others = [m for m in range(3) if m != k]
+            gain = 0.0
+            for prof in range(8):
+                if prof >> k & 1:
+                    continue
+                w = 1.0
+                for m in others:
+                    w *= stage.sit[m] if prof >> m & 1 else 1 - stage.sit[m]
+                gain += w * (stage.payoffs[prof | 1 << k][k] - stage.payoffs[prof][k])
+            if 1e-9 < p < 1 - 1e-9:  # a mixer is indifferent
+                mixes += 1
+                assert abs(gain) < 1e-12
+            else:  # a pure choice is a best reply
+                assert gain * (1 if p > 0.5 else -1) > -1e-12
+    assert mixes > 0
+
+
+def test_tracing_again_gives_the_stored_turn_start(goal21: SwineHerdNPolicy) -> None:
+    game = _game(goal21.die, goal21.tables)
+    sits = np.zeros((64, 3))
+    x = np.zeros(3)
+    status, lam, steps = trace_turn_start(np.array(TRACED_START), game, sits, x)
+    assert status == TRACED
+    assert 1e2 <= lam <= 1e9 and steps > 0
+    assert x.sum() == pytest.approx(1.0, abs=1e-12)
+    assert np.abs(x - goal21.tables.V[TRACED_START]).max() < 1e-12
+    for t in range(1, 21):
+        assert goal21.sit_probability(TRACED_START, t, (True, True, True), 0) == pytest.approx(sits[t, 0], abs=1e-12)
