@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 TINY_GOAL = 6  # every job plays or solves to this goal: the same kernels as goal 100, in moments
+TRACED_HERD_GOAL = 21  # 3-player Swine Herd's smallest goal with a turn start that only the tracing settles
 MAX_WORKERS = 16  # parts compiled at once, at most (there are only five parts)
 POLL_SECONDS = 0.2  # how often the command looks at its worker processes
 Job = tuple[str, Callable[[], object]]
@@ -103,7 +104,18 @@ def _herd() -> list[Job]:
     """Swine Herd's group game: 3 players deciding on the same rolls (kernels of its own)."""
     from pigdice.solve.herd.swineherd_n import solve_swine_herd_n
 
-    return [("Swine Herd, 3 players", partial(solve_swine_herd_n, find_variant("swine-herd", goal=4), 3))]
+    return [
+        ("Swine Herd, 3 players", partial(solve_swine_herd_n, find_variant("swine-herd", goal=4), 3)),
+        ("Swine Herd, 3 players, a turn start settled by tracing, and its exploitability", _traced_herd),
+    ]
+
+
+def _traced_herd() -> None:
+    """Solve 3-player Swine Herd to 21, the smallest goal with a turn start only the tracing settles (``n_tracing``),
+    and measure its exploitability (the best responses' kernels)."""
+    from pigdice.solve.herd.swineherd_n import exploitability_report, solve_swine_herd_n
+
+    exploitability_report(solve_swine_herd_n(find_variant("swine-herd", goal=TRACED_HERD_GOAL), 3))
 
 
 def _other_equilibria() -> None:
@@ -187,7 +199,7 @@ class Part(NamedTuple):
 PARTS: dict[str, Part] = {
     "play": Part("two players: play, hints and solves of every variant and ending", 33, _two_players),
     "groups": Part("three and four players, under every ending", 15, _groups),
-    "herd": Part("Swine Herd's group game", 1, _herd),
+    "herd": Part("Swine Herd's group game", 2, _herd),
     "study": Part("simulations, comparisons, analyses, learning and the game designer", 9, _study),
     "environments": Part("the batched learning environments", 2, _environments),
 }
