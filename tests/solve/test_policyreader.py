@@ -198,3 +198,15 @@ def test_large_arrays_are_saved_uncompressed_and_read_back_the_same(tmp_path, mo
         kinds = {info.compress_type for info in archive.infolist()}
     assert kinds == ({zipfile.ZIP_STORED} if stored else {zipfile.ZIP_DEFLATED})
     assert np.array_equal(read_policy_file(path, schema).arrays["values"], load().values)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("bad", [np.inf, -np.inf, np.nan])
+def test_an_unbounded_array_must_still_be_finite(bad):
+    from pigdice.solve.policyreader import _check_range
+
+    array = np.linspace(-5.0, 5.0, 12).reshape(3, 4)
+    spec = ArraySpec((3, 4), low=None, high=None)
+    _check_range(Path("p.npz"), "decision_x", array, spec)  # any finite number
+    array[1, 2] = bad
+    with pytest.raises(BadParameterError, match=r"decision_x are not all finite numbers"):
+        _check_range(Path("p.npz"), "decision_x", array, spec)

@@ -14,6 +14,7 @@ Every policy answers at a ``Position`` (``pigdice.solve.positions``) through the
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from collections.abc import Callable
@@ -410,6 +411,8 @@ def solve_for_caller(
             policy.save(path)
         except OSError:
             return policy, kernels  # a read-only cache: through the pipe after all
+        del policy
+        gc.collect()  # its cached rows refer back to it: freed now, before the caller reads the file
         return SavedPolicy(str(path)), kernels
     return policy, kernels
 

@@ -76,6 +76,9 @@ class Number:
     default: float | None = None
 
 
+READ_SLACK = 8  # reading arrays takes their bytes and at most 1/READ_SLACK of them more in passing
+
+
 @dataclass(frozen=True)
 class PolicySchema:
     """One kind of policy file: its arrays, the metadata it must carry and the memory reading it takes."""
@@ -85,7 +88,7 @@ class PolicySchema:
     arrays: Mapping[str, ArraySpec]
     expected: tuple[Expected, ...] = ()
     numbers: tuple[Number, ...] = ()
-    memory: Callable[[int], int] = field(default=lambda goal: 0)  # bytes at a goal besides 2 x the other arrays
+    memory: Callable[[int], int] = field(default=lambda goal: 0)  # bytes at a goal of reading values (``read_bytes``)
 
 
 @dataclass(frozen=True)
@@ -141,7 +144,7 @@ def _read(stream: BinaryIO, path: Path, schema: PolicySchema) -> PolicyFile:
     if meta_shape != () or meta_dtype.itemsize > MAX_META_BYTES:
         raise BadParameterError(f"{path}: damaged policy metadata")
     others = sum(math.prod(shape) * dtype.itemsize for name, (shape, dtype) in headers.items() if name != "values")
-    check_memory(f"loading {schema.what}", schema.goal, lambda goal: schema.memory(goal) + 2 * others)
+    check_memory(f"loading {schema.what}", schema.goal, lambda goal: schema.memory(goal) + read_bytes(others))
     try:
         stream.seek(0)
         with READ_LOCK, np.load(stream, allow_pickle=False) as data:
@@ -176,13 +179,22 @@ def _number(path: Path, meta: Mapping[str, Any], number: Number) -> float:
     return value
 
 
+def read_bytes(array_bytes: int) -> int:
+    """Return the memory reading arrays of ``array_bytes`` takes: the arrays, read in chunks, and their checks."""
+    return array_bytes + array_bytes // READ_SLACK
+
+
 def _check_range(path: Path, name: str, array: np.ndarray, spec: ArraySpec) -> None:
-    """Refuse ``array`` unless every value is finite and within the spec's range (give or take VALUE_SLACK)."""
+    """Refuse ``array`` unless every value is finite and within the spec's range (give or take VALUE_SLACK).
+
+    No copy and no mask of the array: its least and largest values are NaN if any value is, infinite if
+    any is, so checking those two is checking all (a policy's arrays are gigabytes)."""
     if not array.size:
         return
     low = -math.inf if spec.low is None else spec.low - VALUE_SLACK
     high = math.inf if spec.high is None else spec.high + VALUE_SLACK
-    if np.isfinite(array).all() and array.min() >= low and array.max() <= high:
+    least, largest = float(array.min()), float(array.max())
+    if math.isfinite(least) and math.isfinite(largest) and least >= low and largest <= high:
         return
     if (spec.low, spec.high) == (0.0, 1.0):
         raise BadParameterError(f"{path}: {name} are not win probabilities in [0, 1]")

@@ -54,7 +54,7 @@ from pigdice.solve.n.rows import (
     overrides_for,
     players_game,
 )
-from pigdice.solve.policyreader import ArraySpec, Expected, Number, PolicySchema, read_policy_file
+from pigdice.solve.policyreader import ArraySpec, Expected, Number, PolicySchema, read_bytes, read_policy_file
 from pigdice.solve.positions import TRUNCATION_ERROR, Position
 from pigdice.solve.solved import SolvedPolicy
 from pigdice.solve.solver import TOLERANCE, Progress, fixed_point
@@ -83,6 +83,7 @@ FORMAT_VERSION = 3
 LevelHook = Callable[[np.ndarray, int, int, np.ndarray], None]
 KIND = "players"  # the file's kind, so a 2-player Policy file is never read as one of these
 SUM_SLACK = 1e-9  # a loaded state's win vector must sum to 1 this closely
+SUM_CHUNK = 1 << 22  # ... checked this many values at a time
 
 
 def rules_key(variant: Variant) -> str:
@@ -758,8 +759,11 @@ class PlayersPolicy(SolvedPolicy):
         check_players(variant, players)
         read = read_policy_file(path, players_schema(variant, players))
         values, xs = read.arrays["values"], read.arrays["decision_x"]
-        if float(np.max(np.abs(values.sum(axis=-1) - 1.0))) > SUM_SLACK:
-            raise BadParameterError(f"{path}: a state's win probabilities do not sum to 1")
+        vectors = values.reshape(-1, players)
+        step = max(1, SUM_CHUNK // players)
+        for first in range(0, len(vectors), step):  # in chunks: a whole array of sums would be a quarter of W
+            if float(np.max(np.abs(vectors[first : first + step].sum(axis=-1) - 1.0))) > SUM_SLACK:
+                raise BadParameterError(f"{path}: a state's win probabilities do not sum to 1")
         if len(xs) and not (xs[:, 2].min() >= 0.0 and xs[:, 2].max() <= 1.0):
             raise BadParameterError(f"{path}: a mixed decision's chance is not a probability")
         try:
@@ -823,5 +827,5 @@ def players_schema(variant: Variant, players: int) -> PolicySchema:
             Number("regret", 0.0, 1.0, "a probability"),
             Number("truncation", 0.0, ACCEPTABLE_TRUNCATION, "within what the solver accepts", default=0.0),
         ),
-        memory=lambda g: 2 * seats * players_values_bytes(g, players),
+        memory=lambda g: read_bytes(seats * players_values_bytes(g, players)),
     )
