@@ -92,8 +92,8 @@ def assert_no_cache_files(tmp_path: Path) -> None:
     "args",
     [
         ("solve", "big-pig", "--players", "3"),
-        ("hint", "pig", "--score", "10", "--opponent", "20,30"),
-        ("policy", "two-dice-pig", "--goal", "700"),
+        pytest.param(("hint", "pig", "--score", "10", "--opponent", "20,30"), marks=pytest.mark.slow),  # as solve
+        pytest.param(("policy", "two-dice-pig", "--goal", "700"), marks=pytest.mark.slow),
     ],
     ids=["solve", "hint", "policy"],
 )
@@ -112,8 +112,11 @@ def test_ctrl_c_stops_a_solve_at_once_and_leaves_no_cache_file(tmp_path: Path, a
     "args",
     [
         ("simulate", "pig", "--players", "hold:20,hold:25", "--games", "10000000", "--engine", "fast"),
-        ("compare", "hold:20", "optimal", "--variant", "pig", "--goal", "600"),
-        ("tournament", "--variant", "pig", "--goal", "500", "--strategies", "hold:20,optimal,keep-pace"),
+        pytest.param(("compare", "hold:20", "optimal", "--variant", "pig", "--goal", "600"), marks=pytest.mark.slow),
+        pytest.param(
+            ("tournament", "--variant", "pig", "--goal", "500", "--strategies", "hold:20,optimal,keep-pace"),
+            marks=pytest.mark.slow,  # the study commands share one way of stopping: simulate stays in the fast tier
+        ),
     ],
     ids=["simulate", "compare", "tournament"],
 )

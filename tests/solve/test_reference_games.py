@@ -139,17 +139,21 @@ def _engine_outcomes(game: ReferenceGame, state: State, name: str) -> dict[objec
     return {key: float(probability) for key, probability in outcomes.items()}
 
 
+# The fast tier keeps one game of each ending and player count; the other rules' games (tie rules, other
+# dice) run in the slow tier, where CI runs them too.
+SLOW = pytest.mark.slow
+
 ENGINE_CASES = [
     ("pig", 4, "final-round", 3, 6, {"ties": "first-to-reach"}),
     ("pig", 4, "equal-turns", 3, 6, {"ties": "shared"}),
     ("pig", 2, "final-round", 4, 3, {"ties": "shared"}),
-    ("pig-dice", 5, "final-round", 3, 7, {"final_turn": "roll"}),
+    pytest.param("pig-dice", 5, "final-round", 3, 7, {"final_turn": "roll"}, marks=SLOW),
     ("two-dice-pig", 5, "equal-turns", 3, 7, {}),
     ("big-pig-score-25", 5, "final-round", 2, 8, {}),
-    ("freys-pig", 5, "equal-turns", 3, 7, {}),
-    ("hog", 5, "final-round", 3, None, {"ties": "first-to-reach"}),
+    pytest.param("freys-pig", 5, "equal-turns", 3, 7, {}, marks=SLOW),
+    pytest.param("hog", 5, "final-round", 3, None, {"ties": "first-to-reach"}, marks=SLOW),
     ("hog-reroll", 5, "final-round", 3, 7, {"final_turn": "roll", "max_dice": 2}),
-    ("piggy-six-3dice", 4, "equal-turns", 3, 5, {}),
+    pytest.param("piggy-six-3dice", 4, "equal-turns", 3, 5, {}, marks=SLOW),
     ("pass-the-pigs", 4, "first-to-goal", 3, None, {"oinker": "1/50"}),
 ]
 
@@ -172,19 +176,19 @@ def test_every_move_leads_where_the_engine_goes(name, goal, endgame, players, ca
 SUM_CASES = [
     ("pig", 6, "first-to-goal", 3, None, {}),
     ("pig", 6, "final-round", 3, 8, {"ties": "shared"}),
-    ("pig", 6, "final-round", 3, 8, {"ties": "first-to-reach"}),
+    pytest.param("pig", 6, "final-round", 3, 8, {"ties": "first-to-reach"}, marks=SLOW),
     ("pig", 6, "equal-turns", 3, 8, {"ties": "shared"}),
-    ("pig", 6, "equal-turns", 3, 8, {"ties": "first-to-reach"}),
+    pytest.param("pig", 6, "equal-turns", 3, 8, {"ties": "first-to-reach"}, marks=SLOW),
     ("pig", 3, "final-round", 4, 3, {"ties": "shared"}),
     ("pig", 3, "equal-turns", 4, 4, {"ties": "first-to-reach"}),
-    ("pig-dice", 5, "final-round", 3, 7, {"final_turn": "roll"}),
+    pytest.param("pig-dice", 5, "final-round", 3, 7, {"final_turn": "roll"}, marks=SLOW),
     ("pig-dice", 8, "final-round", 2, 12, {"final_turn": "turn", "ties": "shared"}),
     ("two-dice-pig", 6, "final-round", 2, 10, {"ties": "first-to-reach"}),
     ("two-dice-pig", 5, "equal-turns", 3, 7, {}),
-    ("hog", 5, "final-round", 3, None, {"ties": "shared"}),
-    ("hog", 6, "equal-turns", 3, None, {"ties": "first-to-reach"}),
+    pytest.param("hog", 5, "final-round", 3, None, {"ties": "shared"}, marks=SLOW),
+    pytest.param("hog", 6, "equal-turns", 3, None, {"ties": "first-to-reach"}, marks=SLOW),
     ("hog-reroll", 5, "final-round", 3, 7, {"final_turn": "roll", "ties": "shared", "max_dice": 2}),
-    ("piggy-six-3dice", 4, "equal-turns", 3, 5, {}),
+    pytest.param("piggy-six-3dice", 4, "equal-turns", 3, 5, {}, marks=SLOW),
     ("big-pig-score-25", 6, "final-round", 2, 10, {}),
 ]
 
@@ -245,7 +249,7 @@ def test_equal_turns_the_last_seat_reaching_the_goal_ends_the_game():
         ("pig", 6, "final-round", 3, 8, {"ties": "first-to-reach"}),
         ("pig", 6, "equal-turns", 3, 8, {"ties": "shared"}),
         ("two-dice-pig", 6, "final-round", 2, 12, {"ties": "first-to-reach"}),
-        ("hog-reroll", 5, "equal-turns", 3, 8, {"ties": "shared", "max_dice": 2}),
+        pytest.param("hog-reroll", 5, "equal-turns", 3, 8, {"ties": "shared", "max_dice": 2}, marks=SLOW),
     ],
 )
 def test_a_last_turn_never_holds_behind_the_leader(name, goal, endgame, players, cap, rules):
