@@ -28,3 +28,18 @@ def herd(goal: int, roll: RollSpec | None = None, at_goal: str = "sit") -> Varia
     ('sit', the default; 'roll-on': no house rule, the 2-player draw rule scores endless play)."""
     variant = find_variant("swine-herd", goal=goal, at_goal=at_goal)
     return variant if roll is None else dataclasses.replace(variant, rolls=(roll,))
+
+
+def sit_gain(stage, k: int) -> float:
+    """Return what player k of an all-standing stage gains by sitting rather than staying, the others playing
+    their sit chances (``SwineHerdNPolicy.stage``): 0 for a player who mixes at an equilibrium."""
+    others = [m for m in range(3) if m != k]
+    gain = 0.0
+    for prof in range(8):
+        if prof >> k & 1:
+            continue
+        w = 1.0
+        for m in others:
+            w *= stage.sit[m] if prof >> m & 1 else 1 - stage.sit[m]
+        gain += w * (stage.payoffs[prof | 1 << k][k] - stage.payoffs[prof][k])
+    return gain

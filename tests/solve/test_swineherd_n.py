@@ -31,7 +31,7 @@ from pigdice.solve.herd.swineherd_n import (
     solve_swine_herd_n,
 )
 
-from .herd_dice import EXACT, herd, loaded
+from .herd_dice import EXACT, herd, loaded, sit_gain
 
 SMALL = loaded((bust(), "1/3"), (add(1), "1/3"), (add(2), "1/3"))
 
@@ -358,16 +358,7 @@ def test_a_cycling_turn_start_settles_on_an_equilibrium(goal20: SwineHerdNPolicy
         for k, p in enumerate(stage.sit):
             if 1e-9 < p < 1 - 1e-9:
                 mixes += 1
-                others = [m for m in range(3) if m != k]
-                gain = 0.0
-                for prof in range(8):
-                    if prof >> k & 1:
-                        continue
-                    w = 1.0
-                    for m in others:
-                        w *= stage.sit[m] if prof >> m & 1 else 1 - stage.sit[m]
-                    gain += w * (stage.payoffs[prof | 1 << k][k] - stage.payoffs[prof][k])
-                assert abs(gain) < 1e-9
+                assert abs(sit_gain(stage, k)) < 1e-9
     assert mixes > 0
 
 

@@ -24,7 +24,7 @@ from pigdice.solve.herd.swineherd_n import (
     solve_swine_herd_n,
 )
 
-from .herd_dice import herd
+from .herd_dice import herd, sit_gain
 
 TRACED_START = (0, 9, 17)
 
@@ -54,15 +54,7 @@ def test_the_traced_turn_start_is_an_equilibrium(goal21: SwineHerdNPolicy) -> No
     for t in range(1, 21):
         stage = goal21.stage(TRACED_START, t, (True, True, True))
         for k, p in enumerate(stage.sit):
-            others = [m for m in range(3) if m != k]
-            gain = 0.0
-            for prof in range(8):
-                if prof >> k & 1:
-                    continue
-                w = 1.0
-                for m in others:
-                    w *= stage.sit[m] if prof >> m & 1 else 1 - stage.sit[m]
-                gain += w * (stage.payoffs[prof | 1 << k][k] - stage.payoffs[prof][k])
+            gain = sit_gain(stage, k)
             if 1e-9 < p < 1 - 1e-9:  # a mixer is indifferent
                 mixes += 1
                 assert abs(gain) < 1e-12
