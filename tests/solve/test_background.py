@@ -98,7 +98,8 @@ def test_the_cache_loses_only_unfinished_saves_begun_since(tmp_path, monkeypatch
 
 @pytest.mark.usefixtures("fresh_policies")
 @pytest.mark.parametrize(
-    "players, endgame", [(3, "first-to-goal"), pytest.param(2, "final-round", marks=pytest.mark.slow)]
+    "players, endgame",
+    [(3, "first-to-goal"), (2, "first-to-goal"), pytest.param(2, "final-round", marks=pytest.mark.slow)],
 )
 def test_a_large_policy_comes_back_through_the_disk_cache_not_the_pipe(players: int, endgame: str) -> None:
     """A worker saves a policy over the hand-back bound to the cache and the caller reads that file back: the

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Endgame, Variant
-from pigdice.solve.policyfile import cache_dir, remove_partial_files
+from pigdice.solve.policyfile import cache_dir, remove_partial_files, solvable
 from pigdice.solve.positions import Position
 from pigdice.solve.solved import SolvedPolicy
 
@@ -374,7 +374,7 @@ def warm(policy: ExactPolicy) -> None:
 
 
 HANDED_BYTES = 256 * 2**20  # a solved policy larger than this comes back through the disk cache, not the pipe
-SAVED_KINDS = ("players", "endgame")  # the solvers whose policies the caller reads back from a file by their own loader
+SAVED_KINDS = ("first-to-goal", "players", "endgame")  # the solvers whose policies the caller reads back from a file
 
 
 @dataclass(frozen=True)
@@ -459,7 +459,12 @@ def _read_saved(saved: SavedPolicy, variant: Variant, players: int) -> ExactPoli
 
     form = _exact_form(variant)
     policy: ExactPolicy
-    if solver_kind(form, players) == "endgame":
+    kind = solver_kind(form, players)
+    if kind == "first-to-goal":
+        from pigdice.solve.policy import Policy
+
+        policy = FirstToGoalPolicy(Policy.load(Path(saved.path), solvable(form)))
+    elif kind == "endgame":
         policy = endgame.EndgamePolicy.load(Path(saved.path), form)
     else:
         policy = nplayer.PlayersPolicy.load(Path(saved.path), form, players)
