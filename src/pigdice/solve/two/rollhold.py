@@ -320,8 +320,14 @@ def _widen(lo, hi, best_c, best_d, other_c, other_d):  # pragma: no cover - numb
     return lo, hi
 
 
+@njit(cache=True, inline="always")
+def _no_records():  # pragma: no cover - numba
+    """Return an empty ``fixed``, roll-value row and action row for ``_plain_sweep`` (writable, as a hint's are)."""
+    return np.empty(0, dtype=np.int8), np.empty((0, 0)), np.empty(0, dtype=np.int64)
+
+
 @njit(cache=True)
-def _plain_sweep(i, j, V, x, game, c, d, fixed, record):  # pragma: no cover - numba
+def _plain_sweep(i, j, V, x, game, c, d, fixed, rolls, act):  # pragma: no cover - numba
     """``_turn_sweep`` for one roll of adds, busts and resets (``SWEEP_PLAIN``), first to the goal, nothing recorded.
 
     The same sweep, values and ties, without what the common case never needs: the effect step,
@@ -330,9 +336,13 @@ def _plain_sweep(i, j, V, x, game, c, d, fixed, record):  # pragma: no cover - n
     (1, 0) at every total from the goal on that an add can reach (``level_rows`` pads them), so
     the adds need no test. ``fixed`` as in ``_turn_sweep`` (then the bounds mean nothing).
     A plain call, not inlined: inlined at its four call sites it cost a fresh Pig solve 1 s of
-    compiling, and the solve ran no faster. ``record``: None (the solves: numba compiles the sweep
-    without the recording), or ``SweepRows`` with roll values (``plain_turn_row``) that receive the
+    compiling, and the solve ran no faster. ``rolls`` and ``act``: empty (``no_records``:
+    the solves), or a row of roll values and one of actions (``plain_turn_row``) that receive the
     roll's value and the choice (0 hold, 1 roll) at every total, as ``_turn_sweep`` records them.
+    Empty arrays, not None: the solve and a hint then share one compiled sweep (a second one, with
+    the recording, cost a fresh Pig solve 0.5 s of CPU), and the test per total costs the solve nothing.
+    Made in the kernels, not module constants: numba types a global array as read-only, and a
+    read-only ``fixed`` from ``_levels`` made the hint's writable one a second signature.
     """
     t = game.table
     start, end, chance = t.window_start, t.window_end, t.window_chance
@@ -343,6 +353,7 @@ def _plain_sweep(i, j, V, x, game, c, d, fixed, record):  # pragma: no cover - n
     lose_d = -lose - (reset if i == 0 else 0.0)
     n_singles = singles.shape[0]
     use_fixed = fixed.shape[0] > 0
+    record = act.shape[0] > 0
     windowed = chance > 0.0
     # The window's sum at k is ``older`` (its totals k + start + 1 .. k + end, a running sum) plus the
     # newest, k + start, added last; one or two totals up it is in registers (near1, near2: the values
@@ -386,9 +397,9 @@ def _plain_sweep(i, j, V, x, game, c, d, fixed, record):  # pragma: no cover - n
                 best_c, best_d, other_c, other_d = roll_c, roll_d, hold_c, hold_d
             else:
                 best_c, best_d, other_c, other_d = hold_c, hold_d, roll_c, roll_d
-            if record is not None:
-                record.rolls[0, k] = roll_v
-                record.act[k] = 1 if rolled else 0
+            if record:
+                rolls[0, k] = roll_v
+                act[k] = 1 if rolled else 0
             lo, hi = _widen(lo, hi, best_c, best_d, other_c, other_d)  # where the choice stays the better one
         c[k] = best_c
         d[k] = best_d
@@ -577,6 +588,7 @@ def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread):  # p
     goal, kind, pbust = game.goal, game.sweep, game.ends.bust_chance
     mover_last, other_last = game.ends.mover_last, game.ends.other_last
     C, D = rows.c, rows.d
+    no_fixed, no_rolls, no_act = _no_records()
     change = 0.0
     residual = 0.0
     truncation = 0.0
@@ -599,7 +611,7 @@ def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread):  # p
                 # The sweeps are chosen here, not in a helper: numba counts the references of every
                 # array in a bundle an inline helper hands on, which cost Pig's solve a quarter.
                 if sweep is None:
-                    mine = _plain_sweep(i, j, VB, z, game, C[i], D[i], NO_FIXED, None)
+                    mine = _plain_sweep(i, j, VB, z, game, C[i], D[i], no_fixed, no_rolls, no_act)
                 elif kind == SWEEP_CHAIN:
                     mine = _chain_sweep(i, j, VB, z, game, C[i], D[i], sweep, NO_FIXED)
                 else:
@@ -609,7 +621,7 @@ def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread):  # p
                 theirs = mine
                 if not diagonal:
                     if sweep is None:
-                        theirs = _plain_sweep(j, i, VA, x, game, C[j], D[j], NO_FIXED, None)
+                        theirs = _plain_sweep(j, i, VA, x, game, C[j], D[j], no_fixed, no_rolls, no_act)
                     elif kind == SWEEP_CHAIN:
                         theirs = _chain_sweep(j, i, VA, x, game, C[j], D[j], sweep, NO_FIXED)
                     else:
@@ -663,7 +675,7 @@ def plain_turn_row(
     d = np.zeros(width)
     record = new_sweep_rows(t, top, True, False)
     x = float(V[j, i])
-    _plain_sweep(i, j, V, x, Game(goal, t, FIRST_TO_GOAL_ENDS, SWEEP_PLAIN), c, d, NO_FIXED, record)
+    _plain_sweep(i, j, V, x, Game(goal, t, FIRST_TO_GOAL_ENDS, SWEEP_PLAIN), c, d, NO_FIXED, record.rolls, record.act)
     hold = np.empty(top)
     hold[0] = 1.0 - x
     hold[1:] = 1.0 - V[j, i + 1 : goal]
@@ -743,6 +755,7 @@ def _evaluate(VA, VB, TA, TB, game, rows, sweep, loop):  # pragma: no cover - nu
     """``evaluate_levels`` with the sweep's rows, or None for the plain sweep (numba then compiles no other)."""
     goal, kind = game.goal, game.sweep
     turns = rows.turns
+    _, no_rolls, no_act = _no_records()
     change = 0.0
     endless = 0
     endless_score = 0
@@ -759,8 +772,8 @@ def _evaluate(VA, VB, TA, TB, game, rows, sweep, loop):  # pragma: no cover - nu
             cb = turns[B_C, j]
             db = turns[B_D, j]
             if sweep is None:  # chosen here, not in a helper: see ``solve_levels``
-                _plain_sweep(i, j, VB, old_b, game, ca, da, TA[i, j], None)
-                _plain_sweep(j, i, VA, old_a, game, cb, db, TB[j, i], None)
+                _plain_sweep(i, j, VB, old_b, game, ca, da, TA[i, j], no_rolls, no_act)
+                _plain_sweep(j, i, VA, old_a, game, cb, db, TB[j, i], no_rolls, no_act)
             elif kind == SWEEP_CHAIN:
                 _chain_sweep(i, j, VB, old_b, game, ca, da, sweep, TA[i, j])
                 _chain_sweep(j, i, VA, old_a, game, cb, db, sweep, TB[j, i])
