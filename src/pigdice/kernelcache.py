@@ -115,7 +115,7 @@ class _SkipBlasProbe(importlib.abc.MetaPathFinder):
             finally:
                 linalg.ensure_blas = probe
             if getattr(module, "ensure_blas", None) is _no_blas:
-                module.ensure_blas = probe  # its own later calls (none today) get the real one
+                setattr(module, "ensure_blas", probe)  # its own later calls (none today) get the real one
 
         loader.exec_module = exec_module  # type: ignore[method-assign]
         return spec
