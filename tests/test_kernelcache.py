@@ -63,7 +63,7 @@ def _run_fresh(code: str, tmp_path: Path) -> str:
 
 
 def test_loading_a_kernel_imports_no_scipy_and_numba_still_multiplies_with_blas(tmp_path: Path) -> None:
-    # numba.np.arraymath's BLAS probe imported scipy.linalg at the first kernel load: 0.5 s of CPU
+    # numba.np.arraymath's BLAS probe imported scipy.linalg at the first kernel load: 0.2 s of CPU
     code = (
         "import sys\nimport numpy as np\nimport pigdice\nfrom numba import njit\n"
         "square = njit(lambda x: x * x)\nprint(square(3.0), 'scipy.linalg' in sys.modules)\n"
