@@ -5,8 +5,10 @@ Each command runs in its own process with NUMBA_CACHE_DIR and PIGDICE_CACHE_DIR 
 folder (fresh: nothing compiled), then N more times with that folder kept (warm: every kernel loaded
 from numba's cache); the CPU time is the child's user + system time (its rusage). ``import numba``
 alone is measured the same way, so "beyond numba" is what loading pigdice's cached kernels and running
-the command costs on top of it. ``--functions`` lists the kernels a fresh Pig solve compiles, with the
-CPU seconds each one's compile took (numba's own event timings). Targets (issue 31): a fresh Pig solve
+the command costs on top of it; "Pig's solve in one process" is that without the command line's worker
+process (its own Python, imports and pickling). ``--functions`` lists the kernels a fresh ``solve pig``
+compiles (its worker's solve and the hint rows it warms), with the CPU seconds each one's compile took
+(numba's own event timings; numba's set-up at its first compile apart). Targets (issue 31): a fresh Pig solve
 compiles in <= 2 s of CPU; a warm one loads its kernels in <= 0.1 s beyond ``import numba``.
 ``--write`` saves the table to bench/results/compile.md (dated, with the machine and its load) for
 the docs' Benchmarks page.
@@ -25,15 +27,20 @@ from pathlib import Path
 
 from report import machine_stamp, markdown_table, write_results
 
+# Pig's solve without the command line's worker process: importing the solver, loading its kernels, solving
+SOLVE_HERE = "from pigdice.rules.registry import find_variant\nfrom pigdice.solve.solver import solve_uncached\n" + (
+    "solve_uncached(find_variant('pig'))"
+)
 COMMANDS: dict[str, list[str]] = {
     "import numba": ["-c", "import numba"],
     "import numpy": ["-c", "import numpy"],
     "import pigdice.solve.solver": ["-c", "import pigdice.solve.solver"],
+    "Pig's solve in one process": ["-c", SOLVE_HERE],
     "solve pig --no-cache": ["-m", "pigdice", "solve", "pig", "--no-cache"],
     "hint pig --goal 90": ["-m", "pigdice", "hint", "pig", "--goal", "90", "--score", "50", "--opponent", "80"],
 }
 
-# Lists the dispatchers holding compiled code after a Pig solve, with numba's compile time for each.
+# Lists the dispatchers a fresh `solve pig` compiles in its worker process, with numba's compile time for each.
 LIST_COMPILED = """
 import time
 from numba.core import event
@@ -53,16 +60,21 @@ class Timer(event.Listener):
 
 
 event.register("numba:compile", Timer())
-from pigdice.rules.registry import find_variant
-from pigdice.solve.solver import solve_uncached
+from numba import njit
 
+njit(lambda x: x + 1)(1)  # numba's own set-up at its first compile, counted apart
+from pigdice.rules.registry import find_variant
+from pigdice.solve.exact import solve_for_caller
+
+compiled.clear()
 began = time.process_time()
-solve_uncached(find_variant("pig"))
+solve_for_caller(find_variant("pig"), 2, None, lambda fraction, label: None)
 first = time.process_time() - began
 for name, seconds in sorted(compiled.items(), key=lambda item: -item[1]):
-    print(f"  {seconds:6.2f} s  {name}")
-print(f"  {first:6.2f} s  the first Pig solve in all (a nested compile counts in its caller too)")
+    print(f"{name}\t{seconds}")
+print(f"in all: the worker's solve and the hint rows it warms\t{first}")
 """
+HEADERS = ["command", "fresh (empty kernel cache)", "warm", "warm, beyond `import numba`"]
 
 
 def cpu_seconds(arguments: list[str], cache: str) -> float:
@@ -100,19 +112,41 @@ def main() -> None:
         beyond = "" if warm_numba is None else f"{warm - warm_numba:+18.3f}"
         print(f"{label:32s} {fresh:12.3f} {warm:11.3f} {beyond}")
         rows.append([f"`{label}`", f"{fresh:.2f} s", f"{warm:.2f} s", beyond.strip() and f"{beyond.strip()} s"])
-    if args.write:
-        table = markdown_table(["command", "fresh (empty kernel cache)", "warm", "warm, beyond `import numba`"], rows)
-        command = f"python bench/compile_cost.py --write --runs {args.runs}"
-        path = write_results("compile", command, stamp, [("CPU seconds, each command in a new process", table)])
-        print(f"wrote {path}")
+    sections = [("CPU seconds, each command in a new process", markdown_table(HEADERS, rows))]
     if args.functions:
-        cache = tempfile.mkdtemp(prefix="pigdice-compile-")
-        env = {**os.environ, "NUMBA_CACHE_DIR": f"{cache}/numba", "PIGDICE_CACHE_DIR": f"{cache}/pigdice"}
-        print("kernels a fresh Pig solve compiles (CPU s of each compile):")
-        try:
-            subprocess.run([sys.executable, "-c", LIST_COMPILED], env=env, check=True)
-        finally:
-            shutil.rmtree(cache, ignore_errors=True)
+        print("kernels a fresh `solve pig` compiles (CPU s of each compile):")
+        listed = compiled_kernels()
+        for name, seconds in listed:
+            print(f"  {seconds:6.2f} s  {name}")
+        sections.append(("What a fresh `solve pig` compiles, CPU seconds of each compile", compiled_table(listed)))
+    if args.write:
+        flags = " --functions" if args.functions else ""
+        command = f"python bench/compile_cost.py --write --runs {args.runs}{flags}"
+        path = write_results("compile", command, stamp, sections)
+        print(f"wrote {path}")
+
+
+def compiled_kernels() -> list[tuple[str, float]]:
+    """Return (function, CPU seconds of its compile) for what a fresh ``solve pig`` compiles, and the total."""
+    cache = tempfile.mkdtemp(prefix="pigdice-compile-")
+    env = {**os.environ, "NUMBA_CACHE_DIR": f"{cache}/numba", "PIGDICE_CACHE_DIR": f"{cache}/pigdice"}
+    try:
+        out = subprocess.run([sys.executable, "-c", LIST_COMPILED], env=env, check=True, capture_output=True, text=True)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    listed = []
+    for line in out.stdout.splitlines():
+        name, _, seconds = line.rpartition("\t")
+        listed.append((name, float(seconds)))
+    return listed
+
+
+def compiled_table(listed: list[tuple[str, float]]) -> str:
+    """Return the compiled functions as a Markdown table (the last row is the total)."""
+    rows = [[f"`{name}`", f"{seconds:.2f} s"] for name, seconds in listed[:-1]]
+    name, seconds = listed[-1]
+    rows.append([name, f"{seconds:.2f} s"])
+    return markdown_table(["function (a nested compile counts in its caller too)", "compile"], rows)
 
 
 if __name__ == "__main__":

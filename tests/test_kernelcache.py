@@ -54,3 +54,27 @@ def test_a_new_folder_is_used_and_old_unused_ones_are_pruned(tmp_path: Path, mon
     chosen = Path(os.environ["NUMBA_CACHE_DIR"])
     assert chosen.parent == root and chosen.is_dir()
     assert not old.exists() and recent.exists()
+
+
+def _run_fresh(code: str, tmp_path: Path) -> str:
+    """Return what ``code`` prints in a new interpreter whose kernels compile into an empty folder."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "kernels")}
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+
+
+def test_loading_a_kernel_imports_no_scipy_and_numba_still_multiplies_with_blas(tmp_path: Path) -> None:
+    # numba.np.arraymath's BLAS probe imported scipy.linalg at the first kernel load: 0.2 s of CPU
+    code = (
+        "import sys\nimport numpy as np\nimport pigdice\nfrom numba import njit\n"
+        "square = njit(lambda x: x * x)\nprint(square(3.0), 'scipy.linalg' in sys.modules)\n"
+        "dot = njit(lambda a, b: np.dot(a, b))\n"
+        "print(dot(np.arange(3.0), np.arange(3.0)), 'scipy.linalg' in sys.modules)\n"
+        "from numba.np import arraymath, linalg\nprint(arraymath.ensure_blas is linalg.ensure_blas)"
+    )
+    assert _run_fresh(code, tmp_path).split() == ["9.0", "False", "5.0", "True", "True"]
+
+
+def test_the_blas_probe_is_skipped_once_and_never_after_numba_loaded_it() -> None:
+    before = list(sys.meta_path)
+    kernelcache.skip_blas_probe()  # pigdice's import already installed it (or numba already loaded the module)
+    assert sys.meta_path == before

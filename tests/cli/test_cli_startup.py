@@ -35,6 +35,12 @@ def test_help_variants_and_rules_do_not_load_the_solver_or_numpy() -> None:
         assert _loaded_after(_invoke(args), (*HEAVY, "numpy")) == set(), args
 
 
+def test_a_two_player_solve_leaves_numba_to_its_worker_process() -> None:
+    # the worker sends the start turn along with the values: the summary then sweeps no turn here
+    args = ["solve", "pig", "--goal", "30", "--no-cache", "--json"]
+    assert _loaded_after(_invoke(args), ("numba", "pigdice.solve.two.rollhold")) == set()
+
+
 def test_a_game_between_robots_does_not_load_the_solver(tmp_path: Path) -> None:
     args = ["play", "pig", "--players", "hold:20,hold:25", "--seed", "3", "--save", str(tmp_path / "game.json")]
     code = f"import os\nos.environ['PIGDICE_FAST'] = '1'\n{_invoke(args)}"

@@ -29,7 +29,7 @@ def test_a_pig_solve_and_hint_compile_only_the_plain_sweep(tmp_path: Path) -> No
     result = subprocess.run([sys.executable, "-c", SOLVE_PIG], capture_output=True, text=True, check=True, env=env)
     compiled = ast.literal_eval(result.stdout.strip().splitlines()[-1])
     assert compiled["_levels"] == 1
-    assert compiled["_plain_sweep"] == 2, "the solve's sweep and the hint's recording one"
+    assert compiled["_plain_sweep"] == 1, "the hint's recording sweep is the solve's own (one signature)"
     assert compiled["_general_turn_row"] == 0, "the general sweep was compiled for Pig's hint"
     assert compiled["_turn_sweep"] == 0, "the general sweep was compiled for Pig"
     assert compiled["_chain_sweep"] == 0, "the chain sweep was compiled for Pig"

@@ -13,6 +13,7 @@ from pigdice.rules import all_variants, find_variant
 from pigdice.solve import cached, remember, solvable, solve, solve_uncached
 from pigdice.solve import solver as solver_module
 from pigdice.solve import storage as storage_module
+from pigdice.solve.policy import START
 from pigdice.solve.solver import PolicyCache
 
 pytestmark = pytest.mark.usefixtures("fresh_policies")
@@ -140,13 +141,25 @@ def test_remember_refuses_a_policy_of_the_wrong_shape():
 def test_every_registered_variants_policy_pickles(variant):
     variant = variant.roll_hold_form().with_goal(16)
     policy = solve_uncached(variant)
-    policy.win_probability(0, 0)  # fill the row cache, which is not sent
+    policy.win_probability(0, 0)  # the start turn's row (roll/hold games), sent: the caller's start action
+    policy.win_probability(5, 3)  # another row, which is not sent
     data = pickle.dumps(policy)
     again = pickle.loads(data)
     assert again.variant == policy.variant and again.variant.fingerprint() == variant.fingerprint()
     assert np.array_equal(again.values, policy.values)
     assert (again.iterations, again.residual) == (policy.iterations, policy.residual)
-    assert len(again._rows) == 0 and again.nbytes == again.values.nbytes
+    start = policy._rows.get(START)
+    assert len(again._rows) == (0 if start is None else 1) and again._rows.get((5, 3)) is None
+    if start is not None:
+        sent = again._rows.get(START)
+        assert all(
+            np.array_equal(getattr(sent, part), getattr(start, part)) for part in ("win", "action", "hold", "rolls")
+        )
+        assert again.nbytes == again.values.nbytes + sum(
+            getattr(start, p).nbytes for p in ("win", "action", "hold", "rolls")
+        )
+    else:
+        assert again.nbytes == again.values.nbytes
     assert np.array_equal(again.action_table(), policy.action_table())
     assert again.win_probability(3, 5) == policy.win_probability(3, 5)
     assert len(data) < again.values.nbytes + 20_000  # the values and the variant, not the caches

@@ -328,10 +328,12 @@ def duration_text(seconds: float) -> str:
 
 def other_equilibria(policy: ExactPolicy) -> EquilibriumReport | None:
     """Return what the search for other equilibria finds for a 3+ player turn-taking policy (progress bar)."""
+    if policy.players < 3:
+        return None  # decided before the imports: they load numba, which a 2-player solve's caller never needs
     from pigdice.solve.n.equilibria import kept_equilibrium_report
     from pigdice.solve.n.nplayer import PlayersPolicy
 
-    if not isinstance(policy, PlayersPolicy) or policy.players < 3:
+    if not isinstance(policy, PlayersPolicy):
         return None
     with progress_bar() as bar:
         return kept_equilibrium_report(policy, bar)

@@ -3,6 +3,10 @@
 Only V[i, j] (the win probability at the start of a turn, my score i, opponent's j) is stored:
 every in-turn value P_{i,j,k} follows from V by one backward sweep (``turn_row``), so a goal
 1000 policy is 8 MB instead of gigabytes and hints stay instant.
+
+No numba at import: the kernels (``rollhold``, ``dicechoice``) load on the first turn swept, so a
+process that only reads values, or the start turn a worker process swept (it travels with the
+pickled policy), never imports numba (0.4 s of CPU, and more to load the kernels).
 """
 
 from __future__ import annotations
@@ -14,7 +18,6 @@ from functools import cached_property
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Variant
@@ -23,20 +26,9 @@ from pigdice.solve.memory import action_table_bytes, check_memory
 from pigdice.solve.policyfile import FORMAT_VERSION, read_values
 from pigdice.solve.storage import RowCache, save_npz
 from pigdice.solve.tables import EffectTable, effect_table
-from pigdice.solve.two import dicechoice, rollhold
 from pigdice.solve.two.bundles import FIRST_TO_GOAL_ENDS, NO_LAST, game_of
 
-
-@njit(cache=True)
-def _best_throws(V, i0, i1, goal, t, table):  # pragma: no cover - numba
-    """Write the best dice choice (c + 1) of every state with i0 <= i < i1 into ``table``, all turn totals alike."""
-    n_choices = t.offsets.shape[0] - 1
-    const = np.empty(n_choices)
-    coef = np.empty(n_choices)
-    for i in range(i0, i1):
-        for j in range(goal):
-            best = dicechoice.throw_values(V, i, j, goal, V[j, i], t, const, coef, NO_LAST)
-            table[i, j, :] = best + 1
+START = (0, 0)  # the turn a pickled policy keeps (the start action): the caller of a worker asks it first
 
 
 @dataclass(frozen=True)
@@ -62,10 +54,20 @@ class Policy:
     _rows: RowCache[tuple[int, int], TurnRow] = field(default_factory=RowCache, repr=False)
 
     def __getstate__(self) -> dict[str, object]:
-        """Pickle the values and the variant, not the caches derived from them (rows, effect table)."""
+        """Pickle the values and the variant, and of the caches derived from them only the start turn's row."""
         state = dict(self.__dict__)  # the row cache pickles empty
         state.pop("table", None)
+        state["start_row"] = self._rows.get(START)
         return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """Unpickle, keeping the start turn's row if it came along (no kernel then sweeps it again)."""
+        start = state.pop("start_row", None)
+        self.__dict__.update(state)
+        if isinstance(start, TurnRow):
+            self._rows.keep(
+                START, start, start.win.nbytes + start.action.nbytes + start.hold.nbytes + start.rolls.nbytes
+            )
 
     @property
     def nbytes(self) -> int:
@@ -107,6 +109,8 @@ class Policy:
         key = (score, opponent)
         row = self._rows.get(key)
         if row is None:
+            from pigdice.solve.two import rollhold
+
             win, action, hold, rolls = rollhold.turn_row(
                 self.values, score, opponent, self.goal, self.table, rollhold.NO_FIXED, FIRST_TO_GOAL_ENDS, 0
             )
@@ -119,6 +123,8 @@ class Policy:
         self._check(score, opponent)
         if score >= self.goal:
             return np.ones(len(self.variant.choices))
+        from pigdice.solve.two import dicechoice
+
         const = np.empty(len(self.variant.choices))
         coef = np.empty(len(self.variant.choices))
         x = float(self.values[opponent, score])
@@ -189,6 +195,8 @@ class Policy:
 
         Raises ResourceLimitError first if the goal^3 bytes of the table do not fit in memory.
         """
+        from pigdice.solve.two import dicechoice, rollhold
+
         goal = self.goal
         check_memory(f"the action table of {self.variant.name}", goal, action_table_bytes)
         table = np.zeros((goal, goal, goal), dtype=np.int8)
@@ -197,7 +205,7 @@ class Policy:
         for i0 in range(0, goal, block):
             i1 = min(goal, i0 + block)
             if self.variant.decision is Decision.DICE_PER_TURN:
-                _best_throws(self.values, i0, i1, goal, self.table, table)
+                dicechoice.best_throws(self.values, i0, i1, goal, self.table, table)
             else:
                 rollhold.optimal_actions(self.values, i0, i1, game, table)
             if progress is not None:

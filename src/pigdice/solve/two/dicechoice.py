@@ -206,3 +206,15 @@ def evaluate_levels(VA, VB, TA, TB, game, loop):  # pragma: no cover - numba
             VB[j, i] = c2 + d2 * a
             change = max(change, abs(a - old_a), abs(VB[j, i] - old_b))
     return Evaluation(change, endless, endless_score, endless_other)
+
+
+@njit(cache=True)
+def best_throws(V, i0, i1, goal, t, table):  # pragma: no cover - numba
+    """Write the best dice choice (c + 1) of every state with i0 <= i < i1 into ``table``, all turn totals alike."""
+    n_choices = t.offsets.shape[0] - 1
+    const = np.empty(n_choices)
+    coef = np.empty(n_choices)
+    for i in range(i0, i1):
+        for j in range(goal):
+            best = throw_values(V, i, j, goal, V[j, i], t, const, coef, NO_LAST)
+            table[i, j, :] = best + 1

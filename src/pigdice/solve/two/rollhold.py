@@ -35,6 +35,10 @@ INNER_TOLERANCE = 1e-15
 MAX_INNER_SWEEPS = 10_000
 MAX_PAIR_ROUNDS = 100
 NO_FIXED = np.zeros(0, dtype=np.int8)
+# NO_FIXED as numba types it in a kernel (a global array is read-only there): a hint's plain sweep
+# passes this one, so it is the solve's compiled sweep, not a second signature
+READONLY_NO_FIXED = np.zeros(0, dtype=np.int8)
+READONLY_NO_FIXED.flags.writeable = False
 # A chosen action counts as still optimal this far outside its exact range of partner values:
 # choosing between options that tie to within it changes no value by more than twice as much.
 BOUNDS_SLACK = 1e-14
@@ -69,12 +73,20 @@ class TurnBounds(NamedTuple):
     at_end: bool  # the stop lies at the end of the last-turn table (a longer table would move it)
 
 
+class NoRecords(NamedTuple):
+    """Empty rows for ``_plain_sweep`` in the solves: no roll values or actions recorded (``no_records``)."""
+
+    rolls: np.ndarray  # (0, 0)
+    act: np.ndarray  # int64
+
+
 class LevelRows(NamedTuple):
     """The rows ``solve_levels`` keeps its turns in (``level_rows``), kept from one call to the next."""
 
     c: np.ndarray  # (goal, width): c[i], d[i] hold the last turn solved with score i
     d: np.ndarray
     sweep: SweepRows
+    none: NoRecords
 
 
 class EvaluationRows(NamedTuple):
@@ -82,6 +94,7 @@ class EvaluationRows(NamedTuple):
 
     turns: np.ndarray  # (4, goal, width): turns[A_C, i], turns[A_D, i] hold A's last turn with score i; B_C, B_D B's
     sweep: SweepRows
+    none: NoRecords
 
 
 class LevelSweep(NamedTuple):
@@ -313,8 +326,8 @@ def _widen(lo, hi, best_c, best_d, other_c, other_d):  # pragma: no cover - numb
 
 
 @njit(cache=True)
-def _plain_sweep(i, j, V, x, game, c, d, fixed, record):  # pragma: no cover - numba
-    """``_turn_sweep`` for one roll of adds, busts and resets (``SWEEP_PLAIN``), first to the goal, nothing recorded.
+def _plain_sweep(i, j, V, x, game, c, d, fixed, rolls, act):  # pragma: no cover - numba
+    """``_turn_sweep`` for one roll of adds, busts and resets (``SWEEP_PLAIN``), first to the goal.
 
     The same sweep, values and ties, without what the common case never needs: the effect step,
     several roll choices, sweeps to a fixed point, fixed actions, the opponent's last turn. The
@@ -322,9 +335,17 @@ def _plain_sweep(i, j, V, x, game, c, d, fixed, record):  # pragma: no cover - n
     (1, 0) at every total from the goal on that an add can reach (``level_rows`` pads them), so
     the adds need no test. ``fixed`` as in ``_turn_sweep`` (then the bounds mean nothing).
     A plain call, not inlined: inlined at its four call sites it cost a fresh Pig solve 1 s of
-    compiling, and the solve ran no faster. ``record``: None (the solves: numba compiles the sweep
-    without the recording), or ``SweepRows`` with roll values (``plain_turn_row``) that receive the
+    compiling, and the solve ran no faster. ``rolls`` and ``act``: empty (``NoRecords``:
+    the solves), or a row of roll values and one of actions (``plain_turn_row``) that receive the
     roll's value and the choice (0 hold, 1 roll) at every total, as ``_turn_sweep`` records them.
+    Empty arrays, not None: the solve and a hint then share one compiled sweep (a second one, with
+    the recording, cost a fresh ``solve pig`` 0.9 s of CPU); measured against None (alternating
+    runs, bench_solve's floor kernel as the yardstick), Pig's solve ran as fast and the games with
+    single adds (Piggy, Pass the Pigs, Big Pig) 2-3% slower. The empty rows are made in Python
+    (``no_records``): as module constants numba types them read-only, which a hint's rows are not,
+    and made in the kernels ``np.empty`` cost 0.25 s more to compile. ``fixed`` stays the read-only
+    global ``NO_FIXED`` in the solve (a writable empty one made Pass the Pigs 5% slower), so the
+    hint passes ``READONLY_NO_FIXED``.
     """
     t = game.table
     start, end, chance = t.window_start, t.window_end, t.window_chance
@@ -335,6 +356,7 @@ def _plain_sweep(i, j, V, x, game, c, d, fixed, record):  # pragma: no cover - n
     lose_d = -lose - (reset if i == 0 else 0.0)
     n_singles = singles.shape[0]
     use_fixed = fixed.shape[0] > 0
+    record = act.shape[0] > 0
     windowed = chance > 0.0
     # The window's sum at k is ``older`` (its totals k + start + 1 .. k + end, a running sum) plus the
     # newest, k + start, added last; one or two totals up it is in registers (near1, near2: the values
@@ -383,9 +405,9 @@ def _plain_sweep(i, j, V, x, game, c, d, fixed, record):  # pragma: no cover - n
                 best_c, best_d, other_c, other_d = roll_c, roll_d, hold_c, hold_d
             else:
                 best_c, best_d, other_c, other_d = hold_c, hold_d, roll_c, roll_d
-            if record is not None:
-                record.rolls[0, k] = roll_v
-                record.act[k] = 1 if rolled else 0
+            if record:
+                rolls[0, k] = roll_v
+                act[k] = 1 if rolled else 0
             lo, hi = _widen(lo, hi, best_c, best_d, other_c, other_d)  # where the choice stays the better one
         c[k] = best_c
         d[k] = best_d
@@ -473,13 +495,20 @@ def level_rows(game: Game) -> LevelRows:
     the fast sweeps every total from the goal on is padded with a win (1, 0).
     """
     rows = _rows(2, game.goal, game.goal + game.ends.mover_last.shape[0], game)
-    return LevelRows(rows[0], rows[1], new_sweep_rows(game.table, rows.shape[2], False, game.sweep == SWEEP_CHAIN))
+    sweep = new_sweep_rows(game.table, rows.shape[2], False, game.sweep == SWEEP_CHAIN)
+    return LevelRows(rows[0], rows[1], sweep, no_records())
 
 
 def evaluation_rows(game: Game) -> EvaluationRows:
     """Return fresh rows for ``evaluate_levels``: A's and B's turn rows per score, and the sweep's."""
     rows = _rows(4, game.goal, game.goal, game)
-    return EvaluationRows(rows, new_sweep_rows(game.table, rows.shape[2], False, game.sweep == SWEEP_CHAIN))
+    sweep = new_sweep_rows(game.table, rows.shape[2], False, game.sweep == SWEEP_CHAIN)
+    return EvaluationRows(rows, sweep, no_records())
+
+
+def no_records() -> NoRecords:
+    """Return the empty rows the solves hand ``_plain_sweep``: writable, so the hint's sweep is the same signature."""
+    return NoRecords(np.zeros((0, 0)), np.zeros(0, dtype=np.int64))
 
 
 def _rows(n: int, goal: int, width: int, game: Game) -> np.ndarray:
@@ -579,6 +608,7 @@ def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread):  # p
     goal, kind, pbust = game.goal, game.sweep, game.ends.bust_chance
     mover_last, other_last = game.ends.mover_last, game.ends.other_last
     C, D = rows.c, rows.d
+    no_rolls, no_act = rows.none
     change = 0.0
     residual = 0.0
     truncation = 0.0
@@ -601,7 +631,7 @@ def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread):  # p
                 # The sweeps are chosen here, not in a helper: numba counts the references of every
                 # array in a bundle an inline helper hands on, which cost Pig's solve a quarter.
                 if sweep is None:
-                    mine = _plain_sweep(i, j, VB, z, game, C[i], D[i], NO_FIXED, None)
+                    mine = _plain_sweep(i, j, VB, z, game, C[i], D[i], NO_FIXED, no_rolls, no_act)
                 elif kind == SWEEP_CHAIN:
                     mine = _chain_sweep(i, j, VB, z, game, C[i], D[i], sweep, NO_FIXED)
                 else:
@@ -611,7 +641,7 @@ def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread):  # p
                 theirs = mine
                 if not diagonal:
                     if sweep is None:
-                        theirs = _plain_sweep(j, i, VA, x, game, C[j], D[j], NO_FIXED, None)
+                        theirs = _plain_sweep(j, i, VA, x, game, C[j], D[j], NO_FIXED, no_rolls, no_act)
                     elif kind == SWEEP_CHAIN:
                         theirs = _chain_sweep(j, i, VA, x, game, C[j], D[j], sweep, NO_FIXED)
                     else:
@@ -665,7 +695,9 @@ def plain_turn_row(
     d = np.zeros(width)
     record = new_sweep_rows(t, top, True, False)
     x = float(V[j, i])
-    _plain_sweep(i, j, V, x, Game(goal, t, FIRST_TO_GOAL_ENDS, SWEEP_PLAIN), c, d, NO_FIXED, record)
+    _plain_sweep(
+        i, j, V, x, Game(goal, t, FIRST_TO_GOAL_ENDS, SWEEP_PLAIN), c, d, READONLY_NO_FIXED, record.rolls, record.act
+    )
     hold = np.empty(top)
     hold[0] = 1.0 - x
     hold[1:] = 1.0 - V[j, i + 1 : goal]
@@ -745,6 +777,7 @@ def _evaluate(VA, VB, TA, TB, game, rows, sweep, loop):  # pragma: no cover - nu
     """``evaluate_levels`` with the sweep's rows, or None for the plain sweep (numba then compiles no other)."""
     goal, kind = game.goal, game.sweep
     turns = rows.turns
+    no_rolls, no_act = rows.none
     change = 0.0
     endless = 0
     endless_score = 0
@@ -761,8 +794,8 @@ def _evaluate(VA, VB, TA, TB, game, rows, sweep, loop):  # pragma: no cover - nu
             cb = turns[B_C, j]
             db = turns[B_D, j]
             if sweep is None:  # chosen here, not in a helper: see ``solve_levels``
-                _plain_sweep(i, j, VB, old_b, game, ca, da, TA[i, j], None)
-                _plain_sweep(j, i, VA, old_a, game, cb, db, TB[j, i], None)
+                _plain_sweep(i, j, VB, old_b, game, ca, da, TA[i, j], no_rolls, no_act)
+                _plain_sweep(j, i, VA, old_a, game, cb, db, TB[j, i], no_rolls, no_act)
             elif kind == SWEEP_CHAIN:
                 _chain_sweep(i, j, VB, old_b, game, ca, da, sweep, TA[i, j])
                 _chain_sweep(j, i, VA, old_a, game, cb, db, sweep, TB[j, i])
