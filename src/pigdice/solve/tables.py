@@ -68,6 +68,7 @@ class EffectTable(NamedTuple):
     singles: np.ndarray
     single_chances: np.ndarray
     add_totals: np.ndarray
+    triangle_width: int
 
 
 def effect_table(variant: Variant) -> EffectTable:

@@ -344,6 +344,18 @@ def _plain_sweep(i, j, V, x, game, c, d, fixed, record):  # pragma: no cover - n
     n_singles = singles.shape[0]
     use_fixed = fixed.shape[0] > 0
     windowed = chance > 0.0
+    # Two dice's sums (``layout.triangle_width``): at k, p * sum over u < w of A(k + s + u), A(m) the
+    # window c[m] + .. + c[m + w - 1]. Three running sums: A at k + s, A again w totals up (``lagged``:
+    # the same recurrence w steps behind, so bit for bit the A added w steps ago) and their window.
+    wide = t.triangle_width
+    if wide > 0:
+        first, share = singles[0], single_chances[0]
+        n_singles = 0
+    else:
+        first, share = 0, 0.0
+    lead_c = lagged_c = wide + 0.0  # at k = top: all wins
+    sum_c = wide * wide + 0.0
+    lead_d = lagged_d = sum_d = 0.0
     # The window's sum at k is ``older`` (its totals k + start + 1 .. k + end, a running sum) plus the
     # newest, k + start, added last; one or two totals up it is in registers (near1, near2: the values
     # at k + 1 and k + 2), not read back from c and d. That keeps the chain from one total to the next
@@ -370,6 +382,16 @@ def _plain_sweep(i, j, V, x, game, c, d, fixed, record):  # pragma: no cover - n
             older_d += next_d - d[k + end + 1]
             roll_c += chance * (older_c + newest_c)
             roll_d += chance * (older_d + newest_d)
+        if wide > 0:
+            m = k + first
+            lead_c = (lead_c + c[m]) - c[m + wide]
+            lead_d = (lead_d + d[m]) - d[m + wide]
+            lagged_c = (lagged_c + c[m + wide]) - c[m + 2 * wide]
+            lagged_d = (lagged_d + d[m + wide]) - d[m + 2 * wide]
+            sum_c += lead_c - lagged_c
+            sum_d += lead_d - lagged_d
+            roll_c += share * sum_c
+            roll_d += share * sum_d
         for e in range(n_singles):
             roll_c += single_chances[e] * c[k + singles[e]]
             roll_d += single_chances[e] * d[k + singles[e]]
@@ -486,8 +508,8 @@ def _rows(n: int, goal: int, width: int, game: Game) -> np.ndarray:
     """Return n / 2 pairs of turn rows (c = 0.5, d = 0) in one array, padded with wins past the goal (fast sweeps)."""
     t: EffectTable = game.table
     padded = game.sweep != SWEEP_GENERAL
-    if padded and t.add_amounts.shape[0] > 0:
-        width = goal + int(np.max(t.add_amounts)) + 1
+    if padded and t.add_amounts.shape[0] > 0:  # a window reads one total past its last add
+        width = goal + int(np.max(t.add_amounts)) + 2
     rows = np.empty((n, goal, width))
     rows[0::2] = 0.5
     if padded:  # c = 1 at every total k >= goal - i of row i
