@@ -24,10 +24,10 @@ from numba import njit
 from pigdice.solve.actions import ROLL_TIE
 from pigdice.solve.layout import SWEEP_CHAIN, SWEEP_GENERAL, SWEEP_PLAIN
 from pigdice.solve.positions import TRUNCATION_ERROR
-from pigdice.solve.step import effect_step
+from pigdice.solve.step import WITHOUT_REFCOUNTS, effect_step
 from pigdice.solve.tables import EffectTable
 from pigdice.solve.two.bundles import FIRST_TO_GOAL_ENDS, NO_LAST, Ends, Evaluation, Game, game_of
-from pigdice.solve.two.holdspread import Spread, spread_turn
+from pigdice.solve.two.holdspread import Checks, Spread, check_pair, note_moved, spread_turn
 
 __all__ = ["FIRST_TO_GOAL_ENDS", "NO_LAST", "Ends", "game_of"]  # their home is bundles; callers find them here too
 
@@ -574,19 +574,23 @@ def solve_levels(
     fresh: bool,
     same: bool,
     spread: Spread | None = None,
+    checks: Checks | None = None,
 ) -> LevelSweep:
     """Solve every pair whose score sum lies in [s_low, s_high], high sums first; return a ``LevelSweep`` (``_levels``).
 
     The plain sweep's games pass no sweep rows (None), so numba compiles only the plain sweep for
     them (a fresh Pig solve compiled the chain and general sweeps too: 4.6 s of CPU more).
     ``spread`` (``holdspread``; plain sweep, one array only): receives where each solved turn banks.
+    ``checks`` (with ``spread``, recorded by an earlier pass): a pair none of whose choices can flip
+    (``holdspread.check_pair``) takes its spread's values without a sweep; the others are swept and
+    their spreads and gaps recorded again.
     """
     sweep = None if game.sweep == SWEEP_PLAIN else rows.sweep
-    return _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread)
+    return _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread, checks)
 
 
-@njit(cache=True)
-def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread):  # pragma: no cover - numba
+@njit(cache=True, **WITHOUT_REFCOUNTS)
+def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread, checks):  # pragma: no cover - numba
     """Solve every pair whose score sum lies in [s_low, s_high], high sums first; return a ``LevelSweep``.
 
     VA[i, j] and VB[j, i] are solved together by policy iteration on their 2x2 affine system: VA
@@ -595,6 +599,8 @@ def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread):  # p
     last-turn table. ``fresh``: the arrays hold no earlier estimate, so guess from the level
     above. ``rows``: from ``level_rows``, kept from one call to the next. The residual is the
     largest Bellman residual of a pair (rounding only, once the policies are stable).
+    Compiled without reference counts (``step.WITHOUT_REFCOUNTS``; it allocates nothing): the
+    checked pass reads several bundles' arrays per pair, which counted cost it 1.4 ms of its 2.5.
     """
     goal, kind, pbust = game.goal, game.sweep, game.ends.bust_chance
     mover_last, other_last = game.ends.mover_last, game.ends.other_last
@@ -617,7 +623,10 @@ def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread):  # p
             z = VB[j, i]
             pair_residual = 0.0
             pair_truncation = 0.0
-            for _ in range(MAX_PAIR_ROUNDS):
+            checked = False
+            if checks is not None:  # implies spread, one array
+                x, z, checked = check_pair(VA, spread, checks, game.table, i, j, x, z)
+            for _ in range(0 if checked else MAX_PAIR_ROUNDS):
                 # The sweeps are chosen here, not in a helper: numba counts the references of every
                 # array in a bundle an inline helper hands on, which cost Pig's solve a quarter.
                 if sweep is None:
@@ -646,10 +655,12 @@ def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread):  # p
                     break
             VA[i, j] = x
             VB[j, i] = z
-            if spread is not None:  # the rows still hold both turns of the policy just chosen
+            if spread is not None and not checked:  # the rows still hold both turns of the policy just chosen
                 spread_turn(i, j, VB, goal, game.table, C[i], D[i], spread)
                 if not diagonal:
                     spread_turn(j, i, VA, goal, game.table, C[j], D[j], spread)
+            if checks is not None:
+                note_moved(VA, checks, i, j)
             residual = max(residual, pair_residual)
             truncation = max(truncation, pair_truncation)
             change = max(change, abs(x - old_x), abs(z - old_z))
