@@ -27,6 +27,7 @@ MAX_PASSES = 10_000
 # most this share of the tolerance, or this many passes (each shrinks their error 20-50 fold).
 SETTLED_SHARE = 1e-2
 MAX_SPREAD_PASSES = 40
+SETTLE_BELOW_MOVE = 1e-3
 # A full pass records where its turns bank (to settle the reset values after it) once the pass
 # before it moved them by less than this; the passes after it are checked (``holdspread.check_pair``:
 # only pairs whose choices may flip are swept). Two-Dice Pig, same run: goal 100 1e-4 29.9 ms (6
@@ -226,7 +227,8 @@ def solve_values(
         return max(pair_residual, moved_most) if passes > 1 or table.has_reset else float("inf")
 
     def settle() -> bool:
-        return spread_filled and spread is not None and settle_resets(va, spread, tolerance)
+        target = max(tolerance, moved_last * SETTLE_BELOW_MOVE / SETTLED_SHARE)
+        return spread_filled and spread is not None and settle_resets(va, spread, target)
 
     passes, residual = fixed_point(
         one_pass,

@@ -69,6 +69,10 @@ class EffectTable(NamedTuple):
     single_chances: np.ndarray
     add_totals: np.ndarray
     triangle_width: int
+    triangle_start: int
+    triangle_chance: float
+    corrections: np.ndarray
+    correction_chances: np.ndarray
 
 
 def effect_table(variant: Variant) -> EffectTable:

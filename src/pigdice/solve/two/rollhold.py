@@ -344,15 +344,13 @@ def _plain_sweep(i, j, V, x, game, c, d, fixed, record):  # pragma: no cover - n
     n_singles = singles.shape[0]
     use_fixed = fixed.shape[0] > 0
     windowed = chance > 0.0
-    # Two dice's sums (``layout.triangle_width``): at k, p * sum over u < w of A(k + s + u), A(m) the
+    # Two dice's sums (``layout.triangle_layout``): at k, p * sum over u < w of A(k + s + u), A(m) the
     # window c[m] + .. + c[m + w - 1]. Three running sums: A at k + s, A again w totals up (``lagged``:
     # the same recurrence w steps behind, so bit for bit the A added w steps ago) and their window.
-    wide = t.triangle_width
-    if wide > 0:
-        first, share = singles[0], single_chances[0]
-        n_singles = 0
-    else:
-        first, share = 0, 0.0
+    wide, first, share = t.triangle_width, t.triangle_start, t.triangle_chance
+    if wide > 0:  # the triangle and its corrections, not the singles
+        singles, single_chances = t.corrections, t.correction_chances
+        n_singles = singles.shape[0]
     lead_c = lagged_c = wide + 0.0  # at k = top: all wins
     sum_c = wide * wide + 0.0
     lead_d = lagged_d = sum_d = 0.0
