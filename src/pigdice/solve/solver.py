@@ -27,6 +27,8 @@ MAX_PASSES = 10_000
 # most this share of the tolerance, or this many passes (each shrinks their error 20-50 fold).
 SETTLED_SHARE = 1e-2
 MAX_SPREAD_PASSES = 40
+# ... or, if more, until they move by at most this share of how far the last pass moved them: the next
+# pass judges them, and a pass that still changes choices moves them more than settling finer would.
 SETTLE_BELOW_MOVE = 1e-3
 # A full pass records where its turns bank (to settle the reset values after it) once the pass
 # before it moved them by less than this; the passes after it are checked (``holdspread.check_pair``:
@@ -127,7 +129,8 @@ def settle_resets(V: np.ndarray, spread: holdspread.Spread, tolerance: float) ->
 
     The spread passes evaluate that policy exactly (``holdspread``); Anderson acceleration mixes
     their reset values, as between full passes, until they move by at most ``SETTLED_SHARE``
-    of ``tolerance``. The full pass that follows judges the result.
+    of ``tolerance`` (the solve passes a larger one after a pass that moved them far). The
+    pass that follows judges the result.
     """
     if not holdspread.usable(spread):
         return False

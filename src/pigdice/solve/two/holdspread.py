@@ -52,7 +52,7 @@ class Spread(NamedTuple):
     # (goal, goal): the smallest gap between rolling and holding at a total the turn reaches (``spread_turn``);
     # below 0: the turn is not to be checked by its gap (``check_pair``)
     gap: np.ndarray
-    reach: np.ndarray  # scratch: the chance of reaching each turn total
+    reach: np.ndarray  # scratch: each turn total's chance of being reached and rolled from (``spread_turn``)
 
 
 class Checks(NamedTuple):
@@ -86,7 +86,7 @@ def spreadable(game: Game) -> bool:
 
 def new_spread(goal: int, table: EffectTable) -> Spread:
     """Return empty spread arrays for a solve to ``goal`` with the plain table ``table``."""
-    reach_width = goal + max(table.window_end, int(np.max(table.singles, initial=0))) + 1
+    reach_width = goal + int(np.max(table.add_amounts, initial=0)) + 1
     return Spread(
         np.zeros((goal, goal, SPREAD_WIDTH), dtype=np.int16),
         np.zeros((goal, goal, SPREAD_WIDTH)),
@@ -116,32 +116,45 @@ def spread_turn(i, j, V, goal, t, c, d, spread):  # pragma: no cover - numba
 
     A total holds where its row is holding's value (1 - V[j, i + k], 0), or (1, -1) at k = 0;
     every other total rolls (its d is below zero: every roll can bust). The chance of reaching
-    each total runs forward from k = 0; what runs past the last total before the goal wins.
+    each total runs forward from k = 0, each total's drawn from the rolling totals below it
+    (``reach`` keeps each total's rolling mass, 0 where it holds); what runs past the last
+    total before the goal wins. Drawn, not pushed up: pushing each rolling total's mass into
+    the totals above it chained every add through memory, and recording cost twice as much.
     Inlined: called twice a pair, a call of its own cost the recording pass a third more.
     """
-    start, end, chance = t.window_start, t.window_end, t.window_chance
-    singles, single_chances = t.singles, t.single_chances
     lose, reset = t.bust_probabilities[0], t.reset_probabilities[0]
     if i == 0:  # a reset at score 0 is a bust
         lose += reset
         reset = 0.0
     amounts = t.add_amounts[t.add_offsets[0] : t.add_offsets[1]]
     chances = t.add_probabilities[t.add_offsets[0] : t.add_offsets[1]]
+    n_adds = amounts.shape[0]
+    reach_most = amounts[n_adds - 1] if n_adds > 0 else 0  # amounts ascend
     x = V[j, i]
     gap = 1e300
-    reach = spread.reach
+    rolling = spread.reach
     totals = spread.totals[i, j]
     mass = spread.mass[i, j]
     top = goal - i
-    past = top + reach.shape[0] - goal  # reach[top:past]: past the goal, a win
-    for k in range(past):
-        reach[k] = 0.0
-    reach[0] = 1.0
     hand_over = 0.0
     resets = 0.0
+    win = 0.0
     n = 0
-    for k in range(top):
-        m = reach[k]
+    last_roll = 0
+    for k in range(top + reach_most):
+        if k - last_roll > reach_most:
+            break  # no rolling total below reaches this far
+        m = 1.0 if k == 0 else 0.0
+        for e in range(n_adds):
+            below = k - amounts[e]
+            if below < 0:
+                break
+            m += chances[e] * rolling[below]
+        if k >= top:  # past the last total before the goal: a win
+            win += m
+            rolling[k] = 0.0
+            continue
+        rolling[k] = 0.0
         if m == 0.0:
             continue
         if k == 0:
@@ -151,7 +164,7 @@ def spread_turn(i, j, V, goal, t, c, d, spread):  # pragma: no cover - numba
         hold_v = 1.0 - x if k == 0 else 1.0 - V[j, i + k]
         if holds:
             roll_v = lose * (1.0 - x) + reset * (1.0 - V[j, 0])
-            for e in range(amounts.shape[0]):
+            for e in range(n_adds):
                 roll_v += chances[e] * (c[k + amounts[e]] + d[k + amounts[e]] * x)
             gap = min(gap, hold_v - roll_v)
             if k == 0:
@@ -165,15 +178,8 @@ def spread_turn(i, j, V, goal, t, c, d, spread):  # pragma: no cover - numba
         gap = min(gap, c[k] + d[k] * x - hold_v)
         hand_over += m * lose
         resets += m * reset
-        if chance > 0.0:
-            share = m * chance
-            for a in range(k + start, k + end + 1):
-                reach[a] += share
-        for e in range(singles.shape[0]):
-            reach[k + singles[e]] += m * single_chances[e]
-    win = 0.0
-    for k in range(top, past):
-        win += reach[k]
+        rolling[k] = m
+        last_roll = k
     spread.used[i, j] = n
     spread.win[i, j] = win
     spread.loop[i, j] = hand_over
