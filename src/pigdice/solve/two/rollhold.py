@@ -769,9 +769,15 @@ def evaluate_levels(
     return _evaluate(VA, VB, TA, TB, game, rows, sweep, loop)
 
 
-@njit(cache=True)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _evaluate(VA, VB, TA, TB, game, rows, sweep, loop):  # pragma: no cover - numba
-    """``evaluate_levels`` with the sweep's rows, or None for the plain sweep (numba then compiles no other)."""
+    """``evaluate_levels`` with the sweep's rows, or None for the plain sweep (numba then compiles no other).
+
+    Compiled without reference counts (``step.WITHOUT_REFCOUNTS``; it allocates nothing): counted,
+    each sweep's call counted every array of the game's table up and down, and two more of them
+    (the triangle's corrections) made Pig's evaluation 2.4x slower; without, Two-Dice Pig's exact
+    head-to-head at goal 100 took 142 -> 60 ms, below 1e5 simulated games (65 ms).
+    """
     goal, kind = game.goal, game.sweep
     turns = rows.turns
     change = 0.0
