@@ -1,9 +1,10 @@
 """Solver benchmark: the numba solver against a plain-numpy value-iteration baseline, same process.
 
-Run: python bench/bench_solve.py [--big] [--write]
+Run: python bench/bench_solve.py [--big] [--write] [--goals 50,100,200]
 Prints the compile time (a fresh numba cache), the warm solve of Pig (goal 100, to 1e-12)
 against the floor kernel and against plain-numpy value iteration, pigdice's ratio to the floor
-at goals 50 to 1000, then every variant's warm solve at goal 100 as a ratio to Pig's; --big
+at goals 50 to 1000, then every variant's warm solve at goal 100 as a ratio to Pig's (--goals: only
+that table, at each goal listed, each variant's fastest of three runs, runs alternating); --big
 also solves Pig to goal 1000 (about 5e8 states) and reports time and peak memory. --write saves
 the tables to bench/results/solver.md (dated, with the machine and its load), which the docs'
 Benchmarks page includes.
@@ -225,8 +226,37 @@ def best_of(runs: int, name: str, goal: int) -> float:
     return min(times)
 
 
+def variant_ratios(goal: int) -> None:
+    """Print each turn-based variant's warm solve to ``goal`` (first to the goal) as a ratio to Pig's."""
+    names = [name for name in variant_names() if not find_variant(name).is_simultaneous]
+    variants = {name: find_variant(name, goal=goal).with_endgame("first-to-goal") for name in names}
+    for variant in variants.values():
+        solve_uncached(variant.with_goal(20))  # compile its kernels
+    best = dict.fromkeys(names, float("inf"))
+    passes = dict.fromkeys(names, 0)
+    for _ in range(3):
+        for name, variant in variants.items():
+            started = time.process_time()
+            passes[name] = solve_uncached(variant).iterations
+            best[name] = min(best[name], time.process_time() - started)
+    print(f"every variant at goal {goal}, first to the goal, warm, CPU time, as a ratio to Pig (runs alternating):")
+    for name in names:
+        print(f"  {name:16s} {best[name] * 1000:9.1f} ms {best[name] / best['pig']:6.1f} x  {passes[name]:3d} passes")
+
+
 def main() -> None:
     """Run the benchmark, print the figures and (``--write``) save them for the docs."""
+    if "--goals" in sys.argv:
+        index = sys.argv.index("--goals")
+        try:
+            goals = [int(goal) for goal in sys.argv[index + 1].split(",")]
+        except (IndexError, ValueError):
+            sys.exit("--goals takes goals separated by commas, e.g. --goals 50,100,200")
+        if any(not 20 <= goal <= 1000 for goal in goals):
+            sys.exit("--goals: each goal from 20 to 1000")
+        for goal in goals:
+            variant_ratios(goal)
+        return
     stamp = machine_stamp()
     started = time.process_time()
     policy = solve_uncached(find_variant("pig"))

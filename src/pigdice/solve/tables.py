@@ -68,6 +68,11 @@ class EffectTable(NamedTuple):
     singles: np.ndarray
     single_chances: np.ndarray
     add_totals: np.ndarray
+    triangle_width: int
+    triangle_start: int
+    triangle_chance: float
+    corrections: np.ndarray
+    correction_chances: np.ndarray
 
 
 def effect_table(variant: Variant) -> EffectTable:

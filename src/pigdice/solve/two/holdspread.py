@@ -8,7 +8,10 @@ m_k (worth 1 - V[j, i + k]), reaches the goal (a win), busts or passes (worth 1 
 partner state) or resets (worth 1 - w_j). A pass over those few numbers per state (``spread_pass``)
 is exactly a solve pass with the policy held fixed, for a fraction of its cost: its loop runs over
 the handful of totals a turn banks at, not over every turn total and every add. The solver
-settles w by such passes, then checks with one full pass that changes nothing (or repeats).
+settles w by such passes, then passes again until one changes nothing. Those passes are checked
+(``check_pair``): each turn's spread keeps its gap (how far rolling and holding lie apart at the
+totals it reaches), and a pair whose inputs moved too little to close its gaps takes its values
+from its spread; only the others are swept (at goal 100 a few dozen of 5,000 pairs, then none).
 
 Only the plain sweep's tables (one roll of adds, busts and resets, first to the goal) are spread,
 and only if every roll can bust: a rolling turn's d (its partner coefficient) is then below zero,
@@ -26,6 +29,9 @@ from pigdice.solve.layout import SWEEP_PLAIN
 from pigdice.solve.tables import EffectTable
 from pigdice.solve.two.bundles import Game
 
+# A turn is checked by its gap (``check_pair``) only if the gap exceeds the most it can have moved by
+# this much (0: a turn whose options tie, or tie to rounding, is always swept).
+GAP_SLACK = 0.0
 # A turn banks at this many totals at most (Two-Dice Pig to 100 needs 18, Big Pig with resets 31);
 # one that banks at more marks the spread unusable and the solve keeps its full passes.
 SPREAD_WIDTH = 40
@@ -43,7 +49,24 @@ class Spread(NamedTuple):
     win: np.ndarray  # (goal, goal): the chance the turn reaches the goal
     loop: np.ndarray  # (goal, goal): the chance it hands the partner state over (a bust, or a pass at k = 0)
     reset: np.ndarray  # (goal, goal): the chance a reset hands over (j, 0) (at score 0 a reset is a bust)
-    reach: np.ndarray  # scratch: the chance of reaching each turn total
+    # (goal, goal): the smallest gap between rolling and holding at a total the turn reaches (``spread_turn``);
+    # below 0: the turn is not to be checked by its gap (``check_pair``)
+    gap: np.ndarray
+    reach: np.ndarray  # scratch: each turn total's chance of being reached and rolled from (``spread_turn``)
+
+
+class Checks(NamedTuple):
+    """What a checked pass (``check_pair``) compares with: the values the spread's turns were chosen at.
+
+    A turn at (i, j) reads only row j of the values: the partner V[j, i], the hold values
+    V[j, i + k] and the reset value V[j, 0]. If they moved too little to close the gap between
+    rolling and holding at any total the turn reaches (``_gap_move``), no choice of it can
+    flip, so its spread still gives its value: the pass need not sweep it.
+    """
+
+    values: np.ndarray  # (goal, goal): the values after the last pass that recorded or checked the spread
+    resets: np.ndarray  # (goal,): the reset values V[:, 0] that pass read (its starting ones)
+    moved: np.ndarray  # (goal, goal + 1): moved[j, m] = the most V[j, m'] moved from ``values``, m' >= m
 
 
 def spreadable(game: Game) -> bool:
@@ -63,7 +86,7 @@ def spreadable(game: Game) -> bool:
 
 def new_spread(goal: int, table: EffectTable) -> Spread:
     """Return empty spread arrays for a solve to ``goal`` with the plain table ``table``."""
-    reach_width = goal + max(table.window_end, int(np.max(table.singles, initial=0))) + 1
+    reach_width = goal + int(np.max(table.add_amounts, initial=0)) + 1
     return Spread(
         np.zeros((goal, goal, SPREAD_WIDTH), dtype=np.int16),
         np.zeros((goal, goal, SPREAD_WIDTH)),
@@ -71,8 +94,15 @@ def new_spread(goal: int, table: EffectTable) -> Spread:
         np.zeros((goal, goal)),
         np.zeros((goal, goal)),
         np.zeros((goal, goal)),
+        np.full((goal, goal), -1.0),
         np.zeros(reach_width),
     )
+
+
+def new_checks(values: np.ndarray, resets: np.ndarray) -> Checks:
+    """Return the checks of the spread just recorded by a pass that ended at ``values`` and read ``resets``."""
+    goal = values.shape[0]
+    return Checks(values.copy(), resets.copy(), np.zeros((goal, goal + 1)))
 
 
 def usable(spread: Spread) -> bool:
@@ -86,35 +116,57 @@ def spread_turn(i, j, V, goal, t, c, d, spread):  # pragma: no cover - numba
 
     A total holds where its row is holding's value (1 - V[j, i + k], 0), or (1, -1) at k = 0;
     every other total rolls (its d is below zero: every roll can bust). The chance of reaching
-    each total runs forward from k = 0; what runs past the last total before the goal wins.
+    each total runs forward from k = 0, each total's drawn from the rolling totals below it
+    (``reach`` keeps each total's rolling mass, 0 where it holds); what runs past the last
+    total before the goal wins. Drawn, not pushed up: pushing each rolling total's mass into
+    the totals above it chained every add through memory, and recording cost twice as much.
     Inlined: called twice a pair, a call of its own cost the recording pass a third more.
     """
-    start, end, chance = t.window_start, t.window_end, t.window_chance
-    singles, single_chances = t.singles, t.single_chances
     lose, reset = t.bust_probabilities[0], t.reset_probabilities[0]
     if i == 0:  # a reset at score 0 is a bust
         lose += reset
         reset = 0.0
-    reach = spread.reach
+    amounts = t.add_amounts[t.add_offsets[0] : t.add_offsets[1]]
+    chances = t.add_probabilities[t.add_offsets[0] : t.add_offsets[1]]
+    n_adds = amounts.shape[0]
+    reach_most = amounts[n_adds - 1] if n_adds > 0 else 0  # amounts ascend
+    x = V[j, i]
+    gap = 1e300
+    rolling = spread.reach
     totals = spread.totals[i, j]
     mass = spread.mass[i, j]
     top = goal - i
-    past = top + reach.shape[0] - goal  # reach[top:past]: past the goal, a win
-    for k in range(past):
-        reach[k] = 0.0
-    reach[0] = 1.0
     hand_over = 0.0
     resets = 0.0
+    win = 0.0
     n = 0
-    for k in range(top):
-        m = reach[k]
+    last_roll = 0
+    for k in range(top + reach_most):
+        if k - last_roll > reach_most:
+            break  # no rolling total below reaches this far
+        m = 1.0 if k == 0 else 0.0
+        for e in range(n_adds):
+            below = k - amounts[e]
+            if below < 0:
+                break
+            m += chances[e] * rolling[below]
+        if k >= top:  # past the last total before the goal: a win
+            win += m
+            rolling[k] = 0.0
+            continue
+        rolling[k] = 0.0
         if m == 0.0:
             continue
         if k == 0:
             holds = c[0] == 1.0 and d[0] == -1.0
         else:
             holds = d[k] == 0.0 and c[k] == 1.0 - V[j, i + k]
+        hold_v = 1.0 - x if k == 0 else 1.0 - V[j, i + k]
         if holds:
+            roll_v = lose * (1.0 - x) + reset * (1.0 - V[j, 0])
+            for e in range(n_adds):
+                roll_v += chances[e] * (c[k + amounts[e]] + d[k + amounts[e]] * x)
+            gap = min(gap, hold_v - roll_v)
             if k == 0:
                 hand_over += m
             else:
@@ -123,21 +175,81 @@ def spread_turn(i, j, V, goal, t, c, d, spread):  # pragma: no cover - numba
                     mass[n] = m
                 n += 1
             continue
+        gap = min(gap, c[k] + d[k] * x - hold_v)
         hand_over += m * lose
         resets += m * reset
-        if chance > 0.0:
-            share = m * chance
-            for a in range(k + start, k + end + 1):
-                reach[a] += share
-        for e in range(singles.shape[0]):
-            reach[k + singles[e]] += m * single_chances[e]
-    win = 0.0
-    for k in range(top, past):
-        win += reach[k]
+        rolling[k] = m
+        last_roll = k
     spread.used[i, j] = n
     spread.win[i, j] = win
     spread.loop[i, j] = hand_over
     spread.reset[i, j] = resets
+    spread.gap[i, j] = gap
+
+
+@njit(cache=True, inline="always")
+def _gap_move(V, checks, t, i, j, x):  # pragma: no cover - numba
+    """Return the most the gap between rolling and holding at any total of the turn at (i, j) can have moved.
+
+    What the turn reads moved by at most ds (the hold values V[j, m], m > i), dx (the partner,
+    now x) and dw (the reset value). A hold value moves by at most h = max(ds, dx) (at k = 0
+    holding passes: 1 - x). A roll's value is bust (1 - x) + reset (1 - w) + sum of add chance
+    times P[k + add], so it moves by at most r = bust dx + reset dw + adds e, where e, the most
+    any P[k] = max(hold, roll) moves, is at most max(h, (bust dx + reset dw) / (bust + reset))
+    (from e <= max(h, bust dx + reset dw + adds e), adds = 1 - bust - reset). The gap moves by
+    at most h + r: a reset value that moved far counts only with its chance.
+    """
+    ds = checks.moved[j, i + 1]
+    dx = abs(x - checks.values[j, i])
+    dw = abs(V[j, 0] - checks.resets[j])
+    bust, reset = t.bust_probabilities[0], t.reset_probabilities[0]
+    if i == 0:  # a reset at score 0 is a bust
+        bust += reset
+        reset = 0.0
+    hold = max(ds, dx)
+    lose = bust * dx + reset * dw
+    e = max(hold, lose / (bust + reset))
+    return hold + lose + (1.0 - bust - reset) * e
+
+
+@njit(cache=True, inline="always")
+def check_pair(V, spread, checks, t, i, j, x, z):  # pragma: no cover - numba
+    """Return (x, z, True): the pair (i, j), (j, i) solved by its spread if no choice can flip, else (x, z, False).
+
+    The pair's 2x2 system with each turn's spread (its recorded policy); both turns' gaps must
+    exceed the most they can have moved since (``_gap_move``), plus a margin for rounding. A
+    pair so solved keeps its gaps less those moves: what is surely left of them at the values
+    this pass ends at, which the next pass checks against.
+    """
+    if spread.gap[i, j] < 0.0 or spread.gap[j, i] < 0.0:
+        return x, z, False
+    if spread.used[i, j] > SPREAD_WIDTH or spread.used[j, i] > SPREAD_WIDTH:
+        return x, z, False
+    c1, d1 = _spread_value(V, spread, i, j)
+    if i == j:
+        new_x = c1 / (1.0 - d1) if d1 < 1.0 else c1
+        new_z = new_x
+    else:
+        c2, d2 = _spread_value(V, spread, j, i)
+        det = 1.0 - d1 * d2
+        new_x = (c1 + d1 * c2) / det if abs(det) > 1e-12 else c1 + d1 * z
+        new_z = c2 + d2 * new_x
+    mine = _gap_move(V, checks, t, i, j, new_z)
+    theirs = _gap_move(V, checks, t, j, i, new_x)
+    if spread.gap[i, j] <= mine + GAP_SLACK or spread.gap[j, i] <= theirs + GAP_SLACK:
+        return x, z, False
+    # the gaps at the values this pass ends at (the next checks'): at least this much is left of them
+    spread.gap[i, j] -= mine
+    spread.gap[j, i] -= theirs
+    return new_x, new_z, True
+
+
+@njit(cache=True, inline="always")
+def note_moved(V, checks, i, j):  # pragma: no cover - numba
+    """Record in ``checks.moved`` how far V[i, j] and V[j, i] moved, once this pass has solved them."""
+    moved = checks.moved  # moved[:, goal] stays 0: nothing lies past the goal
+    moved[i, j] = max(abs(V[i, j] - checks.values[i, j]), moved[i, j + 1])
+    moved[j, i] = max(abs(V[j, i] - checks.values[j, i]), moved[j, i + 1])
 
 
 @njit(cache=True, inline="always")
