@@ -80,6 +80,14 @@ class NoRecords(NamedTuple):
     act: np.ndarray  # int64
 
 
+class Triangle(NamedTuple):
+    """Two dice's sums the plain sweep adds as three running sums (the table's ``triangle_*``, ``layout``)."""
+
+    width: int
+    start: int
+    chance: float
+
+
 class LevelRows(NamedTuple):
     """The rows ``solve_levels`` keeps its turns in (``level_rows``), kept from one call to the next."""
 
@@ -87,6 +95,7 @@ class LevelRows(NamedTuple):
     d: np.ndarray
     sweep: SweepRows
     none: NoRecords
+    triangle: Triangle | None  # ``triangle_of``: None compiles the plain sweep without the triangle
 
 
 class EvaluationRows(NamedTuple):
@@ -95,6 +104,7 @@ class EvaluationRows(NamedTuple):
     turns: np.ndarray  # (4, goal, width): turns[A_C, i], turns[A_D, i] hold A's last turn with score i; B_C, B_D B's
     sweep: SweepRows
     none: NoRecords
+    triangle: Triangle | None
 
 
 class LevelSweep(NamedTuple):
@@ -326,7 +336,7 @@ def _widen(lo, hi, best_c, best_d, other_c, other_d):  # pragma: no cover - numb
 
 
 @njit(cache=True)
-def _plain_sweep(i, j, V, x, game, c, d, fixed, rolls, act):  # pragma: no cover - numba
+def _plain_sweep(i, j, V, x, game, c, d, fixed, rolls, act, triangle):  # pragma: no cover - numba
     """``_turn_sweep`` for one roll of adds, busts and resets (``SWEEP_PLAIN``), first to the goal.
 
     The same sweep, values and ties, without what the common case never needs: the effect step,
@@ -361,8 +371,10 @@ def _plain_sweep(i, j, V, x, game, c, d, fixed, rolls, act):  # pragma: no cover
     # Two dice's sums (``layout.triangle_layout``): at k, p * sum over u < w of A(k + s + u), A(m) the
     # window c[m] + .. + c[m + w - 1]. Three running sums: A at k + s, A again w totals up (``lagged``:
     # the same recurrence w steps behind, so bit for bit the A added w steps ago) and their window.
-    wide, first, share = t.triangle_width, t.triangle_start, t.triangle_chance
-    if wide > 0:  # the triangle and its corrections, not the singles
+    # ``triangle``: None (numba then compiles the sweep without it) or the table's (``triangle_of``)
+    wide, first, share = 0, 0, 0.0
+    if triangle is not None:  # the triangle and its corrections, not the singles
+        wide, first, share = triangle
         singles, single_chances = t.corrections, t.correction_chances
         n_singles = singles.shape[0]
     lead_c = lagged_c = wide + 0.0  # at k = top: all wins
@@ -399,7 +411,7 @@ def _plain_sweep(i, j, V, x, game, c, d, fixed, rolls, act):  # pragma: no cover
             older_d += next_d - d[k + end + 1]
             roll_c += chance * (older_c + newest_c)
             roll_d += chance * (older_d + newest_d)
-        if wide > 0:
+        if triangle is not None:
             m = k + first
             lead_c = (lead_c + c[m]) - c[m + wide]
             lead_d = (lead_d + d[m]) - d[m + wide]
@@ -516,14 +528,23 @@ def level_rows(game: Game) -> LevelRows:
     """
     rows = _rows(2, game.goal, game.goal + game.ends.mover_last.shape[0], game)
     sweep = new_sweep_rows(game.table, rows.shape[2], False, game.sweep == SWEEP_CHAIN)
-    return LevelRows(rows[0], rows[1], sweep, no_records())
+    return LevelRows(rows[0], rows[1], sweep, no_records(), triangle_of(game.table))
 
 
 def evaluation_rows(game: Game) -> EvaluationRows:
     """Return fresh rows for ``evaluate_levels``: A's and B's turn rows per score, and the sweep's."""
     rows = _rows(4, game.goal, game.goal, game)
     sweep = new_sweep_rows(game.table, rows.shape[2], False, game.sweep == SWEEP_CHAIN)
-    return EvaluationRows(rows, sweep, no_records())
+    return EvaluationRows(rows, sweep, no_records(), triangle_of(game.table))
+
+
+def triangle_of(t: EffectTable) -> Triangle | None:
+    """Return the table's triangle of two dice's sums, or None (numba then compiles the plain sweep without it).
+
+    A type, not a flag: checked at every total, the triangle's code made Pig's level kernel 1.41 -> 1.54x
+    the floor kernel's time (bench_solve), though Pig never takes it.
+    """
+    return Triangle(t.triangle_width, t.triangle_start, t.triangle_chance) if t.triangle_width > 0 else None
 
 
 def no_records() -> NoRecords:
@@ -660,7 +681,7 @@ def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread, check
                 # The sweeps are chosen here, not in a helper: numba counts the references of every
                 # array in a bundle an inline helper hands on, which cost Pig's solve a quarter.
                 if sweep is None:
-                    mine = _plain_sweep(i, j, VB, z, game, C[i], D[i], NO_FIXED, no_rolls, no_act)
+                    mine = _plain_sweep(i, j, VB, z, game, C[i], D[i], NO_FIXED, no_rolls, no_act, rows.triangle)
                 elif kind == SWEEP_CHAIN:
                     mine = _chain_sweep(i, j, VB, z, game, C[i], D[i], sweep, NO_FIXED)
                 else:
@@ -670,7 +691,7 @@ def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread, check
                 theirs = mine
                 if not diagonal:
                     if sweep is None:
-                        theirs = _plain_sweep(j, i, VA, x, game, C[j], D[j], NO_FIXED, no_rolls, no_act)
+                        theirs = _plain_sweep(j, i, VA, x, game, C[j], D[j], NO_FIXED, no_rolls, no_act, rows.triangle)
                     elif kind == SWEEP_CHAIN:
                         theirs = _chain_sweep(j, i, VA, x, game, C[j], D[j], sweep, NO_FIXED)
                     else:
@@ -727,7 +748,17 @@ def plain_turn_row(
     record = new_sweep_rows(t, top, True, False)
     x = float(V[j, i])
     _plain_sweep(
-        i, j, V, x, Game(goal, t, FIRST_TO_GOAL_ENDS, SWEEP_PLAIN), c, d, READONLY_NO_FIXED, record.rolls, record.act
+        i,
+        j,
+        V,
+        x,
+        Game(goal, t, FIRST_TO_GOAL_ENDS, SWEEP_PLAIN),
+        c,
+        d,
+        READONLY_NO_FIXED,
+        record.rolls,
+        record.act,
+        triangle_of(t),
     )
     hold = np.empty(top)
     hold[0] = 1.0 - x
@@ -831,8 +862,8 @@ def _evaluate(VA, VB, TA, TB, game, rows, sweep, loop):  # pragma: no cover - nu
             cb = turns[B_C, j]
             db = turns[B_D, j]
             if sweep is None:  # chosen here, not in a helper: see ``solve_levels``
-                _plain_sweep(i, j, VB, old_b, game, ca, da, TA[i, j], no_rolls, no_act)
-                _plain_sweep(j, i, VA, old_a, game, cb, db, TB[j, i], no_rolls, no_act)
+                _plain_sweep(i, j, VB, old_b, game, ca, da, TA[i, j], no_rolls, no_act, rows.triangle)
+                _plain_sweep(j, i, VA, old_a, game, cb, db, TB[j, i], no_rolls, no_act, rows.triangle)
             elif kind == SWEEP_CHAIN:
                 _chain_sweep(i, j, VB, old_b, game, ca, da, sweep, TA[i, j])
                 _chain_sweep(j, i, VA, old_a, game, cb, db, sweep, TB[j, i])
