@@ -62,6 +62,28 @@ def keep_bytecode_outside_the_sources(environ: dict[str, str] | os._Environ[str]
 keep_bytecode_outside_the_sources(os.environ)
 
 
+# the libraries that start a pool of OpenMP threads read this at their first parallel call (torch) or load (OpenBLAS)
+THREAD_VARIABLES = ("OMP_NUM_THREADS",)
+
+
+def one_thread_per_worker(environ: dict[str, str] | os._Environ[str]) -> list[str]:
+    """Give torch's and OpenBLAS's thread pools one thread (OMP_NUM_THREADS=1) unless the environment chose a number.
+
+    ``pytest -n 2`` runs two workers on two cores: a pool of one thread per core in each worker asks for twice the
+    cores there are, and OpenMP's idle threads spin while they wait. Measured (same machine and load, serial): the
+    learner tests (envs/test_learners, the research page's examples, study/test_agent_models, cli/test_cli_bench)
+    took 45.0 CPU-s with two torch threads and 17.4 with one; the research page's MaskablePPO example alone 11.9
+    and 2.9. numba's threads (NUMBA_NUM_THREADS) do not read it. Returns the variables it set (for subprocesses too).
+    """
+    chosen = [name for name in THREAD_VARIABLES if name not in environ]
+    for name in chosen:
+        environ[name] = "1"
+    return chosen
+
+
+one_thread_per_worker(os.environ)  # before anything imports numpy or torch: this module imports neither
+
+
 def play_script(
     variant: Variant, players: int, actions: str, throws: list[tuple[int, ...] | None]
 ) -> tuple[GameState, list[Event]]:

@@ -3,6 +3,7 @@ pyproject."""
 
 from __future__ import annotations
 
+import os
 import sys
 import tomllib
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from conftest import hypothesis_profile, keep_bytecode_outside_the_sources
+from conftest import hypothesis_profile, keep_bytecode_outside_the_sources, one_thread_per_worker
 
 
 @pytest.mark.parametrize(
@@ -61,3 +62,17 @@ def test_bytecode_is_kept_in_the_users_cache_only_where_the_environment_refuses_
     assert environ == {"PYTHONPYCACHEPREFIX": folder}  # the subprocesses write theirs there too
     assert sys.pycache_prefix == folder and not sys.dont_write_bytecode
     assert not Path(folder).is_relative_to(Path(__file__).parent.parent)  # never beside the sources
+
+
+def test_each_worker_gets_one_openmp_thread_unless_the_environment_chose() -> None:
+    empty: dict[str, str] = {}
+    assert one_thread_per_worker(empty) == ["OMP_NUM_THREADS"] and empty == {"OMP_NUM_THREADS": "1"}
+    chosen = {"OMP_NUM_THREADS": "4"}
+    assert one_thread_per_worker(chosen) == [] and chosen == {"OMP_NUM_THREADS": "4"}
+
+
+def test_the_suites_torch_runs_on_one_thread() -> None:
+    if os.environ["OMP_NUM_THREADS"] != "1":
+        pytest.skip("the environment chose its own number of threads")
+    torch = pytest.importorskip("torch")
+    assert torch.get_num_threads() == 1

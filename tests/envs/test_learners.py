@@ -20,6 +20,9 @@ from stable_baselines3.common.env_checker import check_env
 from pigdice.envs.gym import PigdiceEnv
 
 VARIANTS = ["pig", "two-dice-pig", "hog", "pig-dice"]
+# Training: the fast tier keeps one game of each action space (Pig: hold or roll; Hog: how many dice, 26 actions);
+# Two-Dice Pig and Pig Dice, whose actions and observations are Pig's, train in the slow tier
+TRAINED = [v if v in ("pig", "hog") else pytest.param(v, marks=pytest.mark.slow) for v in VARIANTS]
 GOAL = 30  # short games: a few hundred steps see a few dozen of them
 STEPS = 256
 
@@ -50,7 +53,7 @@ def test_stable_baselines3_check_env_passes(variant: str) -> None:
     check_env(PigdiceEnv(variant, {"random": 1, robot(variant): 2}, seat="random", goal=GOAL, observation="exact"))
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", TRAINED)
 def test_ppo_trains_in_a_random_seat_against_a_pool(variant: str) -> None:
     env = PigdiceEnv(variant, {"random": 1, robot(variant): 1}, seat="random", goal=GOAL)
     model = PPO("MlpPolicy", env, n_steps=128, batch_size=64, n_epochs=2, seed=0)
@@ -59,7 +62,7 @@ def test_ppo_trains_in_a_random_seat_against_a_pool(variant: str) -> None:
     assert play_greedy(model, env, seed=1) in (0.0, 0.5, 1.0)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", TRAINED)
 def test_dqn_trains_on_the_exact_observation(variant: str) -> None:
     env = PigdiceEnv(variant, robot(variant), goal=GOAL, observation="exact")
     model = DQN("MlpPolicy", env, buffer_size=1_000, learning_starts=64, train_freq=4, seed=0)
@@ -69,7 +72,7 @@ def test_dqn_trains_on_the_exact_observation(variant: str) -> None:
     assert play_greedy(model, env, seed=2) in (0.0, 0.5, 1.0)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", TRAINED)
 def test_maskable_ppo_trains_with_the_environments_masks_and_with_action_masker(variant: str) -> None:
     env = PigdiceEnv(variant, "random", goal=GOAL)
     model = MaskablePPO("MlpPolicy", env, n_steps=128, batch_size=64, n_epochs=2, seed=0)
