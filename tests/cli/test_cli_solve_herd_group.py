@@ -53,10 +53,10 @@ def test_every_turn_start_settles_and_no_seat_can_gain(goal21: dict) -> None:
 
 
 def test_the_table_names_the_gain_in_words() -> None:
-    result = run("solve", "swine-herd", "--players", "3", "--goal", "8")
+    result = runner.invoke(app, ["solve", "swine-herd", "--players", "3", "--goal", "8"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     text = " ".join(result.stdout.split())
-    assert "most a player gains by playing otherwise" in text and "equilibrium exact" in text
+    assert "most a player gains by playing otherwise" in text and "│ equilibrium │ exact" in text
 
 
 @pytest.mark.parametrize(
