@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import resource
 import time
+from collections.abc import Callable
 
 from pigdice.rules import find_variant
 from pigdice.solve.herd.swineherd_n import exploitability_report, solve_swine_herd_n
@@ -24,17 +25,32 @@ def peak_bytes() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
+def cpu_progress(every: float) -> Callable[[float, str], None]:
+    """Return a progress callback printing the label, the share done and the CPU seconds, at most every ``every``."""
+    last = [time.process_time()]
+
+    def progress(fraction: float, label: str) -> None:
+        now = time.process_time()
+        if now - last[0] >= every:
+            print(f"    {fraction:6.1%} {label}: {now:.0f} CPU-s", flush=True)
+            last[0] = now
+
+    return progress
+
+
 def main() -> None:
     """Solve and report each goal given."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--goal", type=int, nargs="+", default=[10, 20, 50])
+    parser.add_argument("--every", type=float, default=10.0, help="print progress after this many CPU seconds")
     args = parser.parse_args()
     started = time.perf_counter()
     solve_swine_herd_n(find_variant("swine-herd").with_goal(4), 3)  # compile / load the kernels
-    print(f"kernels ready in {time.perf_counter() - started:.1f} s")
+    print(f"kernels ready in {time.perf_counter() - started:.1f} s", flush=True)
     for goal in args.goal:
-        policy = solve_swine_herd_n(find_variant("swine-herd").with_goal(goal), 3)
-        report = exploitability_report(policy)
+        progress = cpu_progress(args.every)
+        policy = solve_swine_herd_n(find_variant("swine-herd").with_goal(goal), 3, progress)
+        report = exploitability_report(policy, progress)
         stats = policy.statistics
         start = ", ".join(f"{v:.9f}" for v in policy.value((0, 0, 0)))
         print(

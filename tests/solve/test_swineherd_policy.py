@@ -12,7 +12,7 @@ from pigdice.engine.simultaneous import seat_view
 from pigdice.errors import BadParameterError
 from pigdice.players.optimal import Optimal, approximation_note, herd_view, hint_for_state
 from pigdice.rules import find_variant
-from pigdice.solve.exact import exact_policy, exactness, start_action
+from pigdice.solve.exact import exact_policy, exactness, solver_kind, start_action
 from pigdice.solve.herd.swineherd_policy import SwineHerdExact
 from pigdice.solve.positions import Position
 
@@ -29,8 +29,9 @@ def herd() -> SwineHerdExact:
 
 def test_two_players_are_exact_and_more_are_not() -> None:
     assert exactness(HERD, 2) is None and approximation_note(HERD, 2) is None
-    assert "2 players" in (exactness(HERD, 3) or "")
+    assert "play uses the 2-player one" in (exactness(HERD, 3) or "")  # solved on request (solver_kind), not in play
     assert "2-player equilibrium against the opponent with the highest score" in (approximation_note(HERD, 3) or "")
+    assert solver_kind(HERD, 3) == "swine-herd" and "2 or 3 players, not 4" in (exactness(HERD, 4) or "")
     assert "goal 200" in (exactness(HERD.with_goal(201), 2) or "")
     assert "Pig's optimal policy" in (approximation_note(HERD.with_goal(201), 3) or "")  # no equilibrium to read
 

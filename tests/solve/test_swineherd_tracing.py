@@ -15,7 +15,7 @@ import itertools
 import numpy as np
 import pytest
 
-from pigdice.solve.herd.n_tracing import TRACED, trace_turn_start
+from pigdice.solve.herd.n_tracing import FD_STEP, TRACED, _jacobian, _residual, new_model, trace_turn_start
 from pigdice.solve.herd.swineherd_n import (
     SwineHerdNPolicy,
     _game,
@@ -74,3 +74,27 @@ def test_tracing_again_gives_the_stored_turn_start(goal21: SwineHerdNPolicy) -> 
     assert np.abs(x - goal21.tables.V[TRACED_START]).max() < 1e-12
     for t in range(1, 21):
         assert goal21.sit_probability(TRACED_START, t, (True, True, True), 0) == pytest.approx(sits[t, 0], abs=1e-12)
+
+
+def test_the_jacobian_by_partial_sweeps_equals_full_sweeps(goal21: SwineHerdNPolicy) -> None:
+    # each logit's column re-sweeps the turn from its stage down (``n_tracing._jacobian``): the same numbers,
+    # bit for bit, as forward differences of the whole residual
+    model = new_model(np.array(TRACED_START), _game(goal21.die, goal21.tables))
+    n = 3 * model.top
+    w = np.random.default_rng(7).uniform(-3.0, 3.0, n)
+    w[:3] = goal21.tables.V[TRACED_START]
+    lam = 10.0
+    h0 = np.zeros(n)
+    _residual(model, w, lam, h0)
+    J = np.zeros((n, n + 1))
+    _jacobian(model, w, lam, h0, J)
+    col = np.zeros(n)
+    for k in range(n):
+        wt = w.copy()
+        h = FD_STEP * max(1.0, abs(w[k]))
+        wt[k] += h
+        _residual(model, wt, lam, col)
+        assert np.array_equal(J[:n, k], (col - h0) / h), k
+    _residual(model, w, lam, col)
+    assert np.array_equal(col, h0)  # the model is left at w
+    assert np.array_equal(J[3:, n], -lam * model.gains[1 : model.top].ravel())

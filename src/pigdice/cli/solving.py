@@ -58,11 +58,10 @@ def check_solve_fits(variant: Variant, players: int) -> None:
     far too large is refused in a moment rather than after minutes of work.
     """
     from pigdice.solve.cost import memory_need
-    from pigdice.solve.exact import exactness
+    from pigdice.solve.exact import solver_kind
     from pigdice.solve.memory import check_memory
 
-    if exactness(variant, players) is not None:
-        return  # no exact solver: the solver's own refusal names why
+    solver_kind(variant, players)  # no exact solver: its refusal names why
     need = memory_need(variant, players)
     ending = "" if variant.endgame is Endgame.FIRST_TO_GOAL else f" ({variant.endgame})"
     check_memory(f"solving {variant.name}{ending} for {players} players", variant.goal, need)
@@ -191,6 +190,8 @@ def solve_command(
     equilibria = other_equilibria(policy)
     if equilibria is not None:
         summary["equilibria"] = equilibria.to_json()
+    herd = herd_group_summary(policy)
+    summary.update(herd)
     if json_out:
         emit_json(summary)
         return
@@ -222,7 +223,33 @@ def solve_command(
     if equilibria is not None:
         for label, text in equilibria.lines():
             table.add_row(label, text)
+    if herd:
+        table.add_row(
+            "most a player gains by playing otherwise",
+            f"{herd['exploitability']:.1e} (at the start {herd['exploitability_at_start']:.1e})",
+        )
+        table.add_row("equilibrium", "exact" if summary["exact"] else "approximate: some turns did not settle")
     console.print(table)
+
+
+def herd_group_summary(policy: ExactPolicy) -> dict[str, Any]:
+    """Return what 3-player Swine Herd's answer adds to ``solve --json``: its exploitability and how its equilibrium
+    was selected and settled (empty for any other policy)."""
+    if not policy.variant.is_simultaneous or policy.players == 2:
+        return {}  # asked first: the import below loads the solver's kernels
+    from pigdice.solve.herd.swineherd_n_policy import SwineHerdNExact
+
+    if not isinstance(policy, SwineHerdNExact):
+        return {}
+    gains = policy.gains
+    return {
+        # the most any seat gains by a best response against the others' strategies, exactly: over every turn
+        # start, at the start, and per seat over every turn start
+        "exploitability": gains.overall,
+        "exploitability_at_start": gains.start,
+        "exploitability_by_seat": list(gains.worst),
+        "equilibria": policy.equilibrium_json(),
+    }
 
 
 def check_distributed(variant: Variant, players: int, scheduler: str | None) -> None:

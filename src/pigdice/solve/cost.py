@@ -27,6 +27,7 @@ from pigdice.solve.memory import (
     available_bytes,
     banked_table_bytes,
     budget_bytes,
+    herd_group_bytes,
     players_values_bytes,
     solver_bytes,
     values_bytes,
@@ -134,6 +135,8 @@ def memory_need(variant: Variant, players: int) -> Need:
             seats * players_values_bytes(goal, players)
             + banked_table_bytes(goal, players, equal_turns, FIRST_BANKED_WIDTH)
         )
+    if players > 2 and variant.is_simultaneous:  # the equilibrium's tables and its best responses' (exploitability)
+        return lambda goal: 2 * herd_group_bytes(goal)
     if players > 2:
         return lambda goal: players_values_bytes(goal, players)
     if variant.is_simultaneous:  # stage values, sit chances and the lone roller's values: goal x goal x goal

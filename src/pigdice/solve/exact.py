@@ -35,6 +35,8 @@ if TYPE_CHECKING:  # the solver loads numba: imported where a solve or a solved 
 MAX_EXACT_PLAYERS = 10  # past this no exact solver is even tried (memory refuses far earlier)
 ENDING_PLAYERS = 4  # a final round or equal turns is solved exactly for up to this many players
 HERD_GOAL = 200  # Swine Herd's solver takes goals up to this (``swineherd.MAX_GOAL``; named here without numba)
+HERD_GROUP = 3  # ... and 3-player Swine Herd's (``swineherd_n``) up to HERD_GROUP_GOAL
+HERD_GROUP_GOAL = 120  # ``swineherd_n.MAX_GOAL``
 
 
 ExactPolicy = SolvedPolicy  # every solver's policy derives from it (``pigdice.solve.solved``)
@@ -139,7 +141,7 @@ def start_action(policy: ExactPolicy) -> int | str:
     start = Position((0,) * policy.players)
     if variant.is_simultaneous:  # the first total where the herd's equilibrium sits more often than not
         standing = (True,) * policy.players
-        for k in range(1, variant.goal + 1):
+        for k in range(1, variant.goal):  # at the goal everyone standing sits (no choice there)
             if policy.best(Position(start.scores, k, standing=standing)) == "hold":
                 return k
         return variant.goal
@@ -159,8 +161,10 @@ def exactness(variant: Variant, players: int) -> str | None:
     if variant.two_dice_sets:
         return "with two sets of dice two players' turns are under way at once, and no solver models that"
     if variant.is_simultaneous:
+        if players == HERD_GROUP:  # solved on request (``solver_kind``): minutes, too long for a move in play
+            return f"the {players}-player Swine Herd equilibrium takes minutes to solve: play uses the 2-player one"
         if players != 2:
-            return f"Swine Herd is solved exactly for 2 players, not {players}"
+            return f"Swine Herd is solved exactly for 2 or {HERD_GROUP} players, not {players}"
         if variant.goal > HERD_GOAL:
             return f"Swine Herd is solved exactly up to goal {HERD_GOAL}"
         return None
@@ -171,8 +175,28 @@ def exactness(variant: Variant, players: int) -> str | None:
     return None
 
 
+def herd_group_refusal(variant: Variant, players: int) -> str | None:
+    """Return why 3-player Swine Herd's solver (``herd.swineherd_n``) does not take ``variant``, or None if it does."""
+    if not variant.sits_at_goal:
+        return (
+            f"{players}-player Swine Herd is solved exactly when everyone standing sits down once the turn total "
+            "takes them all to the goal"
+        )
+    if variant.goal > HERD_GROUP_GOAL:
+        return f"{players}-player Swine Herd is solved exactly up to goal {HERD_GROUP_GOAL}"
+    return None
+
+
 def solver_kind(variant: Variant, players: int) -> str:
-    """Return which exact solver answers: 'first-to-goal', 'endgame' or 'players'."""
+    """Return which exact solver answers: 'first-to-goal', 'endgame', 'players' or 'swine-herd'.
+
+    3-player Swine Herd is solved here although the perfect player in play does not use it (``exactness``).
+    """
+    if variant.is_simultaneous and players == HERD_GROUP:
+        refusal = herd_group_refusal(variant, players)
+        if refusal is not None:
+            raise BadParameterError(refusal)
+        return "swine-herd"
     reason = exactness(variant, players)
     if reason is not None:
         raise BadParameterError(reason)
@@ -258,7 +282,7 @@ def exact_policy(
     before allocating where this machine lacks the memory.
     """
     if variant.is_simultaneous:
-        return _swine_herd_policy(variant, players, use_cache)
+        return _swine_herd_policy(variant, players, use_cache, progress)
     variant = _exact_form(variant.require_turns("the exact solvers"))
     kind = solver_kind(variant, players)
     if kind == "first-to-goal":
@@ -299,17 +323,26 @@ def exact_policy(
     return policy
 
 
-def _swine_herd_policy(variant: Variant, players: int, use_cache: bool) -> ExactPolicy:
-    """Return Swine Herd's exact equilibrium from memory or a solve (half a second at goal 100: no disk cache)."""
-    from pigdice.solve.herd.swineherd_policy import swine_herd_exact
-
+def _swine_herd_policy(
+    variant: Variant, players: int, use_cache: bool, progress: Progress | None = None
+) -> ExactPolicy:
+    """Return Swine Herd's exact equilibrium from memory or a solve (no disk cache: 2 players take half a second at
+    goal 100; 3 players, minutes, solved in a worker process by the front ends)."""
     key = exact_key(variant, players)  # raises where no exact solver exists
     if use_cache:
         kept = _memory().get(key)
         if kept is not None:
             kept.from_cache = True
             return kept
-    policy = swine_herd_exact(variant)
+    policy: ExactPolicy
+    if players == 2:
+        from pigdice.solve.herd.swineherd_policy import swine_herd_exact
+
+        policy = swine_herd_exact(variant)
+    else:
+        from pigdice.solve.herd.swineherd_n_policy import swine_herd_n_exact
+
+        policy = swine_herd_n_exact(variant, players, progress)
     if use_cache:
         _memory().put(key, policy)
     return policy

@@ -235,3 +235,11 @@ def banked_table_bytes(goal: int, players: int, equal_turns: bool, width: int) -
     vector of banking each of ``width`` totals past the goal, per score tuple of the others (per seat under
     equal turns), float64."""
     return (players if equal_turns else 1) * width * goal ** (players - 1) * players * 8
+
+
+def herd_group_bytes(goal: int) -> int:
+    """Return the bytes of 3-player Swine Herd's equilibrium tables (``herd.swineherd_n.Tables``): turn starts and
+    stored profiles (9 goal^3), the pair rows (3 goal^2 per pair of scores), the lone roller's rows and the table
+    past the goal; its exploitability pass needs about as much again."""
+    pairs = goal * (goal + 1) // 2
+    return 8 * (9 * goal**3 + 3 * pairs * goal * goal + 3 * pairs * (goal * (goal - 1) // 2) + 2 * (4 * goal + 1) * 2)

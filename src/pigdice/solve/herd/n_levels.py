@@ -14,7 +14,6 @@ from numba import njit
 
 from pigdice.solve.herd.n_best_response import turn_start_best_response
 from pigdice.solve.herd.n_bundles import (
-    Statistics,
     clear_plays,
     load_profile,
     new_pair_rows,
@@ -52,21 +51,28 @@ def _store_profile(s, goal, S, stored, used):  # pragma: no cover - numba
     return used
 
 
-@njit(cache=True)
-def solve_levels(game, stored, br):  # pragma: no cover - numba
-    """Solve every state from the highest score sum down (with ``br``: the best-response tables); return the Statistics.
+COUNTS = 12  # the counts ``solve_levels`` adds to, in the order of ``Statistics``'s fields
 
-    The solve writes game.V, R, W, PR and, for each turn start settled by the sticky or forced search,
-    its played profile to ``stored`` (a ``StoredProfiles``), which the best-response pass reads back.
+
+@njit(cache=True)
+def solve_levels(game, stored, br, high, low, counts):  # pragma: no cover - numba
+    """Solve every state with score sum from ``high`` down to ``low`` (with ``br``: the best-response tables).
+
+    Sums above ``high`` are solved already (a solve calls this for blocks of sums, from 3 (goal - 1)
+    down to 0). The solve writes game.V, R, W, PR and, for each turn start settled by the sticky,
+    forced or traced search, its played profile to ``stored`` (a ``StoredProfiles``), which the
+    best-response pass reads back. ``counts`` (COUNTS int64, the fields of ``Statistics``, the rows
+    of ``stored`` used last) is added to.
     """
     goal = game.goal
     sweep = new_sweep(game)
     scratch = new_scratch()
     pair_rows = new_pair_rows(row_count(goal, game.amounts))
     turn_starts = root_steps = unsettled = stages3 = mixed3 = stages2 = mixed2 = unresolved = 0
-    sticky = forced = traced = used = 0
+    sticky = forced = traced = 0
+    used = counts[COUNTS - 1]
     s = np.zeros(3, dtype=np.int64)
-    for n in range(4 * goal, -1, -1):
+    for n in range(high, low - 1, -1):
         for s0 in range(0, min(n // 3, goal - 1) + 1):
             for s1 in range(s0, goal):
                 s2 = n - s0 - s1
@@ -119,6 +125,7 @@ def solve_levels(game, stored, br):  # pragma: no cover - numba
         stages2 += st
         mixed2 += mx
         unresolved += un
-    return Statistics(
-        turn_starts, root_steps, unsettled, stages3, mixed3, stages2, mixed2, unresolved, sticky, forced, traced, used
-    )
+    added = (turn_starts, root_steps, unsettled, stages3, mixed3, stages2, mixed2, unresolved, sticky, forced, traced)
+    for k in range(COUNTS - 1):
+        counts[k] += added[k]
+    counts[COUNTS - 1] = used

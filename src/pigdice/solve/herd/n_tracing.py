@@ -83,11 +83,14 @@ def new_model(s, game):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def sweep_turn(model, x):  # pragma: no cover - numba
-    """Sweep the turn for x at the chances model.sig, filling D and gains; D[0] = F(x)."""
+def sweep_turn(model, x, first):  # pragma: no cover - numba
+    """Sweep the turn for x at the chances model.sig from stage ``first`` down, filling D and gains; D[0] = F(x).
+
+    Rows above ``first`` are read as they stand (a full sweep starts at model.top - 1).
+    """
     U = np.zeros((8, 3))
     D, amounts, probs = model.D, model.amounts, model.probs
-    for t in range(model.top - 1, 0, -1):
+    for t in range(first, 0, -1):
         U[1:] = model.U[t, 1:]
         for q in range(3):
             acc = model.pbust * x[q]
@@ -124,7 +127,7 @@ def _residual(model, w, lam, out):  # pragma: no cover - numba
     for t in range(1, model.top):
         for j in range(3):
             model.sig[t, j] = _sigmoid(w[3 * t + j])
-    sweep_turn(model, w[:3])
+    sweep_turn(model, w[:3], model.top - 1)
     for q in range(3):
         out[q] = w[q] - model.D[0, q]
     for t in range(1, model.top):
@@ -134,18 +137,42 @@ def _residual(model, w, lam, out):  # pragma: no cover - numba
 
 @njit(cache=True)
 def _jacobian(model, w, lam, h0, J):  # pragma: no cover - numba
-    """Write to J (n x n + 1) the Jacobian of H in w (forward differences) and u = log lam (exact: -lam g)."""
+    """Write to J (n x n + 1) the Jacobian of H in w (forward differences) and u = log lam (exact: -lam g).
+
+    ``h0`` is H(w; lam). A logit y[t, j] moves only stage t's chances, so its column re-sweeps the turn
+    from stage t down (the rows above, and their residuals, stand: their differences are exactly 0) and
+    the rows it changed are put back after it: the same numbers as full sweeps at half the cost.
+    """
     n = w.shape[0]
     col = np.zeros(n)
     wt = w.copy()
-    for k in range(n):
+    for k in range(3):  # x is read at every stage: full sweeps
         h = FD_STEP * max(1.0, abs(w[k]))
         wt[k] = w[k] + h
         _residual(model, wt, lam, col)
         wt[k] = w[k]
         for r in range(n):
             J[r, k] = (col[r] - h0[r]) / h
-    _residual(model, w, lam, col)  # leave the gains at w
+    _residual(model, w, lam, col)  # the sweep at w, kept to put back
+    D0 = model.D.copy()
+    gains0 = model.gains.copy()
+    x = w[:3]
+    for t in range(model.top - 1, 0, -1):
+        for j in range(3):
+            k = 3 * t + j
+            h = FD_STEP * max(1.0, abs(w[k]))
+            model.sig[t, j] = _sigmoid(w[k] + h)
+            sweep_turn(model, x, t)
+            for q in range(3):
+                J[q, k] = (w[q] - model.D[0, q] - h0[q]) / h
+            for r in range(3, 3 * (t + 1)):
+                yr = w[r] + h if r == k else w[r]
+                J[r, k] = (yr - lam * model.gains[r // 3, r % 3] - h0[r]) / h
+            for r in range(3 * (t + 1), n):
+                J[r, k] = 0.0
+            model.sig[t, j] = _sigmoid(w[k])
+            model.D[: t + 1] = D0[: t + 1]
+            model.gains[: t + 1] = gains0[: t + 1]
     for r in range(3):
         J[r, n] = 0.0
     for t in range(1, model.top):
@@ -267,7 +294,7 @@ def _polish_residual(model, z, m, mixers, p, x, res):  # pragma: no cover - numb
     for t in range(1, model.top):
         for j in range(3):
             model.sig[t, j] = p[t, j]
-    sweep_turn(model, x)
+    sweep_turn(model, x, model.top - 1)
     for q in range(3):
         res[q] = x[q] - model.D[0, q]
     for k in range(m):

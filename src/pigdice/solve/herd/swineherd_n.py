@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -67,12 +67,16 @@ from pigdice.solve.herd.n_bundles import (
     new_sweep,
     row_count,
 )
-from pigdice.solve.herd.n_levels import solve_levels
+from pigdice.solve.herd.n_levels import COUNTS, solve_levels
 from pigdice.solve.herd.n_lone import ending, lone, past_table
 from pigdice.solve.herd.n_pairs import pair_sweep
 from pigdice.solve.herd.n_turns import payoffs3, turn
 from pigdice.solve.herd.swineherd import Die, read_die
 from pigdice.solve.memory import GiB, budget_bytes, format_bytes
+from pigdice.solve.memory import herd_group_bytes as table_bytes
+
+if TYPE_CHECKING:
+    from pigdice.solve.solver import Progress
 
 __all__ = [
     "MAX_GOAL",
@@ -94,12 +98,6 @@ MAX_GOAL = 120  # tables grow as goal^4 (about 18 goal^4 bytes, twice that for t
 MEMORY_LIMIT = 8 * GiB
 
 
-def table_bytes(goal: int) -> int:
-    """Return the bytes of the equilibrium tables at ``goal`` (the exploitability pass needs as much again)."""
-    pairs = goal * (goal + 1) // 2
-    return 8 * (9 * goal**3 + 3 * pairs * goal * goal + 3 * pairs * (goal * (goal - 1) // 2) + 2 * (4 * goal + 1) * 2)
-
-
 def _check(variant: Variant, players: int) -> Die:
     """Return the variant's shared die, or raise BadParameterError / ResourceLimitError naming the problem."""
     if players == 2:
@@ -107,6 +105,11 @@ def _check(variant: Variant, players: int) -> Die:
     if players != PLAYERS:
         raise BadParameterError(f"the n-player Swine Herd solver takes {PLAYERS} players, not {players}")
     die = read_die(variant)
+    if not variant.sits_at_goal:
+        raise BadParameterError(
+            f"the {players}-player Swine Herd solver plays the house rule that everyone standing sits once the "
+            "turn total takes them all to the goal (without it play need not end)"
+        )
     goal = variant.goal
     if not 1 <= goal <= MAX_GOAL:
         raise BadParameterError(
@@ -330,13 +333,14 @@ class SwineHerdNPolicy:
         return stage.sit[stage.seats.index(seat)]
 
 
-def solve_swine_herd_n(variant: Variant, players: int = 3) -> SwineHerdNPolicy:
+def solve_swine_herd_n(variant: Variant, players: int = 3, progress: Progress | None = None) -> SwineHerdNPolicy:
     """Solve ``variant`` (Swine Herd on one shared add-or-bust roll) for ``players`` (3) players.
 
-    Returns the selected stationary equilibrium (see the module docstring). Raises
-    BadParameterError for 2 players (use the exact 2-player solver), other player counts, a
-    turn-based variant, an unsupported roll table or a goal above MAX_GOAL, and ResourceLimitError
-    when the tables would not fit the memory budget.
+    ``progress`` (fraction, label) is told after every score sum. Returns the selected stationary
+    equilibrium (see the module docstring). Raises BadParameterError for 2 players (use the exact
+    2-player solver), other player counts, a turn-based variant, an unsupported roll table, players
+    who may roll on at the goal or a goal above MAX_GOAL, and ResourceLimitError when the tables
+    would not fit the memory budget.
     """
     die = _check(variant, players)
     goal = variant.goal
@@ -344,16 +348,39 @@ def solve_swine_herd_n(variant: Variant, players: int = 3) -> SwineHerdNPolicy:
     tables = _allocate(goal)
     game = _game(die, tables)
     past_table(game)
-    statistics = solve_levels(game, tables.stored, False)
+    statistics = _run_levels(game, tables.stored, False, progress, "the equilibrium")
     return SwineHerdNPolicy(variant.name, goal, players, die, tables, time.perf_counter() - started, statistics)
 
 
-def best_response_values(policy: SwineHerdNPolicy) -> np.ndarray:
+def _level_weights(goal: int) -> np.ndarray:
+    """Return the share of a solve's work done once each score sum (from the top) is solved: by its sorted turn
+    starts, and one for its other states."""
+    weights = np.ones(4 * goal + 1)
+    for s0 in range(goal):
+        for s1 in range(s0, goal):
+            weights[s0 + s1 + s1 : s0 + s1 + goal] += 1.0
+    return np.cumsum(weights[::-1]) / weights.sum()
+
+
+def _run_levels(game: Game, stored: StoredProfiles, br: bool, progress: Progress | None, label: str) -> Statistics:
+    """Solve every score sum from the highest down, one sum per kernel call (progress and Ctrl-C between sums)."""
+    goal = game.goal
+    counts = np.zeros(COUNTS, dtype=np.int64)
+    done = _level_weights(goal)
+    top = 4 * goal
+    for n in range(top, -1, -1):
+        solve_levels(game, stored, br, n, n, counts)
+        if progress is not None:
+            progress(float(done[top - n]), f"{label}, score sum {n}")
+    return Statistics(*(int(c) for c in counts))
+
+
+def best_response_values(policy: SwineHerdNPolicy, progress: Progress | None = None) -> np.ndarray:
     """Return B[s1, s2, s3, i]: player i's best-response share at each turn start against the others' strategies."""
     started = time.perf_counter()
     goal, die, tables = policy.goal, policy.die, policy.tables
     best = _allocate(goal, mixes=False)
-    solve_levels(_game(die, tables, best), tables.stored, True)
+    _run_levels(_game(die, tables, best), tables.stored, True, progress, "the best responses")
     policy._exploitability.append(_report(policy, best.V, time.perf_counter() - started))
     return best.V
 
@@ -367,10 +394,10 @@ def _report(policy: SwineHerdNPolicy, B: np.ndarray, seconds: float) -> Exploita
     )
 
 
-def exploitability_report(policy: SwineHerdNPolicy) -> Exploitability:
+def exploitability_report(policy: SwineHerdNPolicy, progress: Progress | None = None) -> Exploitability:
     """Return the best-response gains (computed exactly once per policy, then remembered)."""
     if not policy._exploitability:
-        best_response_values(policy)
+        best_response_values(policy, progress)
     return policy._exploitability[-1]
 
 
