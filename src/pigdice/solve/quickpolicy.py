@@ -29,7 +29,7 @@ from pigdice.solve.positions import Position
 from pigdice.solve.quickherd import HerdTurns
 from pigdice.solve.quicklast import last_turn_row, prefer, single_throw
 from pigdice.solve.quickrow import Ending, Row, action_values, dice_values, option_names, outcomes, turn_row
-from pigdice.solve.solved import SolvedPolicy
+from pigdice.solve.solved import SolvedPolicy, StagePlay
 from pigdice.solve.storage import save_npz
 
 MAX_ROWS = 4096  # turn rows kept per policy; past this they are dropped and computed again on demand
@@ -291,7 +291,7 @@ class QuickEnding(QuickPolicy):
         save_npz(path, meta, values=self.values, last=self.last)
 
 
-class QuickHerd(QuickPolicy):
+class QuickHerd(StagePlay, QuickPolicy):
     """Swine Herd's exact 2-player equilibrium (``SwineHerdExact``) from V[a, b]: whoever chooses is seat A."""
 
     @property
@@ -382,17 +382,6 @@ class QuickHerd(QuickPolicy):
             return {name: chance for name, chance in (("hold", sit), ("roll", 1.0 - sit)) if chance > 0.0}
         values = self.action_values(position)
         return {"hold" if values["hold"] >= values["roll"] else "roll": 1.0}
-
-    def best(self, position: Position) -> str:
-        """Return the equilibrium's likelier option (sitting on an even mix)."""
-        return "hold" if self.strategy(position).get("hold", 0.0) >= 0.5 else "roll"
-
-    def play(self, position: Position, draw: Callable[[], float] | None) -> str:
-        """Return the option played: where the equilibrium mixes, sitting if ``draw()`` falls below its chance."""
-        sit = self.strategy(position).get("hold", 0.0)
-        if 0.0 < sit < 1.0 and draw is not None:
-            return "hold" if draw() < sit else "roll"
-        return self.best(position)
 
     def win_vector(self, position: Position) -> tuple[float, ...]:
         """Return (the mover's, the other's) win chance, a shared win counting one half."""

@@ -128,3 +128,19 @@ class SolvedPolicy:
     def save(self, path: Path) -> None:
         """Save the policy to ``path`` (.npz)."""
         raise NotImplementedError
+
+
+class StagePlay(SolvedPolicy):
+    """The play of Swine Herd's equilibria (2 players, 3 players, plain Python): where a stage game mixes,
+    the mover sits with its chance; ``strategy`` gives it, these two read it."""
+
+    def best(self, position: Position) -> str:
+        """Return the equilibrium's likelier option (sitting on an even mix)."""
+        return "hold" if self.strategy(position).get("hold", 0.0) >= 0.5 else "roll"
+
+    def play(self, position: Position, draw: Callable[[], float] | None) -> str:
+        """Return the option played: where the equilibrium mixes, sitting if ``draw()`` falls below its chance."""
+        sit = self.strategy(position).get("hold", 0.0)
+        if 0.0 < sit < 1.0 and draw is not None:
+            return "hold" if draw() < sit else "roll"
+        return self.best(position)

@@ -13,7 +13,6 @@ best response against the others' strategies, over every turn start; it is compu
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,7 +29,7 @@ from pigdice.solve.herd.swineherd_n import (
     solve_swine_herd_n,
 )
 from pigdice.solve.positions import Position
-from pigdice.solve.solved import SolvedPolicy
+from pigdice.solve.solved import StagePlay
 
 if TYPE_CHECKING:
     from pigdice.solve.solver import Progress
@@ -50,7 +49,7 @@ SELECTION_RULE = (
 
 
 @dataclass
-class SwineHerdNExact(SolvedPolicy):
+class SwineHerdNExact(StagePlay):
     """The 3-player equilibrium of a simultaneous variant with its exploitability, answering at ``Position`` s."""
 
     solved: SwineHerdNPolicy
@@ -141,17 +140,6 @@ class SwineHerdNExact(SolvedPolicy):
             return {"roll": 1.0}
         sit = stage.sit[0]
         return {name: chance for name, chance in (("hold", sit), ("roll", 1.0 - sit)) if chance > 0.0}
-
-    def best(self, position: Position) -> str:
-        """Return the equilibrium's likelier option (sitting on an even mix)."""
-        return "hold" if self.strategy(position).get("hold", 0.0) >= 0.5 else "roll"
-
-    def play(self, position: Position, draw: Callable[[], float] | None) -> str:
-        """Return the option played: where the equilibrium mixes, sitting if ``draw()`` falls below its chance."""
-        sit = self.strategy(position).get("hold", 0.0)
-        if 0.0 < sit < 1.0 and draw is not None:
-            return "hold" if draw() < sit else "roll"
-        return self.best(position)
 
     def win_vector(self, position: Position) -> tuple[float, ...]:
         """Return every player's expected share of the win at ``position``, the mover first."""

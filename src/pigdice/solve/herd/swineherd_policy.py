@@ -10,7 +10,6 @@ roll of a turn there is nothing to sit down with: the only option is to stand ("
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,11 +19,11 @@ from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Variant
 from pigdice.solve.herd.swineherd import SwineHerdPolicy, solve_swine_herd
 from pigdice.solve.positions import Position
-from pigdice.solve.solved import SolvedPolicy
+from pigdice.solve.solved import StagePlay
 
 
 @dataclass
-class SwineHerdExact(SolvedPolicy):
+class SwineHerdExact(StagePlay):
     """The exact 2-player equilibrium of a simultaneous variant, answering at ``Position`` s."""
 
     solved: SwineHerdPolicy
@@ -97,19 +96,6 @@ class SwineHerdExact(SolvedPolicy):
             return {name: chance for name, chance in (("hold", sit), ("roll", 1.0 - sit)) if chance > 0.0}
         values = self.action_values(position)
         return {"hold" if values["hold"] >= values["roll"] else "roll": 1.0}
-
-    def best(self, position: Position) -> str:
-        """Return the equilibrium's likelier option (sitting on an even mix)."""
-        chances = self.strategy(position)
-        return "hold" if chances.get("hold", 0.0) >= 0.5 else "roll"
-
-    def play(self, position: Position, draw: Callable[[], float] | None) -> str:
-        """Return the option played: where the equilibrium mixes, sitting if ``draw()`` falls below its chance."""
-        chances = self.strategy(position)
-        sit = chances.get("hold", 0.0)
-        if 0.0 < sit < 1.0 and draw is not None:
-            return "hold" if draw() < sit else "roll"
-        return self.best(position)
 
     def win_vector(self, position: Position) -> tuple[float, ...]:
         """Return (the mover's, the other's) win chance, a shared win counting one half."""
