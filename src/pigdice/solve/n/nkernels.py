@@ -36,6 +36,7 @@ from pigdice.solve.n.ntuples import cycle_period, first_tuple, next_tuple
 from pigdice.solve.n.rows import FIRST_TO_GOAL, CycleResult, LevelStats, Mover, Sweep, TurnRows
 from pigdice.solve.positions import INDIFFERENCE, TRUNCATION_ERROR
 from pigdice.solve.step import WITHOUT_REFCOUNTS, effect_step
+from pigdice.solve.tables import KIND_BUST
 
 __all__ = ["FIRST_TO_GOAL"]
 
@@ -186,6 +187,73 @@ def _reach(game, total):  # pragma: no cover - numba
 
 
 @njit(cache=True, **WITHOUT_REFCOUNTS)
+def _sweep_adds(game, W, mover, x, rows):  # pragma: no cover - numba
+    """``_sweep`` of a cycle member's turn first to the goal with one roll choice whose throws only add to the
+    turn total or bust it (Pig): the same rows and interval, bit for bit (the same sums in the same order),
+    the two options held in registers rather than tested effect by effect as the general sweep does."""
+    t = game.table
+    kinds, amounts, probs = t.kinds, t.amounts, t.probabilities
+    C, d, act = rows.C, rows.d, rows.act
+    n = game.players
+    landing = mover.base + mover.score  # the flat index the mover lands on with turn total 0 (plus k)
+    seat = mover.next_seat
+    top = game.goal - mover.score
+    effects = kinds.shape[0]
+    lo = -np.inf
+    hi = np.inf
+    for k in range(top - 1, -1, -1):
+        hc = 0.0 if k == 0 else share(W, n, seat, landing + k, n - 1)
+        hd = 1.0 if k == 0 else 0.0
+        rc = 0.0
+        rd = 0.0
+        for e in range(effects):
+            p = probs[e]
+            if kinds[e] == KIND_BUST:
+                rd += p
+                continue
+            total = k + amounts[e]
+            if total < top:
+                rc += p * C[total, 0]
+                rd += p * d[total]
+            else:  # banks the goal: the mover wins
+                rc += p
+        # the tie-break, as ``_sweep``: at k = 0 rolling stands unless passing is better, else holding
+        if k == 0:
+            a = hc - rc - INDIFFERENCE
+            s = hd - rd
+        else:
+            a = rc - hc - INDIFFERENCE
+            s = rd - hd
+        better = a + s * x > 0.0
+        if s != 0.0:
+            edge = -a / s
+            if better == (s > 0.0):
+                lo = max(lo, edge)
+            else:
+                hi = min(hi, edge)
+        rolls = better != (k == 0)
+        if rolls:
+            for r in range(1, n):
+                C[k, r] = 0.0
+            for e in range(effects):
+                total = k + amounts[e]
+                if kinds[e] != KIND_BUST and total < top:  # a win adds 0 to the others
+                    p = probs[e]
+                    for r in range(1, n):
+                        C[k, r] += p * C[total, r]
+            C[k, 0] = rc
+            d[k] = rd
+            act[k] = 1
+        else:
+            for r in range(1, n):
+                C[k, r] = 0.0 if k == 0 else share(W, n, seat, landing + k, r - 1)
+            C[k, 0] = hc
+            d[k] = hd
+            act[k] = 0
+    return Sweep(top, lo, hi, 0.0, False)
+
+
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _sweep(game, W, mover, x, xv, rows, min_top):  # pragma: no cover - numba
     """Solve one turn of the mover (``_mover``: score a0, seat) given x, their own entry of the cycle's next state.
 
@@ -207,6 +275,8 @@ def _sweep(game, W, mover, x, xv, rows, min_top):  # pragma: no cover - numba
     t = game.table
     kinds, amounts, keeps, probs, offsets = t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets
     C, d, act, rolls, opt_c, opt_d, acc = rows.C, rows.d, rows.act, rows.rolls, rows.opt_c, rows.opt_d, rows.acc
+    if game.adds_only and min_top == 0 and rolls.shape[0] == 0 and offsets.shape[0] == 2:
+        return _sweep_adds(game, W, mover, x, rows)
     seat, rest, a0 = mover.seat, mover.rest, mover.score
     goal, n, one_throw = game.goal, game.players, game.one_throw
     if one_throw:
