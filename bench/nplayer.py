@@ -195,7 +195,7 @@ def main() -> None:
             f"residual {policy.residual:.1e}, peak memory {peak_rss()}"
         )
         print(f"  seats: {', '.join(f'{p:.6f}' for p in policy.win_probability_by_seat())}")
-        print(f"  start vector: {', '.join(repr(float(p)) for p in policy.W[0, 0])}")
+        print(f"  start vector: {', '.join(repr(p) for p in policy.win_probability_by_seat())}")
         print(f"  {describe(policy)}")
         if args.games:
             cross_check(policy, args.games, args.seed)
