@@ -36,7 +36,6 @@ from pigdice.solve.n.ntuples import cycle_period, first_tuple, next_tuple
 from pigdice.solve.n.rows import FIRST_TO_GOAL, CycleResult, LevelStats, Mover, Sweep, TurnRows
 from pigdice.solve.positions import INDIFFERENCE, TRUNCATION_ERROR
 from pigdice.solve.step import WITHOUT_REFCOUNTS, effect_step
-from pigdice.solve.tables import KIND_BUST
 
 __all__ = ["FIRST_TO_GOAL"]
 
@@ -192,9 +191,10 @@ def _sweep_adds(game, W, mover, x, rows):  # pragma: no cover - numba
     turn total or bust it (Pig): the same rows and interval, bit for bit (the same sums in the same order),
     the two options held in registers rather than tested effect by effect as the general sweep does."""
     t = game.table
-    kinds, amounts, probs = t.kinds, t.amounts, t.probabilities
+    kinds, amounts, keeps, probs = t.kinds, t.amounts, t.keeps, t.probabilities
     C, d, act = rows.C, rows.d, rows.act
     n = game.players
+    a0 = mover.score
     landing = mover.base + mover.score  # the flat index the mover lands on with turn total 0 (plus k)
     seat = mover.next_seat
     top = game.goal - mover.score
@@ -208,11 +208,10 @@ def _sweep_adds(game, W, mover, x, rows):  # pragma: no cover - numba
         rd = 0.0
         for e in range(effects):
             p = probs[e]
-            if kinds[e] == KIND_BUST:
+            _, total, ends = effect_step(kinds[e], amounts[e], keeps[e], a0, k)
+            if ends:  # a bust
                 rd += p
-                continue
-            total = k + amounts[e]
-            if total < top:
+            elif total < top:
                 rc += p * C[total, 0]
                 rd += p * d[total]
             else:  # banks the goal: the mover wins
@@ -236,8 +235,8 @@ def _sweep_adds(game, W, mover, x, rows):  # pragma: no cover - numba
             for r in range(1, n):
                 C[k, r] = 0.0
             for e in range(effects):
-                total = k + amounts[e]
-                if kinds[e] != KIND_BUST and total < top:  # a win adds 0 to the others
+                _, total, ends = effect_step(kinds[e], amounts[e], keeps[e], a0, k)
+                if not ends and total < top:  # a win adds 0 to the others
                     p = probs[e]
                     for r in range(1, n):
                         C[k, r] += p * C[total, r]
