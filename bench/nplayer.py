@@ -102,7 +102,7 @@ def describe(policy: PlayersPolicy) -> str:
     stats = policy.stats
     if stats is None:
         return "loaded, no solve statistics"
-    tuples = policy.values.size // policy.players
+    tuples = policy.values.size // policy.values.shape[-1]  # compact values keep players - 1 entries a tuple
     return (
         f"{stats.cycles:,} cycles, {stats.sweeps / tuples:.3f} turn sweeps per score tuple, "
         f"{stats.mixed} cycles with a mixed equilibrium (largest gain of another plan {stats.mix_gain:.1e}), "
@@ -191,11 +191,11 @@ def main() -> None:
         policy, wall, cpu = timed(lambda: solve_players(variant, n, progress=progress, threads=threads), 1)
         print(
             f"{args.variant} {n} players goal {args.goal}: {wall:.1f} s wall, {cpu:.1f} s CPU, "
-            f"{policy.values.size // n:,} score tuples, {policy.states:,} decision points, "
+            f"{policy.values.size // policy.values.shape[-1]:,} score tuples, {policy.states:,} decision points, "
             f"residual {policy.residual:.1e}, peak memory {peak_rss()}"
         )
         print(f"  seats: {', '.join(f'{p:.6f}' for p in policy.win_probability_by_seat())}")
-        print(f"  start vector: {', '.join(repr(float(p)) for p in policy.W[0, 0])}")
+        print(f"  start vector: {', '.join(repr(p) for p in policy.win_probability_by_seat())}")
         print(f"  {describe(policy)}")
         if args.games:
             cross_check(policy, args.games, args.seed)

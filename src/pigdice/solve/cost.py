@@ -206,7 +206,7 @@ def distributed_estimate(variant: Variant, players: int, workers: int = DEFAULT_
     tasks = max(1, told.states // TASK_STATES) + sums
     low, high = told.seconds
     overhead = tasks * TASK_OVERHEAD_SECONDS
-    store = players_values_bytes(variant.goal, players)
+    store = players_values_bytes(variant.goal, players, players)  # the store keeps every entry
     return DistributedEstimate(
         workers, store, WORKER_BASE_BYTES, tasks, (low / workers + overhead, high / workers + overhead)
     )

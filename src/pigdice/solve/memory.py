@@ -215,19 +215,33 @@ def check_memory(what: str, goal: int, need: Need) -> int:
 ANDERSON_COPIES = 32
 
 
-def players_values_bytes(goal: int, players: int) -> int:
-    """Return the bytes of an n-player policy's win vectors W, (goal,) * players + (players,) float64."""
-    return 8 * players * goal**players
+# n-player win vectors that would take more than this are kept compact: n - 1 entries a state, the
+# mover's own being 1 minus the others' (``pigdice.solve.n.nkernels.share``): 4 players to 100 in 2.4 GB, not 3.2
+COMPACT_BYTES = 1 << 30
 
 
-def players_solver_bytes(goal: int, players: int, resets: bool = False) -> int:
-    """Return the n-player solver's peak (nplayer.solve_players): W, the warm turn rows (goal, goal, n) and
-    (goal, goal), and with resets ``ANDERSON_COPIES`` copies of the reset values W[..., 0, :] and two anchor
-    numbers per turn start (float64: where its pure choices stood last pass, and how often they flipped)."""
+def players_shares(goal: int, players: int) -> int:
+    """Return the entries an n-player solve keeps per state: every player's, or players - 1 where the full
+    win vectors would take more than COMPACT_BYTES."""
+    return players - 1 if 8 * players * goal**players > COMPACT_BYTES else players
+
+
+def players_values_bytes(goal: int, players: int, shares: int | None = None) -> int:
+    """Return the bytes of an n-player policy's win vectors W, (goal,) * players + (shares,) float64
+    (``shares`` None: as ``players_shares`` keeps them)."""
+    return 8 * (players_shares(goal, players) if shares is None else shares) * goal**players
+
+
+def players_solver_bytes(goal: int, players: int, resets: bool = False, shares: int | None = None) -> int:
+    """Return the n-player solver's peak (nplayer.solve_players): W (``shares`` entries a state, None: as
+    ``players_shares``), the warm turn rows (goal, goal, n) and (goal, goal), and with resets
+    ``ANDERSON_COPIES`` copies of the reset values W[..., 0, :] and two anchor numbers per turn start
+    (float64: where its pure choices stood last pass, and how often they flipped)."""
     rows = 8 * goal * goal * (players + 1)
-    anderson = ANDERSON_COPIES * players_values_bytes(goal, players) // goal if resets else 0
-    anchors = 2 * players_values_bytes(goal, players) // players if resets else 0
-    return players_values_bytes(goal, players) + rows + anderson + anchors
+    values = players_values_bytes(goal, players, shares)
+    anderson = ANDERSON_COPIES * values // goal if resets else 0
+    anchors = 2 * 8 * goal**players if resets else 0
+    return values + rows + anderson + anchors
 
 
 def banked_table_bytes(goal: int, players: int, equal_turns: bool, width: int) -> int:

@@ -269,7 +269,7 @@ def solve_distributed(
         what = (
             f"keeping the values of {variant.name} for {players} players in memory (a store folder keeps them on disk)"
         )
-        check_memory(what, variant.goal, lambda goal: players_values_bytes(goal, players))
+        check_memory(what, variant.goal, lambda goal: players_values_bytes(goal, players, players))
     if client is None:
         with dask_client() as own:
             return solve_distributed(variant, players, own, store, progress, tolerance, task_states, flush)

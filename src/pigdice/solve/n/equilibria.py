@@ -383,13 +383,14 @@ def search_policy(policy: Any, progress: Progress | None = None, max_cycles: int
     weights = _states_at_sums(goal, n)
     total = float(weights.sum())
     done = 0.0
+    W = policy.full_W()  # the search reads every entry
     s = n * (goal - 1)
     while s >= 0 and search.tally.searched < max_cycles:
         low, chunk = s, weights[s]
         while low > 0 and chunk + weights[low - 1] <= min(PROGRESS_STATES, n * max_cycles):  # a cycle: n states
             low -= 1
             chunk += weights[low]
-        search(policy.W, s, low, policy.banked)
+        search(W, s, low, policy.banked)
         done += chunk
         s = low - 1
         if progress is not None:

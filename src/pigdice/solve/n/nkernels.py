@@ -5,6 +5,8 @@ every score below the goal, stored at the flat index sum_r a_r goal^(n-1-r) (mix
 kernel serves any n). Its value is a vector: W[seat, index, r] is the win probability of the player
 r places after the mover. The seat axis has size 1 here (first-to-goal values do not depend on the
 mover's seat); it is threaded through so that an "equal turns" solver can give it size n.
+Compact values keep n - 1 entries a state (``share``: the mover's own is 1 minus the others'), a
+quarter less memory at 4 players; every kernel reads and writes W through ``share`` and ``_put``.
 
 Every move but one leads to a higher score sum (or, through a reset, to a lower one, handled by
 repeated passes as in ``rollhold``). The exception is a turn that ends with nothing banked (a bust,
@@ -98,6 +100,30 @@ def banked_vector(game, total, rest, seat):  # pragma: no cover - numba
 
 
 @njit(cache=True, inline="always")
+def share(W, n, seat, idx, r):  # pragma: no cover - numba
+    """Return entry r of the win vector W[seat, idx]: stored, or in compact values (n - 1 entries a state,
+    ``compact_shares``) entry 0, the mover's, is 1 minus the others' (a vector sums to 1) and entry r
+    is stored at r - 1."""
+    if W.shape[2] == n:
+        return W[seat, idx, r]
+    if r > 0:
+        return W[seat, idx, r - 1]
+    others = 0.0
+    for j in range(n - 1):
+        others += W[seat, idx, j]
+    return 1.0 - others
+
+
+@njit(cache=True, inline="always")
+def _put(W, n, seat, idx, r, v):  # pragma: no cover - numba
+    """Write entry r of the win vector W[seat, idx] (in compact values entry 0 is not kept: ``share``)."""
+    if W.shape[2] == n:
+        W[seat, idx, r] = v
+    elif r > 0:
+        W[seat, idx, r - 1] = v
+
+
+@njit(cache=True, inline="always")
 def _mover(W, goal, seat, rest, a0):  # pragma: no cover - numba
     """Return the ``Mover`` of a turn from seat ``seat`` with score a0, the others' scores at flat index ``rest``."""
     return Mover(seat, (seat + 1) % W.shape[0], rest, rest * goal, a0)
@@ -109,7 +135,8 @@ def _landed(game, W, mover, score, r):  # pragma: no cover - numba
     banked at or past the goal (``banked_share``), else the next mover's entry r - 1 at the new scores."""
     if score >= game.goal:
         return banked_share(game, score, mover.rest, mover.seat, r)
-    return W[mover.next_seat, mover.base + score, r - 1 if r > 0 else game.players - 1]
+    n = game.players
+    return share(W, n, mover.next_seat, mover.base + score, r - 1 if r > 0 else n - 1)
 
 
 @njit(cache=True, **WITHOUT_REFCOUNTS)
@@ -159,6 +186,73 @@ def _reach(game, total):  # pragma: no cover - numba
 
 
 @njit(cache=True, **WITHOUT_REFCOUNTS)
+def _sweep_adds(game, W, mover, x, rows):  # pragma: no cover - numba
+    """``_sweep`` of a cycle member's turn first to the goal with one roll choice whose throws only add to the
+    turn total or bust it (Pig): the same rows and interval, bit for bit (the same sums in the same order),
+    the two options held in registers rather than tested effect by effect as the general sweep does."""
+    t = game.table
+    kinds, amounts, keeps, probs = t.kinds, t.amounts, t.keeps, t.probabilities
+    C, d, act = rows.C, rows.d, rows.act
+    n = game.players
+    a0 = mover.score
+    landing = mover.base + mover.score  # the flat index the mover lands on with turn total 0 (plus k)
+    seat = mover.next_seat
+    top = game.goal - mover.score
+    effects = kinds.shape[0]
+    lo = -np.inf
+    hi = np.inf
+    for k in range(top - 1, -1, -1):
+        hc = 0.0 if k == 0 else share(W, n, seat, landing + k, n - 1)
+        hd = 1.0 if k == 0 else 0.0
+        rc = 0.0
+        rd = 0.0
+        for e in range(effects):
+            p = probs[e]
+            _, total, ends = effect_step(kinds[e], amounts[e], keeps[e], a0, k)
+            if ends:  # a bust
+                rd += p
+            elif total < top:
+                rc += p * C[total, 0]
+                rd += p * d[total]
+            else:  # banks the goal: the mover wins
+                rc += p
+        # the tie-break, as ``_sweep``: at k = 0 rolling stands unless passing is better, else holding
+        if k == 0:
+            a = hc - rc - INDIFFERENCE
+            s = hd - rd
+        else:
+            a = rc - hc - INDIFFERENCE
+            s = rd - hd
+        better = a + s * x > 0.0
+        if s != 0.0:
+            edge = -a / s
+            if better == (s > 0.0):
+                lo = max(lo, edge)
+            else:
+                hi = min(hi, edge)
+        rolls = better != (k == 0)
+        if rolls:
+            for r in range(1, n):
+                C[k, r] = 0.0
+            for e in range(effects):
+                _, total, ends = effect_step(kinds[e], amounts[e], keeps[e], a0, k)
+                if not ends and total < top:  # a win adds 0 to the others
+                    p = probs[e]
+                    for r in range(1, n):
+                        C[k, r] += p * C[total, r]
+            C[k, 0] = rc
+            d[k] = rd
+            act[k] = 1
+        else:
+            for r in range(1, n):
+                C[k, r] = 0.0 if k == 0 else share(W, n, seat, landing + k, r - 1)
+            C[k, 0] = hc
+            d[k] = hd
+            act[k] = 0
+    return Sweep(top, lo, hi, 0.0, False)
+
+
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def _sweep(game, W, mover, x, xv, rows, min_top):  # pragma: no cover - numba
     """Solve one turn of the mover (``_mover``: score a0, seat) given x, their own entry of the cycle's next state.
 
@@ -180,6 +274,8 @@ def _sweep(game, W, mover, x, xv, rows, min_top):  # pragma: no cover - numba
     t = game.table
     kinds, amounts, keeps, probs, offsets = t.kinds, t.amounts, t.keeps, t.probabilities, t.offsets
     C, d, act, rolls, opt_c, opt_d, acc = rows.C, rows.d, rows.act, rows.rolls, rows.opt_c, rows.opt_d, rows.acc
+    if game.adds_only and min_top == 0 and rolls.shape[0] == 0 and offsets.shape[0] == 2:
+        return _sweep_adds(game, W, mover, x, rows)
     seat, rest, a0 = mover.seat, mover.rest, mover.score
     goal, n, one_throw = game.goal, game.players, game.one_throw
     if one_throw:
@@ -290,12 +386,12 @@ def _guess(W, seat, target, digits, m, n, goal, powers):  # pragma: no cover - n
         j = m + 1 + q
         if digits[j - n if j >= n else j] + 2 < goal:
             step = powers[n - 1 - q]
-            g = 2.0 * W[seat, target + step, n - 1] - W[seat, target + 2 * step, n - 1]
+            g = 2.0 * share(W, n, seat, target + step, n - 1) - share(W, n, seat, target + 2 * step, n - 1)
             return min(max(g, 0.0), 1.0)
     for q in range(n - 1, -1, -1):
         j = m + 1 + q
         if digits[j - n if j >= n else j] + 1 < goal:
-            return W[seat, target + powers[n - 1 - q], n - 1]
+            return share(W, n, seat, target + powers[n - 1 - q], n - 1)
     return 1.0 / n
 
 
@@ -424,13 +520,13 @@ def _start_cycle(game, W, a, L, s0, fresh, work):  # pragma: no cover - numba
         if fresh:
             work.xs[m] = _guess(W, nseat, target, a, m, n, goal, work.powers)
         else:
-            work.xs[m] = W[nseat, target, n - 1]
+            work.xs[m] = share(W, n, nseat, target, n - 1)
         work.xmin[m] = work.xs[m]
         work.xmax[m] = work.xs[m]
         work.first[m] = work.xs[m]
         work.need[m] = True
         for r in range(n):
-            work.old[m, r] = W[(s0 + m) % seats, work.idxs[m], r]
+            work.old[m, r] = share(W, n, (s0 + m) % seats, work.idxs[m], r)
 
 
 @njit(cache=True, **WITHOUT_REFCOUNTS)
@@ -623,7 +719,7 @@ def _solve_cycle(game, W, a, period, s0, fresh, work, overrides, written, anchor
             v = ws[m, r]
             residual = max(residual, abs(chosen_C[m, r] + chosen_D[m] * ws[nxt, r - 1 if r > 0 else last] - v))
             change = max(change, abs(v - work.old[m, r]))
-            W[(s0 + m) % seats, idxs[m], r] = v
+            _put(W, n, (s0 + m) % seats, idxs[m], r, v)
     return CycleResult(swept, change, residual, 0.0 if settled else best_regret, added, truncation, at_end,
                        mixing >= 0, mix_gain, kept)  # fmt: skip
 
@@ -718,7 +814,7 @@ def turn_rows(game, W, seat, idx, a0, decide, min_top):  # pragma: no cover - nu
         top_power *= goal
     mover = _mover(W, goal, seat, idx - a0 * top_power, a0)
     next_seat, base = mover.next_seat, mover.base
-    x = W[next_seat, base + a0, n - 1]
+    x = share(W, n, next_seat, base + a0, n - 1)
     if np.isnan(decide):
         decide = x
     FT = game.banked
@@ -730,7 +826,7 @@ def turn_rows(game, W, seat, idx, a0, decide, min_top):  # pragma: no cover - nu
     hold = np.empty(top)
     for k in range(top):
         for r in range(n):
-            win[k, r] = rows.C[k, r] + rows.d[k] * W[next_seat, base + a0, r - 1 if r > 0 else n - 1]
+            win[k, r] = rows.C[k, r] + rows.d[k] * share(W, n, next_seat, base + a0, r - 1 if r > 0 else n - 1)
         if game.one_throw:
             hold[k] = np.nan
         elif k == 0:

@@ -39,7 +39,7 @@ import numpy as np
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Endgame, Variant
-from pigdice.solve.memory import check_memory, players_solver_bytes, players_values_bytes
+from pigdice.solve.memory import check_memory, players_shares, players_solver_bytes, players_values_bytes
 from pigdice.solve.n import levels, nkernels
 from pigdice.solve.n.levels import LevelSolver, plan_stages
 from pigdice.solve.n.rows import (
@@ -100,11 +100,14 @@ def check_players(variant: Variant, players: int) -> None:
     variant.check_players(players)
 
 
-def memory_need(players: int, resets: bool, width: int = 0, equal_turns: bool = False) -> Callable[[int], int]:
+def memory_need(
+    players: int, resets: bool, width: int = 0, equal_turns: bool = False, shares: int | None = None
+) -> Callable[[int], int]:
     """Return the solver's bytes as a function of the goal, for ``check_memory`` (with an ending: the
-    banked table of ``width`` totals past the goal, the seat axis of equal turns, the longer rows)."""
+    banked table of ``width`` totals past the goal, the seat axis of equal turns, the longer rows;
+    ``shares``: the entries kept per state, None: as ``players_shares``)."""
     if not width:
-        return lambda goal: players_solver_bytes(goal, players, resets)
+        return lambda goal: players_solver_bytes(goal, players, resets, shares)
     from pigdice.solve.n.finalturns import banked_bytes, levels_bytes
 
     seats = players if equal_turns else 1
@@ -112,7 +115,7 @@ def memory_need(players: int, resets: bool, width: int = 0, equal_turns: bool = 
     def need(goal: int) -> int:
         rows = 8 * goal * (goal + width + 1) * (players + 1)
         tables = banked_bytes(goal, width, equal_turns, players) + levels_bytes(goal, width, players)
-        return seats * players_solver_bytes(goal, players, resets) + tables + rows
+        return seats * players_solver_bytes(goal, players, resets, shares) + tables + rows
 
     return need
 
@@ -144,6 +147,7 @@ def solve_players(
     cap: int = 0,
     level_hook: LevelHook | None = None,
     threads: int | None = None,
+    compact: bool | None = None,
 ) -> PlayersPolicy:
     """Solve ``variant`` exactly for ``players`` players; return the policy.
 
@@ -157,14 +161,22 @@ def solve_players(
     one sum at a time, and may change the values just solved (``pigdice.solve.n.equilibria``: the solve
     under another choice of equilibria); the solve then follows the changed values. ``threads``: how many
     threads solve each sum's blocks (None: the setting PIGDICE_SOLVE_THREADS, else every core this process
-    may use; ``pigdice.solve.n.levels``); any number gives the same values bit for bit.
+    may use; ``pigdice.solve.n.levels``); any number gives the same values bit for bit. ``compact``: keep
+    n - 1 entries of each win vector, the mover's own being 1 minus the others' (``nkernels.share``; the
+    same values to rounding, a quarter less memory at 4 players); None: where the full vectors would take
+    more than ``memory.COMPACT_BYTES``. A level hook reads full vectors: the solve then keeps them.
     """
     variant = players_form(variant, players)
     check_players(variant, players)
     threads = solver_threads(threads)
     table = effect_table(variant)
+    if level_hook is not None or compact is False:
+        shares: int | None = players
+    else:
+        shares = players - 1 if compact else None
     if variant.endgame is Endgame.FIRST_TO_GOAL:
-        return _solve(variant, players, table, FIRST_TO_GOAL, NO_LAST, progress, tolerance, 0, level_hook, threads)
+        return _solve(variant, players, table, FIRST_TO_GOAL, NO_LAST, progress, tolerance, 0, level_hook, threads,
+                      shares)  # fmt: skip
     from pigdice.solve.n.finalturns import banked_bytes, banked_tables
 
     equal_turns = variant.endgame is Endgame.EQUAL_TURNS
@@ -173,12 +185,12 @@ def solve_players(
     first = FIRST_WIDTH_DOUBLING if doubles(table) else FIRST_WIDTH
     width = max(first, 2 * cap - variant.goal + int(table.amounts.max()) + 1) if cap else first
     while True:
-        need = memory_need(players, table.has_reset, width, equal_turns)
+        need = memory_need(players, table.has_reset, width, equal_turns, shares)
         check_memory(f"solving {variant.name} ({variant.endgame}) for {players} players", variant.goal, need)
         if progress is not None:
             progress(0.0, "the last turns")
         banked, last, game = banked_tables(variant, table, width, cap, players)
-        policy = _solve(variant, players, table, banked, last, progress, tolerance, cap, level_hook, threads)
+        policy = _solve(variant, players, table, banked, last, progress, tolerance, cap, level_hook, threads, shares)
         policy.__dict__["last_turn_game"] = game  # the cached property, already built
         if (policy.truncation <= TRUNCATION_ERROR and not _at_end(policy)) or width >= MAX_WIDTH:
             break
@@ -210,21 +222,25 @@ def _solve(
     cap: int,
     level_hook: LevelHook | None = None,
     threads: int = 1,
+    shares: int | None = None,
 ) -> PlayersPolicy:
-    """Solve with the banked table ``banked`` (``nkernels.banked_share``); return the policy."""
+    """Solve with the banked table ``banked`` (``nkernels.banked_share``), keeping ``shares`` entries of each
+    win vector (None: as ``memory.players_shares``); return the policy."""
     from pigdice.solve.two.endgame import bust_chance
 
     goal = variant.goal
     ending = banked.shape[0] > 0
     width = banked.shape[1] if ending else 0
     if not ending:
-        check_memory(f"solving {variant.name} for {players} players", goal, memory_need(players, table.has_reset))
+        need = memory_need(players, table.has_reset, shares=shares)
+        check_memory(f"solving {variant.name} for {players} players", goal, need)
     n = players
+    kept = players_shares(goal, n) if shares is None else shares
     started = time.perf_counter()
     seats = n if variant.endgame is Endgame.EQUAL_TURNS else 1
-    shape = (goal,) * n + (n,) if seats == 1 and not ending else (seats,) + (goal,) * n + (n,)
+    shape = (goal,) * n + (kept,) if seats == 1 and not ending else (seats,) + (goal,) * n + (kept,)
     values = np.full(shape, 1.0 / n)
-    W = values.reshape(seats, goal**n, n)  # a view
+    W = values.reshape(seats, goal**n, kept)  # a view
     one_throw = variant.decision is Decision.DICE_PER_TURN
     game = players_game(table, goal, n, one_throw, banked, bust_chance(table), cap)
     # with resets, where each cycle member's pure choices stood last pass (``nkernels._solve_cycle``)
@@ -254,7 +270,7 @@ def _solve(
             if progress is not None:
                 progress(done / total, f"pass {passes}")
         last_pass[0] = totals
-        return pass_residual(values, reset_inputs, settling, totals.residual)
+        return pass_residual(values, reset_inputs, settling, totals.residual, n - 1 if kept < n else 1)
 
     what = f"{variant.name} for {players} players"
     with solver:
@@ -295,13 +311,16 @@ def policy_from_pass(
                          truncation=totals.truncation, cap=cap)  # fmt: skip
 
 
-def pass_residual(values: np.ndarray, reset_inputs: np.ndarray | None, settling: list[float], residual: float) -> float:
-    """Return a pass's Bellman residual bound, noting in ``settling`` how far it moved the reset values."""
+def pass_residual(
+    values: np.ndarray, reset_inputs: np.ndarray | None, settling: list[float], residual: float, spread: int = 1
+) -> float:
+    """Return a pass's Bellman residual bound, noting in ``settling`` how far it moved the reset values
+    (``spread``: n - 1 with compact values, whose unkept entry moves by at most the sum of the kept ones)."""
     if reset_inputs is None:
         return residual
     # given the reset values the pass started from, every other value is solved exactly: the
     # Bellman residual is at most how far the pass moved them (resets have probability <= 1)
-    moved = float(np.max(np.abs(values[..., 0, :] - reset_inputs)))
+    moved = float(np.max(np.abs(values[..., 0, :] - reset_inputs))) * spread
     settling[0] = moved
     return max(residual, moved)
 
@@ -364,7 +383,9 @@ class PlayersPolicy(SolvedPolicy):
 
     variant: Variant
     players: int
-    values: np.ndarray  # W[a_0, ..., a_{n-1}, r], shape (goal,) * players + (players,), float64
+    # W[a_0, ..., a_{n-1}, r], shape (goal,) * players + (players,), float64; compact: (players - 1,), entries
+    # r = 1 .. players - 1 (the mover's own is 1 minus their sum: ``nkernels.share``, ``vector``)
+    values: np.ndarray
     iterations: int = 0
     residual: float = 0.0
     seconds: float = 0.0
@@ -414,8 +435,30 @@ class PlayersPolicy(SolvedPolicy):
 
     @property
     def W(self) -> np.ndarray:
-        """Return the values as the kernels read them: (seats, goal ** players, players)."""
-        return self.values.reshape(self.seats, self.goal**self.players, self.players)
+        """Return the values as the kernels read them: (seats, goal ** players, entries kept per state)."""
+        return self.values.reshape(self.seats, self.goal**self.players, self.values.shape[-1])
+
+    @property
+    def compact(self) -> bool:
+        """Return True if the values keep players - 1 entries a state (``solve_players``' compact)."""
+        return self.values.shape[-1] < self.players
+
+    def vector(self, seat: int, index: int) -> np.ndarray:
+        """Return the win vector (mover first) of the turn start at flat ``index`` with the mover in ``seat``."""
+        stored = self.W[seat, index]
+        if not self.compact:
+            return stored.copy()
+        return np.concatenate(([1.0 - float(stored.sum())], stored))
+
+    def full_W(self) -> np.ndarray:
+        """Return W with every entry, (seats, goal ** players, players): ``W`` itself unless compact (a new array)."""
+        W = self.W
+        if not self.compact:
+            return W
+        full = np.empty((*W.shape[:2], self.players))
+        full[..., 1:] = W
+        np.subtract(1.0, W.sum(axis=-1), out=full[..., 0])
+        return full
 
     @cached_property
     def pbust(self) -> float:
@@ -634,7 +677,7 @@ class PlayersPolicy(SolvedPolicy):
         if self._past_goal(position) and not self.ending:
             return tuple(float(v) for v in self._banked(position))
         if k == 0:
-            return tuple(float(v) for v in self.W[self._seat(position), self._index(scores)])
+            return tuple(float(v) for v in self.vector(self._seat(position), self._index(scores)))
         row = self.turn(scores, position.seat, position.turn_total + 1)
         if k >= len(row.win):
             return tuple(float(v) for v in self._banked(position))
@@ -723,7 +766,7 @@ class PlayersPolicy(SolvedPolicy):
 
     def win_probability_by_seat(self) -> list[float]:
         """Return each seat's win probability at the start of the game, seats in turn order."""
-        return [float(v) for v in self.W[0, 0]]
+        return [float(v) for v in self.vector(0, 0)]
 
     # -- persistence ---------------------------------------------------------------------
     def save(self, path: Path | str) -> None:
@@ -759,10 +802,14 @@ class PlayersPolicy(SolvedPolicy):
         check_players(variant, players)
         read = read_policy_file(path, players_schema(variant, players))
         values, xs = read.arrays["values"], read.arrays["decision_x"]
-        vectors = values.reshape(-1, players)
-        step = max(1, SUM_CHUNK // players)
+        kept = values.shape[-1]
+        vectors = values.reshape(-1, kept)
+        step = max(1, SUM_CHUNK // kept)
         for first in range(0, len(vectors), step):  # in chunks: a whole array of sums would be a quarter of W
-            if float(np.max(np.abs(vectors[first : first + step].sum(axis=-1) - 1.0))) > SUM_SLACK:
+            sums = vectors[first : first + step].sum(axis=-1)
+            # compact values (players - 1 entries) leave the mover 1 minus the sum: at least 0
+            off = np.abs(sums - 1.0) if kept == players else np.maximum(sums - 1.0, 0.0)
+            if float(np.max(off, initial=0.0)) > SUM_SLACK:
                 raise BadParameterError(f"{path}: a state's win probabilities do not sum to 1")
         if len(xs) and not (xs[:, 2].min() >= 0.0 and xs[:, 2].max() <= 1.0):
             raise BadParameterError(f"{path}: a mixed decision's chance is not a probability")
@@ -802,7 +849,8 @@ def players_schema(variant: Variant, players: int) -> PolicySchema:
     states = seats * goal**players
     count = range(states + 1)
     arrays = {
-        "values": ArraySpec(((seats,) if ending else ()) + (goal,) * players + (players,)),
+        # every player's entry, or compact: all but the mover's (``PlayersPolicy.compact``)
+        "values": ArraySpec(((seats,) if ending else ()) + (goal,) * players + (range(players - 1, players + 1),)),
         "decision_states": ArraySpec((count,), "int64", 0, states - 1),
         "decision_x": ArraySpec((count, 3), low=None, high=None),
     }

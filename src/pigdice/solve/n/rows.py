@@ -39,6 +39,9 @@ class PlayersGame(NamedTuple):
     # how far one throw may carry a total (``nkernels._reach``): the largest amount, and whether a throw doubles
     largest_amount: int
     doubles: bool
+    # first to the goal, every throw adding to the turn total or busting it, more than one throw a turn (Pig):
+    # the cycle solve's sweeps take ``nkernels._sweep_adds``
+    adds_only: bool
 
 
 def players_game(
@@ -53,8 +56,11 @@ def players_game(
     """Return the kernels' bundle of one n-player game (first to the goal unless ``banked`` is given)."""
     others = table.amounts[table.kinds != int(EffectKind.DOUBLE)]
     largest = int(others.max()) if len(others) else 0
+    adds = table.kinds == int(EffectKind.ADD)
+    plain = bool(np.all(adds | (table.kinds == int(EffectKind.BUST))) and np.all(table.amounts[adds] > 0))
+    adds_only = plain and not one_throw and banked.shape[0] == 0
     return PlayersGame(table, int(goal), int(players), bool(one_throw), np.ascontiguousarray(banked, dtype=np.float64),
-                       float(pbust), int(cap), largest, doubles(table))  # fmt: skip
+                       float(pbust), int(cap), largest, doubles(table), adds_only)  # fmt: skip
 
 
 class Mover(NamedTuple):
