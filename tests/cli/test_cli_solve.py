@@ -160,7 +160,8 @@ def test_a_dry_run_says_what_a_solve_would_take_without_solving(tmp_path, monkey
     result = run("solve", "pig", "--players", "5", "--goal", "100", "--dry-run", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["score_tuples"] == 100**5 and data["memory_bytes"] == 8 * 5 * 100**5
+    # in one process the win vectors are kept compact past a GiB: 4 of the 5 shares a score tuple (nplayer)
+    assert data["score_tuples"] == 100**5 and data["memory_bytes"] == 8 * 4 * 100**5
     assert not data["fits_here"] and data["exact_solver"]
     assert 0 < data["cpu_seconds_low"] < data["cpu_seconds_high"]
     assert list(tmp_path.iterdir()) == []  # nothing solved, nothing cached
