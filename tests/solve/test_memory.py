@@ -128,6 +128,25 @@ def test_check_memory_says_what_it_needs_what_there_is_and_what_fits(monkeypatch
     assert message.endswith("the largest goal that fits is 50")
 
 
+def test_the_memory_share_setting_widens_or_narrows_the_budget(monkeypatch):
+    machine_with(monkeypatch, 2 * solver_bytes(50))
+    monkeypatch.setenv(memory.SHARE_ENV, "0.9")
+    assert budget_bytes(2 * solver_bytes(50)) == int(2 * solver_bytes(50) * 0.9)
+    assert check_memory("solving", 51, solver_bytes) == budget_bytes(2 * solver_bytes(50)) - solver_bytes(51) > 0
+    with pytest.raises(ResourceLimitError, match="at most 90%"):
+        check_memory("solving pig", 80, solver_bytes)
+    monkeypatch.setenv(memory.SHARE_ENV, " 0.25 ")
+    with pytest.raises(ResourceLimitError, match="at most 25%"):
+        check_memory("solving pig", 50, solver_bytes)
+
+
+@pytest.mark.parametrize("setting", ["0.95", "0", "0.05", "abc", "nan", "inf", "-0.5", "50%"])
+def test_a_memory_share_setting_that_cannot_be_one_is_refused_by_name(monkeypatch, setting):
+    monkeypatch.setenv(memory.SHARE_ENV, setting)
+    with pytest.raises(BadParameterError, match=r"PIGDICE_MEMORY_SHARE takes the share .* \(0.1 to 0.9\), not "):
+        budget_bytes(GiB)
+
+
 def test_when_nothing_fits_the_error_says_so(monkeypatch):
     machine_with(monkeypatch, 10)
     with pytest.raises(ResourceLimitError, match="no goal fits"):

@@ -302,6 +302,7 @@ def test_positions_the_policy_does_not_answer_are_refused_clearly():
 def test_the_banked_table_swept_once_per_difference_equals_the_table_swept_per_score(name, goal, endgame, ties):
     # Y's last turn depends only on M - b and M - c: sweeping each pair once must give, bit for bit,
     # what sweeping every (M, b, c) gives
+    from pigdice.solve.memory import banked_cells
     from pigdice.solve.n.finalturns import banked_table, last_tables, last_turn_game
     from pigdice.solve.tables import effect_table
 
@@ -309,11 +310,29 @@ def test_the_banked_table_swept_once_per_difference_equals_the_table_swept_per_s
     table = effect_table(variant)
     width = 40
     L = last_tables(variant, table, 3, goal + width + 512)
-    classes = 3 if endgame == "equal-turns" else 1
+    equal_turns = endgame == "equal-turns"
     tables = []
     for shifts in (True, False):
-        FT = np.full((classes, width, goal * goal, 3), np.nan)
-        banked_table(last_turn_game(variant, table, L), goal, classes == 3, shifts, FT)
+        FT = np.full((1, width, banked_cells(goal, 3, equal_turns), 3), np.nan)
+        banked_table(last_turn_game(variant, table, L), goal, equal_turns, shifts, FT)
         tables.append(FT)
     assert not np.isnan(tables[0]).any()
     assert np.array_equal(tables[0], tables[1])
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("goal", [2, 7, 100])
+def test_each_seat_class_of_the_banked_table_has_cells_of_its_own(players, goal):
+    # under equal turns the seat X banks from decides who still plays: its class holds goal^j cells for the
+    # j seats after it, back to back; under the final round every seat reads the one class of goal^(n-1)
+    from pigdice.solve.memory import banked_cells
+    from pigdice.solve.n.rows import banked_layout
+
+    layout = banked_layout(goal, players, True)
+    assert list(layout[:, 2]) == list(range(players - 1, -1, -1))
+    ends = [first + goal**after for first, _, after in layout]
+    assert list(layout[1:, 0]) == ends[:-1] and ends[-1] == banked_cells(goal, players, True)
+    # the divisor keeps the leading `after` scores of the others' flat index (turn order from X)
+    assert all(divisor * goal**after == goal ** (players - 1) for _, divisor, after in layout)
+    final = banked_layout(goal, players, False)
+    assert (final == [0, 1, players - 1]).all() and banked_cells(goal, players, False) == goal ** (players - 1)

@@ -3,7 +3,8 @@
 Every place that allocates arrays whose size grows with the goal (the solver's values, action
 tables, exact head-to-head, the exact analyses, the fast simulator's table stack) first calls
 ``check_memory`` with one of the estimates below. Work that would need more than
-``BUDGET_FRACTION`` of the memory available right now is refused with a ``ResourceLimitError``
+``BUDGET_FRACTION`` of the memory available right now (or the share the setting
+PIGDICE_MEMORY_SHARE gives, 0.1 to 0.9) is refused with a ``ResourceLimitError``
 that says how much it needs, how much there is, and the largest goal that fits, instead of dying
 in numpy's allocator (or in the kernel's out-of-memory killer) half-way through.
 
@@ -15,16 +16,19 @@ operating system's numbers and imports nothing heavy, so any layer above the rul
 from __future__ import annotations
 
 import functools
+import math
 import os
 from collections.abc import Callable
 from pathlib import Path
 
-from pigdice.errors import ResourceLimitError
+from pigdice.errors import BadParameterError, ResourceLimitError
 from pigdice.rules.variant import MAX_GOAL
 
 MiB = 1 << 20
 GiB = 1 << 30
 BUDGET_FRACTION = 0.5  # use at most half of the memory available when the work starts
+SHARE_ENV = "PIGDICE_MEMORY_SHARE"  # the setting that gives another share (e.g. 0.7 on a machine doing nothing else)
+SHARE_BOUNDS = (0.1, 0.9)
 FALLBACK_AVAILABLE = 4 * GiB  # assumed when the operating system says nothing we can read
 _NO_LIMIT = 1 << 60  # cgroup "limits" this large mean unlimited
 
@@ -115,9 +119,27 @@ def available_bytes() -> int:
     return min(found)
 
 
+def budget_fraction() -> float:
+    """Return the share of the available memory one piece of work may take: the setting PIGDICE_MEMORY_SHARE if
+    given, else ``BUDGET_FRACTION`` (raises BadParameterError for a setting outside SHARE_BOUNDS or not a number)."""
+    setting = os.environ.get(SHARE_ENV, "").strip()
+    if not setting:
+        return BUDGET_FRACTION
+    try:
+        share = float(setting)
+    except ValueError:
+        share = math.nan
+    low, high = SHARE_BOUNDS
+    if not low <= share <= high:
+        raise BadParameterError(
+            f"{SHARE_ENV} takes the share of the available memory one solve may use ({low} to {high}), not {setting!r}"
+        )
+    return share
+
+
 def budget_bytes(available: int | None = None) -> int:
-    """Return the most memory one piece of work may take: ``BUDGET_FRACTION`` of what is available."""
-    return int((available_bytes() if available is None else available) * BUDGET_FRACTION)
+    """Return the most memory one piece of work may take: ``budget_fraction`` of what is available."""
+    return int((available_bytes() if available is None else available) * budget_fraction())
 
 
 # -- what goal-sized work needs ------------------------------------------------------------------
@@ -187,7 +209,7 @@ def refuse(what: str, goal: int, need: Need, needed: int, available: int) -> Res
     where = f"the largest goal that fits is {fits}" if fits else "no goal fits"
     return ResourceLimitError(
         f"{what} at goal {goal} needs about {format_bytes(needed)} of memory; {format_bytes(available)} is "
-        f"available and pigdice uses at most {BUDGET_FRACTION:.0%} of it ({format_bytes(budget)}): {where}",
+        f"available and pigdice uses at most {budget_fraction():.0%} of it ({format_bytes(budget)}): {where}",
         needed,
         available,
         budget,
@@ -244,11 +266,19 @@ def players_solver_bytes(goal: int, players: int, resets: bool = False, shares: 
     return values + rows + anderson + anchors
 
 
+def banked_cells(goal: int, players: int, equal_turns: bool) -> int:
+    """Return the cells of the n-player banked table (``pigdice.solve.n.finalturns.banked_layout``): the others'
+    score tuples, goal^(n - 1); under equal turns a class per seat of the player who banks past the goal, indexed
+    by the scores of the seats after it alone: goal^(n - 1) + ... + goal + 1."""
+    if not equal_turns:
+        return goal ** (players - 1)
+    return sum(goal**after for after in range(players))
+
+
 def banked_table_bytes(goal: int, players: int, equal_turns: bool, width: int) -> int:
     """Return the bytes of the n-player banked table under an ending (``pigdice.solve.n.finalturns``): the win
-    vector of banking each of ``width`` totals past the goal, per score tuple of the others (per seat under
-    equal turns), float64."""
-    return (players if equal_turns else 1) * width * goal ** (players - 1) * players * 8
+    vector of banking each of ``width`` totals past the goal, per cell (``banked_cells``), float64."""
+    return width * banked_cells(goal, players, equal_turns) * players * 8
 
 
 def herd_group_bytes(goal: int) -> int:

@@ -39,7 +39,7 @@ from numba import njit
 
 from pigdice.errors import BadParameterError
 from pigdice.files import read_text, write_text
-from pigdice.rules.variant import Decision, Variant
+from pigdice.rules.variant import Decision, Endgame, Variant
 from pigdice.solve.n import nkernels
 from pigdice.solve.n.mixing import SLACK, cycle_vectors
 from pigdice.solve.n.ntuples import cycle_period, first_tuple, next_tuple
@@ -249,6 +249,7 @@ class LevelSearch:
 
         self.table, self.players, self.goal, self.cap = effect_table(variant), players, variant.goal, cap
         self.one_throw = variant.decision is Decision.DICE_PER_TURN
+        self.equal_turns = variant.endgame is Endgame.EQUAL_TURNS
         self.selection = np.array(selection or [], dtype=np.int64)
         self.records = np.zeros((RECORD_ROWS, RECORD_COLUMNS))
         self.tally = NOTHING_SEARCHED
@@ -278,7 +279,7 @@ class LevelSearch:
         if width != self.width:
             self._rows(width)
         game = players_game(self.table, self.goal, self.players, self.one_throw, banked, bust_chance(self.table),
-                            self.cap)  # fmt: skip
+                            self.cap, self.equal_turns)  # fmt: skip
         level = search_levels(game, W, s_high, s_low, self.work, self.search, self.selection, self.records,
                               self.tally.multiple)  # fmt: skip
         self.tally = _merged(self.tally, level)

@@ -23,9 +23,10 @@ Without a reset or a cap a turn depends on the scores only through the deficits 
 level's table is indexed by those (``shifted``) and each deficit tuple is swept once; otherwise by
 M - goal and the scores themselves. ``LastTurns`` holds every level below the top in one flat
 array; the top level (the n - 1 players after X, or fewer under equal turns) is written straight
-into ``banked_table``'s FT[class, T - goal, rest, r]: the win vector (X first, in turn order) of X
-banking T with the others' scores ``rest`` (their flat index), one class for the final round, one
-per X's seat under equal turns. The n-player kernels read it in ``banked_share``.
+into ``banked_table``'s FT[0, T - goal, cell, r]: the win vector (X first, in turn order) of X
+banking T with the others' scores in that cell (``banked_layout``: their flat index under the final
+round; under equal turns one class per X's seat, indexed by the scores of the seats after X's alone).
+The n-player kernels read it in ``banked_share``.
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ from numba import njit
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Endgame, TieRule, Variant
-from pigdice.solve.memory import banked_table_bytes
-from pigdice.solve.n.rows import doubles
+from pigdice.solve.memory import banked_cells, banked_table_bytes
+from pigdice.solve.n.rows import banked_layout, doubles
 from pigdice.solve.positions import INDIFFERENCE, TRUNCATION_ERROR
 from pigdice.solve.step import effect_step, thrown_score
 from pigdice.solve.tables import EffectTable
@@ -284,20 +285,18 @@ def fill_level(game, j, rows):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _scatter(FT, cls, e, head, j, n_rest, goal, win):  # pragma: no cover - numba
-    """Write the shares win[0, :j + 1] to FT[cls, e, rest] for every ``rest`` whose first j scores are ``head``
-    (their flat index); the players after those j play no last turn and get nothing."""
-    spare = goal ** (n_rest - j)
-    for o in range(spare):
-        rest = head * spare + o
-        for r in range(FT.shape[3]):
-            FT[cls, e, rest, r] = win[0, r] if r <= j else 0.0
+def _put_shares(FT, e, cell, j, win):  # pragma: no cover - numba
+    """Write the shares win[0, :j + 1] to FT[0, e, cell]; the players after those j play no last turn and get
+    nothing."""
+    for r in range(FT.shape[3]):
+        FT[0, e, cell, r] = win[0, r] if r <= j else 0.0
 
 
 @njit(cache=True)
-def fill_banked(game, goal, after, shifts, FT):  # pragma: no cover - numba
-    """Fill FT[class, e, rest, r]: the win vector (X first, in turn order) of X banking goal + e with the others
-    on the scores of flat index ``rest``; ``after[class]`` players play a last turn after X (the first ones).
+def fill_banked(game, goal, classes, shifts, FT):  # pragma: no cover - numba
+    """Fill FT[0, e, cell, r]: the win vector (X first, in turn order) of X banking goal + e, for each class
+    (first cell, divisor, j) of ``classes`` (``banked_layout``): the j players after X play a last turn, and the
+    class's cell first + head holds the vector where their scores have the flat index ``head``.
 
     ``shifts``: a last turn depends only on the deficits M - s_i (no reset sends a score to 0, no cap), so each
     deficit tuple is swept once and written to every (M, scores) that has it: (goal + width)^j turns instead
@@ -311,13 +310,12 @@ def fill_banked(game, goal, after, shifts, FT):  # pragma: no cover - numba
                         np.empty((n_choices, size)))  # fmt: skip
     scores = np.empty(n_rest, dtype=np.int64)
     coords = np.empty(n_rest, dtype=np.int64)
-    for cls in range(FT.shape[0]):
-        j = after[cls]
+    for c in range(classes.shape[0]):
+        first, j = classes[c, 0], classes[c, 2]
         if j == 0:  # nobody after: X wins
             for e in range(width):
-                for rest in range(FT.shape[2]):
-                    for r in range(n_rest + 1):
-                        FT[cls, e, rest, r] = 1.0 if r == 0 else 0.0
+                for r in range(n_rest + 1):
+                    FT[0, e, first, r] = 1.0 if r == 0 else 0.0
             continue
         if shifts:
             span = goal + width - 1  # deficits 1 .. goal + width - 1
@@ -337,13 +335,13 @@ def fill_banked(game, goal, after, shifts, FT):  # pragma: no cover - numba
                     head = 0
                     for i in range(j):
                         head = head * goal + M - coords[i] - 1
-                    _scatter(FT, cls, M - goal, head, j, n_rest, goal, rows.win)
+                    _put_shares(FT, M - goal, first + head, j, rows.win)
             continue
         for e in range(width):
             for head in range(goal**j):
                 _decode(head, goal, j, scores)
                 row(game, j, goal + e, 1, scores, 0, 0, rows)
-                _scatter(FT, cls, e, head, j, n_rest, goal, rows.win)
+                _put_shares(FT, e, first + head, j, rows.win)
 
 
 def last_tables(variant: Variant, table: EffectTable, players: int, length: int) -> np.ndarray:
@@ -423,11 +421,10 @@ def last_turn_game(variant: Variant, table: EffectTable, last: np.ndarray, cap: 
 
 
 def banked_table(game: LastTurns, goal: int, equal_turns: bool, shifts: bool, FT: np.ndarray) -> None:
-    """Fill FT[class, e, rest, r] (``fill_banked``): under the final round every other player plays a last turn
-    after X; under equal turns (class = X's seat) only the seats after X's."""
-    players = FT.shape[3]
-    after = np.arange(players - 1, -1, -1, dtype=np.int64) if equal_turns else np.array([players - 1])
-    fill_banked(game, goal, after, shifts, FT)
+    """Fill FT[0, e, cell, r] (``fill_banked``) in the cells of ``banked_layout``: under the final round every
+    other player plays a last turn after X; under equal turns only the seats after X's."""
+    layout = banked_layout(goal, FT.shape[3], equal_turns)
+    fill_banked(game, goal, layout if equal_turns else layout[:1], shifts, FT)
 
 
 def banked_tables(
@@ -440,7 +437,7 @@ def banked_tables(
     equal_turns = variant.endgame is Endgame.EQUAL_TURNS
     L = last_tables(variant, table, players, _reach(variant, table, width, LAST_SLACK))
     game = last_turn_game(variant, table, L, cap, width)
-    FT = np.empty((players if equal_turns else 1, width, goal ** (players - 1), players))
+    FT = np.empty((1, width, banked_cells(goal, players, equal_turns), players))
     banked_table(game, goal, equal_turns, _shifts(table, cap), FT)
     return FT, L, game
 

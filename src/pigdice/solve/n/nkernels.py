@@ -70,24 +70,33 @@ MIX_PADS = (1e-9, 0.02)
 
 
 @njit(cache=True, inline="always")
+def banked_cell(game, seat, rest):  # pragma: no cover - numba
+    """Return the cell of the banked table FT[0, e, cell, r] of a mover in seat ``seat`` with the others at flat
+    index ``rest`` (``game.layout``: ``rows.banked_layout``)."""
+    spare = game.layout[seat, 1]
+    if spare == 1:
+        return game.layout[seat, 0] + rest
+    return game.layout[seat, 0] + rest // spare
+
+
+@njit(cache=True, inline="always")
 def banked_share(game, total, rest, seat, r):  # pragma: no cover - numba
     """Return the win probability of the player r places after a mover who banks ``total`` >= goal.
 
     ``rest`` is the flat index of the others' scores (a_1, ..., a_{n-1}) in turn order and ``seat``
     the mover's seat. First to the goal (no banked table): the mover wins. Otherwise the others play
-    their last turns: FT[class, total - goal, rest, r] (FT = game.banked, ``pigdice.solve.n.finalturns``;
-    one class, or one per seat under equal turns); totals past the table read its last column
+    their last turns: FT[0, total - goal, cell, r] (FT = game.banked, ``pigdice.solve.n.finalturns``;
+    the cell as ``banked_cell`` finds it); totals past the table read its last column
     (``solve_players`` makes the table long enough for that to move nothing by more than its stated
     truncation).
     """
     FT = game.banked
     if FT.shape[0] == 0:
         return 1.0 if r == 0 else 0.0
-    cls = seat if FT.shape[0] > 1 else 0
     e = total - game.goal
     if e >= FT.shape[1]:
         e = FT.shape[1] - 1
-    return FT[cls, e, rest, r]
+    return FT[0, e, banked_cell(game, seat, rest), r]
 
 
 @njit(cache=True)
@@ -158,15 +167,15 @@ def over_goal_top(game, mover, x):  # pragma: no cover - numba
     if FT.shape[0] == 0:
         return goal - a0, np.inf, 0.0, False
     pbust = game.pbust
-    cls = seat if FT.shape[0] > 1 else 0
+    cell = banked_cell(game, seat, rest)
     threshold = max(pbust * (1.0 - x), TRUNCATION_ERROR)
     e = 0
     width = FT.shape[1]
-    while e < width - 1 and 1.0 - FT[cls, e, rest, 0] > threshold:
+    while e < width - 1 and 1.0 - FT[0, e, cell, 0] > threshold:
         e += 1
     if game.cap > 0 and goal + e >= game.cap:
         return game.cap - a0, np.inf, 0.0, False
-    loss = 1.0 - FT[cls, e, rest, 0]
+    loss = 1.0 - FT[0, e, cell, 0]
     truncation = 0.0
     hi = np.inf
     if loss > pbust * (1.0 - x):

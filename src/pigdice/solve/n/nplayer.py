@@ -39,7 +39,13 @@ import numpy as np
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Decision, Endgame, Variant
-from pigdice.solve.memory import check_memory, players_shares, players_solver_bytes, players_values_bytes
+from pigdice.solve.memory import (
+    banked_cells,
+    check_memory,
+    players_shares,
+    players_solver_bytes,
+    players_values_bytes,
+)
 from pigdice.solve.n import levels, nkernels
 from pigdice.solve.n.levels import LevelSolver, plan_stages
 from pigdice.solve.n.rows import (
@@ -242,7 +248,7 @@ def _solve(
     values = np.full(shape, 1.0 / n)
     W = values.reshape(seats, goal**n, kept)  # a view
     one_throw = variant.decision is Decision.DICE_PER_TURN
-    game = players_game(table, goal, n, one_throw, banked, bust_chance(table), cap)
+    game = players_game(table, goal, n, one_throw, banked, bust_chance(table), cap, seats > 1)
     # with resets, where each cycle member's pure choices stood last pass (``nkernels._solve_cycle``)
     anchors = anchors_for(seats, goal**n) if table.has_reset else NO_ANCHORS
     overrides = overrides_for(max(MIN_OVERRIDES, goal**n // 1000))
@@ -397,7 +403,7 @@ class PlayersPolicy(SolvedPolicy):
     decisions: dict[int, Override] = field(default_factory=dict)
     stats: SolveStats | None = None
     # with a final round or equal turns: the others' last turns (``pigdice.solve.n.finalturns``)
-    banked: np.ndarray = field(default_factory=lambda: FIRST_TO_GOAL)  # FT[class, T - goal, rest, r]
+    banked: np.ndarray = field(default_factory=lambda: FIRST_TO_GOAL)  # FT[0, T - goal, cell, r]
     last: np.ndarray = field(default_factory=lambda: NO_LAST)  # L[t - 1, d]
     truncation: float = 0.0  # the most the stops past the goal may move a value (<= TRUNCATION_ERROR)
     cap: int = 0  # > 0: totals were cut there (tests, see solve_players)
@@ -490,7 +496,16 @@ class PlayersPolicy(SolvedPolicy):
     @cached_property
     def players_game(self) -> PlayersGame:
         """Return what the kernels read of this game: the effects, goal, players and ending (``rows.PlayersGame``)."""
-        return players_game(self.table, self.goal, self.players, self._one_throw, self.banked, self.pbust, self.cap)
+        return players_game(
+            self.table,
+            self.goal,
+            self.players,
+            self._one_throw,
+            self.banked,
+            self.pbust,
+            self.cap,
+            self.variant.endgame is Endgame.EQUAL_TURNS,
+        )
 
     @property
     def _one_throw(self) -> bool:
@@ -533,7 +548,8 @@ class PlayersPolicy(SolvedPolicy):
         if self.ending and total >= self.goal + self.banked.shape[1]:
             # past the banked table a value would be read off its end
             top = self.goal + self.banked.shape[1] - 1
-            sure = float(self.banked[self._seat(position), -1, self._index(position.scores[1:]), 0])
+            first, divisor, _ = self.players_game.layout[self._seat(position)]
+            sure = float(self.banked[0, -1, first + self._index(position.scores[1:]) // divisor, 0])
             raise BadParameterError(
                 f"a total of {total} is past the {top} this solve follows; "
                 f"holding there wins with probability at least {sure:.6f}"
@@ -855,7 +871,10 @@ def players_schema(variant: Variant, players: int) -> PolicySchema:
         "decision_x": ArraySpec((count, 3), low=None, high=None),
     }
     if ending:
-        arrays["banked"] = ArraySpec((seats, range(MAX_WIDTH + 1), goal ** (players - 1), players))
+        # one class of cells for every seat (``rows.banked_layout``; a file of the table per seat that equal turns
+        # kept before is refused as stale, and solved again)
+        cells = banked_cells(goal, players, seats > 1)
+        arrays["banked"] = ArraySpec((1, range(MAX_WIDTH + 1), cells, players))
         arrays["last"] = ArraySpec((players - 1, range(goal + MAX_WIDTH + 4096 + 1)))
     elsewhere = f"solved for other parameters than {variant.name} goal {goal}"
     return PolicySchema(

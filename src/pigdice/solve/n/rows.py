@@ -26,6 +26,28 @@ def doubles(table: EffectTable) -> bool:
     return bool(np.any(table.kinds == int(EffectKind.DOUBLE)))
 
 
+def banked_layout(goal: int, players: int, equal_turns: bool) -> np.ndarray:
+    """Return where each seat's class lies in the banked table: per seat of the player X who banks past the goal,
+    (the first cell of its class, the divisor that turns the others' flat index into its cell, how many play
+    after X).
+
+    Under the final round every seat is one class: all n - 1 others play after X and every score counts. Under
+    equal turns only the j = n - 1 - seat players after X's seat play; the seats before X's have had their turn,
+    below the goal X just passed, and win nothing. So X's class holds goal^j cells, indexed by the scores of
+    those j alone: the leading digits of the others' flat index (turn order from X), i.e. the index divided by
+    goal^(n - 1 - j). A table per seat over every score tuple would take n times the final round's; this one
+    takes the final round's plus goal^(n - 2) + ... + 1 cells.
+    """
+    layout = np.zeros((players, 3), dtype=np.int64)
+    first = 0
+    for seat in range(players):
+        after = players - 1 - seat if equal_turns else players - 1
+        layout[seat] = (first, goal ** (players - 1 - after), after)
+        if equal_turns:
+            first += goal**after
+    return layout
+
+
 class PlayersGame(NamedTuple):
     """What every turn sweep of an n-player solve reads: the effects, the goal, the players and the ending."""
 
@@ -33,7 +55,8 @@ class PlayersGame(NamedTuple):
     goal: int
     players: int
     one_throw: bool  # one banked throw per turn (Hog)
-    banked: np.ndarray  # FT[class, T - goal, rest, r] (``nkernels.banked_share``); empty first to the goal
+    banked: np.ndarray  # FT[0, T - goal, cell, r] (``nkernels.banked_share``); empty first to the goal
+    layout: np.ndarray  # int64 (players, 3): each seat's cells in FT (``banked_layout``)
     pbust: float  # the smallest bust chance of a roll choice
     cap: int  # > 0: the mover holds at totals >= cap (the tests' capped game)
     # how far one throw may carry a total (``nkernels._reach``): the largest amount, and whether a throw doubles
@@ -52,15 +75,19 @@ def players_game(
     banked: np.ndarray = FIRST_TO_GOAL,
     pbust: float = 0.0,
     cap: int = 0,
+    equal_turns: bool = False,
 ) -> PlayersGame:
-    """Return the kernels' bundle of one n-player game (first to the goal unless ``banked`` is given)."""
+    """Return the kernels' bundle of one n-player game (first to the goal unless ``banked`` is given; its cells
+    laid out for equal turns if ``equal_turns``, else for the final round)."""
+
     others = table.amounts[table.kinds != int(EffectKind.DOUBLE)]
     largest = int(others.max()) if len(others) else 0
     adds = table.kinds == int(EffectKind.ADD)
     plain = bool(np.all(adds | (table.kinds == int(EffectKind.BUST))) and np.all(table.amounts[adds] > 0))
     adds_only = plain and not one_throw and banked.shape[0] == 0
     return PlayersGame(table, int(goal), int(players), bool(one_throw), np.ascontiguousarray(banked, dtype=np.float64),
-                       float(pbust), int(cap), largest, doubles(table), adds_only)  # fmt: skip
+                       banked_layout(int(goal), int(players), equal_turns), float(pbust), int(cap), largest,
+                       doubles(table), adds_only)  # fmt: skip
 
 
 class Mover(NamedTuple):
