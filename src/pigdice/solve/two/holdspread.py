@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from pigdice.solve.layout import SWEEP_PLAIN
+from pigdice.solve.step import WITHOUT_REFCOUNTS
 from pigdice.solve.tables import EffectTable
 from pigdice.solve.two.bundles import Game
 
@@ -407,7 +408,7 @@ def _spread_value(V, spread, i, j):  # pragma: no cover - numba
     return value + loop, -loop
 
 
-@njit(cache=True)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def spread_pass(V, spread):  # pragma: no cover - numba
     """Evaluate the spread's policy once over every score sum, high sums first, each pair exactly (one array V)."""
     goal = V.shape[0]
@@ -423,3 +424,25 @@ def spread_pass(V, spread):  # pragma: no cover - numba
             x = (c1 + d1 * c2) / det if abs(det) > 1e-12 else c1 + d1 * V[j, i]
             V[i, j] = x
             V[j, i] = c2 + d2 * x
+
+
+@njit(cache=True, **WITHOUT_REFCOUNTS)
+def spread_pass_pair(VA, VB, spread_a, spread_b):  # pragma: no cover - numba
+    """Evaluate two fixed strategies' spreads once over every score sum, high sums first, each pair exactly.
+
+    The head-to-head's pairs (``rollhold.evaluate_levels``): A's turn at (i, j) reads B's values VB
+    (``spread_a``, A's score first), B's at (j, i) reads VA (``spread_b``). A pair that never
+    ends (a singular system) keeps its values: the recording pass refused such games.
+    """
+    goal = VA.shape[0]
+    for s in range(2 * goal - 2, -1, -1):
+        i_low = max(s - goal + 1, 0)
+        for i in range(i_low, s + 1 - i_low):
+            j = s - i
+            c1, d1 = _spread_value(VB, spread_a, i, j)
+            c2, d2 = _spread_value(VA, spread_b, j, i)
+            det = 1.0 - d1 * d2
+            if abs(det) > 1e-15:
+                a = (c1 + d1 * c2) / det
+                VA[i, j] = a
+                VB[j, i] = c2 + d2 * a
