@@ -69,7 +69,11 @@ class Spread(NamedTuple):
     # below 0: the turn is not to be checked by its gap (``check_pair``)
     gap: np.ndarray
     reach: np.ndarray  # scratch: each turn total's chance of being reached and rolled from (``spread_turn``)
+    # (goal, goal) int64: h > 0, a threshold turn (it banks where ``ladder.banked[h]`` says: no totals, mass
+    # or used of its own); 0, the turn's totals, mass and used say where it banks
+    threshold: np.ndarray
     ladder: Ladder  # the endings of every threshold turn
+    scratch: np.ndarray  # (2, 2 * reach): a threshold turn's values from h on, and its roll values there
 
 
 class Checks(NamedTuple):
@@ -113,7 +117,9 @@ def new_spread(goal: int, table: EffectTable) -> Spread:
         np.zeros((goal, goal)),
         np.full((goal, goal), -1.0),
         np.zeros(reach_width),
+        np.zeros((goal, goal), dtype=np.int64),
         new_ladder(goal, table),
+        np.zeros((2, 2 * (reach_width - goal))),
     )
 
 
@@ -139,7 +145,8 @@ def _fill_ladder(amounts, chances, bust, reset, ladder):  # pragma: no cover - n
     """Fill ``ladder`` for a roll of adds ``amounts`` (ascending) with ``chances``, busting with ``bust``.
 
     Each chance is summed in the order ``_spread_any`` sums it (adds ascending, totals ascending),
-    so a threshold turn's spread is the same bit for bit whichever of the two records it.
+    so a threshold turn's chances, and the values a spread pass gives it, are the same bit for bit
+    whichever of the two records it.
     """
     reached, banked = ladder.reached, ladder.banked
     n_adds = amounts.shape[0]
@@ -173,6 +180,17 @@ def new_checks(values: np.ndarray, resets: np.ndarray) -> Checks:
     return Checks(values.copy(), resets.copy(), np.zeros((goal, goal + 1)))
 
 
+def banked_chances(spread: Spread, i: int, j: int) -> dict[int, float]:
+    """Return the chance the turn at (i, j) banks each total below the goal (a threshold turn's from the ladder)."""
+    h = int(spread.threshold[i, j])
+    if h > 0:
+        top = spread.threshold.shape[0] - i
+        banked = spread.ladder.banked[h]
+        return {h + u: float(banked[u]) for u in range(min(banked.shape[0], top - h)) if banked[u] != 0.0}
+    used = int(spread.used[i, j])
+    return {int(k): float(m) for k, m in zip(spread.totals[i, j, :used], spread.mass[i, j, :used], strict=True)}
+
+
 def usable(spread: Spread) -> bool:
     """Return True if every turn of the last full pass banked at no more than ``SPREAD_WIDTH`` totals."""
     return int(spread.used.max()) <= SPREAD_WIDTH
@@ -183,8 +201,9 @@ def spread_turn(i, j, V, goal, t, c, d, spread):  # pragma: no cover - numba
     """Record where the turn at (i, j) ends under the policy its solved rows c, d chose (plain sweep rows).
 
     A threshold turn (it rolls at every total it reaches below some h and holds at every one
-    from h on) takes its endings from the ladder (``_spread_threshold``); any other runs its
-    chances forward (``_spread_any``). The two record the same spread, bit for bit.
+    from h on) records only h, and reads its banking chances from the ladder (``_spread_threshold``);
+    any other runs its chances forward and records them (``_spread_any``). The two give the same
+    chances, bit for bit.
     Inlined: called twice a pair, a call of its own cost the recording pass a third more.
     """
     if not _spread_threshold(i, j, V, goal, t, c, d, spread):
@@ -197,7 +216,7 @@ def _spread_threshold(i, j, V, goal, t, c, d, spread):  # pragma: no cover - num
 
     Its first reached total that holds is h (or the goal's): every reached total below h rolls
     (a gap each, read off its row), and each reached total from h on must hold (a gap each,
-    its roll's value summed as ``_spread_any`` sums it); one that rolls leaves it to ``_spread_any``.
+    its roll's value from the row); one that rolls leaves it to ``_spread_any``.
     A pass at k = 0 leaves it there too.
     """
     ladder = spread.ladder
@@ -224,10 +243,19 @@ def _spread_threshold(i, j, V, goal, t, c, d, spread):  # pragma: no cover - num
     chances = t.add_probabilities[t.add_offsets[0] : t.add_offsets[1]]
     n_adds = amounts.shape[0]
     banked = ladder.banked[h]
-    totals = spread.totals[i, j]
-    mass = spread.mass[i, j]
+    # each holding total's roll value, for its gap: the adds' sum taken add by add over the totals
+    # (independent sums, not one chain of adds per total: recording took a third less)
+    n_hold = min(banked.shape[0], top - h)
+    values, rolls = spread.scratch[0], spread.scratch[1]
+    for q in range(n_hold + banked.shape[0]):
+        values[q] = c[h + q] + d[h + q] * x
+    for u in range(n_hold):
+        rolls[u] = lose * (1.0 - x) + reset * (1.0 - V[j, 0])
+    for e in range(n_adds):
+        a, p = amounts[e], chances[e]
+        for u in range(n_hold):
+            rolls[u] += p * values[u + a]
     win = 0.0
-    n = 0
     for u in range(banked.shape[0]):
         m = banked[u]
         if m == 0.0:
@@ -239,15 +267,9 @@ def _spread_threshold(i, j, V, goal, t, c, d, spread):  # pragma: no cover - num
         hold_v = 1.0 - V[j, i + k]
         if not (d[k] == 0.0 and c[k] == hold_v):
             return False  # a total above h rolls
-        roll_v = lose * (1.0 - x) + reset * (1.0 - V[j, 0])
-        for e in range(n_adds):
-            roll_v += chances[e] * (c[k + amounts[e]] + d[k + amounts[e]] * x)
-        gap = min(gap, hold_v - roll_v)
-        if n < SPREAD_WIDTH:
-            totals[n] = k
-            mass[n] = m
-        n += 1
-    spread.used[i, j] = n
+        gap = min(gap, hold_v - rolls[u])
+    spread.threshold[i, j] = h
+    spread.used[i, j] = 0
     spread.win[i, j] = win
     spread.loop[i, j] = ladder.lost_at_zero[h] if i == 0 else ladder.lost[h]
     spread.reset[i, j] = 0.0 if i == 0 else ladder.reset[h]
@@ -324,6 +346,7 @@ def _spread_any(i, j, V, goal, t, c, d, spread):  # pragma: no cover - numba
         resets += m * reset
         rolling[k] = m
         last_roll = k
+    spread.threshold[i, j] = 0
     spread.used[i, j] = n
     spread.win[i, j] = win
     spread.loop[i, j] = hand_over
@@ -400,10 +423,16 @@ def note_moved(V, checks, i, j):  # pragma: no cover - numba
 def _spread_value(V, spread, i, j):  # pragma: no cover - numba
     """Return the turn-start value at (i, j) as c + d x in the partner's value x = V[j, i]."""
     value = spread.win[i, j] + spread.reset[i, j] * (1.0 - V[j, 0])
-    totals = spread.totals[i, j]
-    mass = spread.mass[i, j]
-    for n in range(spread.used[i, j]):
-        value += mass[n] * (1.0 - V[j, i + totals[n]])
+    h = spread.threshold[i, j]
+    if h > 0:  # its chances in the ladder, zeros included (they add nothing), up to the goal
+        banked = spread.ladder.banked[h]
+        for u in range(min(banked.shape[0], V.shape[0] - i - h)):
+            value += banked[u] * (1.0 - V[j, i + h + u])
+    else:
+        totals = spread.totals[i, j]
+        mass = spread.mass[i, j]
+        for n in range(spread.used[i, j]):
+            value += mass[n] * (1.0 - V[j, i + totals[n]])
     loop = spread.loop[i, j]
     return value + loop, -loop
 
