@@ -73,7 +73,6 @@ class Spread(NamedTuple):
     # or used of its own); 0, the turn's totals, mass and used say where it banks
     threshold: np.ndarray
     ladder: Ladder  # the endings of every threshold turn
-    scratch: np.ndarray  # (2, 2 * reach): a threshold turn's values from h on, and its roll values there
 
 
 class Checks(NamedTuple):
@@ -119,7 +118,6 @@ def new_spread(goal: int, table: EffectTable) -> Spread:
         np.zeros(reach_width),
         np.zeros((goal, goal), dtype=np.int64),
         new_ladder(goal, table),
-        np.zeros((2, 2 * (reach_width - goal))),
     )
 
 
@@ -216,7 +214,7 @@ def _spread_threshold(i, j, V, goal, t, c, d, spread):  # pragma: no cover - num
 
     Its first reached total that holds is h (or the goal's): every reached total below h rolls
     (a gap each, read off its row), and each reached total from h on must hold (a gap each,
-    its roll's value from the row); one that rolls leaves it to ``_spread_any``.
+    its roll's value summed as ``_spread_any`` sums it); one that rolls leaves it to ``_spread_any``.
     A pass at k = 0 leaves it there too.
     """
     ladder = spread.ladder
@@ -243,18 +241,6 @@ def _spread_threshold(i, j, V, goal, t, c, d, spread):  # pragma: no cover - num
     chances = t.add_probabilities[t.add_offsets[0] : t.add_offsets[1]]
     n_adds = amounts.shape[0]
     banked = ladder.banked[h]
-    # each holding total's roll value, for its gap: the adds' sum taken add by add over the totals
-    # (independent sums, not one chain of adds per total: recording took a third less)
-    n_hold = min(banked.shape[0], top - h)
-    values, rolls = spread.scratch[0], spread.scratch[1]
-    for q in range(n_hold + banked.shape[0]):
-        values[q] = c[h + q] + d[h + q] * x
-    for u in range(n_hold):
-        rolls[u] = lose * (1.0 - x) + reset * (1.0 - V[j, 0])
-    for e in range(n_adds):
-        a, p = amounts[e], chances[e]
-        for u in range(n_hold):
-            rolls[u] += p * values[u + a]
     win = 0.0
     for u in range(banked.shape[0]):
         m = banked[u]
@@ -267,7 +253,10 @@ def _spread_threshold(i, j, V, goal, t, c, d, spread):  # pragma: no cover - num
         hold_v = 1.0 - V[j, i + k]
         if not (d[k] == 0.0 and c[k] == hold_v):
             return False  # a total above h rolls
-        gap = min(gap, hold_v - rolls[u])
+        roll_v = lose * (1.0 - x) + reset * (1.0 - V[j, 0])
+        for e in range(n_adds):
+            roll_v += chances[e] * (c[k + amounts[e]] + d[k + amounts[e]] * x)
+        gap = min(gap, hold_v - roll_v)
     spread.threshold[i, j] = h
     spread.used[i, j] = 0
     spread.win[i, j] = win
