@@ -76,6 +76,7 @@ def main() -> None:
         ("hog", "dice:5", "optimal"),
         ("piggy-six", "hold:20", "optimal"),
         ("big-pig", "hold:20", "optimal"),
+        ("big-pig-reset", "hold:20", "optimal"),
     ]:
         variant = find_variant(name).with_endgame("first-to-goal")
         ta = action_table(parse_strategy(a, variant), variant)

@@ -17,7 +17,7 @@ from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.memory import action_table_bytes, check_memory, head_to_head_bytes
 from pigdice.solve.solver import TOLERANCE, fixed_point, one_pass_is_exact, solvable
 from pigdice.solve.tables import effect_table
-from pigdice.solve.two import dicechoice, rollhold
+from pigdice.solve.two import dicechoice, evalspread, holdspread, rollhold
 from pigdice.solve.two.bundles import Evaluation, game_of
 
 
@@ -76,21 +76,36 @@ def head_to_head(
     # without resets every dependency is final before it is used, so one pass is exact
     exact = one_pass_is_exact(variant, table)
 
+    # a reset game with plain sweeps: the first pass records where each turn ends, and passes over
+    # those spreads settle the reset values (``evalspread``); the passes after it judge them
+    spreads = None
+    if not one_throw and holdspread.spreadable(game):
+        spreads = (holdspread.new_spread(goal, table), holdspread.new_spread(goal, table))
+    recorded = False
+
     def evaluate(loop: float) -> tuple[int, float]:
         """Evaluate with A winning ``loop`` of a game that never ends; return (passes, change)."""
+        nonlocal recorded
         va.fill(0.5)
         vb.fill(0.5)
         rows = rollhold.evaluation_rows(game)
+        recorded = False
 
         def one_pass(passes: int) -> float:
-            nonlocal last_pass
+            nonlocal last_pass, recorded
             if one_throw:
                 last_pass = dicechoice.evaluate_levels(va, vb, ta, tb, game, loop)
+            elif spreads is not None and passes == 1:
+                last_pass = evalspread.record_pass(va, vb, ta, tb, game, rows, spreads)
+                recorded = last_pass.endless == 0  # a game that never ends somewhere: full passes
             else:
                 last_pass = rollhold.evaluate_levels(va, vb, ta, tb, game, rows, loop)
             if exact:
                 return 0.0
             return last_pass.change if passes >= 2 else float("inf")
+
+        def settle() -> bool:
+            return recorded and spreads is not None and evalspread.settle_pair(va, vb, spreads, tolerance)
 
         return fixed_point(
             one_pass,
@@ -98,6 +113,7 @@ def head_to_head(
             [va[:, 0], vb[:, 0]] if table.has_reset else [],  # the solver's acceleration
             tolerance,
             "evaluation did not converge (change {residual:.3g} after {passes} passes)",
+            settle,
         )
 
     passes, change = evaluate(0.5)

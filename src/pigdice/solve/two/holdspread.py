@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from pigdice.solve.layout import SWEEP_PLAIN
+from pigdice.solve.step import WITHOUT_REFCOUNTS
 from pigdice.solve.tables import EffectTable
 from pigdice.solve.two.bundles import Game
 
@@ -38,6 +39,21 @@ SPREAD_WIDTH = 40
 # The spread's arrays (10 bytes per state and entry) are kept only up to this goal (4 MB at 100,
 # 25 MB at 250; 400 MB at 1000 would cost more memory than the passes they save are worth).
 MAX_SPREAD_GOAL = 250
+
+
+class Ladder(NamedTuple):
+    """Where a turn ends that rolls below a total h and holds from h on, for every h (``new_ladder``).
+
+    Most turns of a solved policy are such thresholds, and their endings depend on h alone (and
+    on where the goal cuts them off), not on the scores: ``spread_turn`` reads them off here
+    instead of running each turn's chances forward.
+    """
+
+    reached: np.ndarray  # (goal + 1,): r[k], the chance of reaching total k rolling from every total below it
+    banked: np.ndarray  # (goal + 1, reach): the chance the turn with threshold h first stops at total h + u
+    lost: np.ndarray  # (goal + 1,): the chance it busts before h (a reset apart), summed as ``spread_turn`` sums it
+    lost_at_zero: np.ndarray  # the same at score 0, where a reset is a bust
+    reset: np.ndarray  # (goal + 1,): the chance it resets before h
 
 
 class Spread(NamedTuple):
@@ -53,6 +69,10 @@ class Spread(NamedTuple):
     # below 0: the turn is not to be checked by its gap (``check_pair``)
     gap: np.ndarray
     reach: np.ndarray  # scratch: each turn total's chance of being reached and rolled from (``spread_turn``)
+    # (goal, goal) int64: h > 0, a threshold turn (it banks where ``ladder.banked[h]`` says: no totals, mass
+    # or used of its own); 0, the turn's totals, mass and used say where it banks
+    threshold: np.ndarray
+    ladder: Ladder  # the endings of every threshold turn
 
 
 class Checks(NamedTuple):
@@ -85,7 +105,7 @@ def spreadable(game: Game) -> bool:
 
 
 def new_spread(goal: int, table: EffectTable) -> Spread:
-    """Return empty spread arrays for a solve to ``goal`` with the plain table ``table``."""
+    """Return empty spread arrays for a solve to ``goal`` with the plain table ``table``, and its ladder."""
     reach_width = goal + int(np.max(table.add_amounts, initial=0)) + 1
     return Spread(
         np.zeros((goal, goal, SPREAD_WIDTH), dtype=np.int16),
@@ -96,13 +116,77 @@ def new_spread(goal: int, table: EffectTable) -> Spread:
         np.zeros((goal, goal)),
         np.full((goal, goal), -1.0),
         np.zeros(reach_width),
+        np.zeros((goal, goal), dtype=np.int64),
+        new_ladder(goal, table),
     )
+
+
+def new_ladder(goal: int, table: EffectTable) -> Ladder:
+    """Return the endings of every threshold turn (roll below h, hold from h on) of the plain table ``table``."""
+    reach = int(np.max(table.add_amounts, initial=0))
+    ladder = Ladder(
+        np.zeros(goal + 1), np.zeros((goal + 1, reach)), np.zeros(goal + 1), np.zeros(goal + 1), np.zeros(goal + 1)
+    )
+    start, end = table.add_offsets[0], table.add_offsets[1]
+    _fill_ladder(
+        table.add_amounts[start:end],
+        table.add_probabilities[start:end],
+        float(table.bust_probabilities[0]),
+        float(table.reset_probabilities[0]),
+        ladder,
+    )
+    return ladder
+
+
+@njit(cache=True)
+def _fill_ladder(amounts, chances, bust, reset, ladder):  # pragma: no cover - numba
+    """Fill ``ladder`` for a roll of adds ``amounts`` (ascending) with ``chances``, busting with ``bust``.
+
+    Each chance is summed in the order ``_spread_any`` sums it (adds ascending, totals ascending),
+    so a threshold turn's chances, and the values a spread pass gives it, are the same bit for bit
+    whichever of the two records it.
+    """
+    reached, banked = ladder.reached, ladder.banked
+    n_adds = amounts.shape[0]
+    lose_at_zero = bust + reset  # a reset at score 0 is a bust
+    for k in range(reached.shape[0]):
+        m = 1.0 if k == 0 else 0.0
+        for e in range(n_adds):
+            below = k - amounts[e]
+            if below < 0:
+                break
+            m += chances[e] * reached[below]
+        reached[k] = m
+    for h in range(1, reached.shape[0]):
+        ladder.lost[h] = ladder.lost[h - 1] + reached[h - 1] * bust
+        ladder.lost_at_zero[h] = ladder.lost_at_zero[h - 1] + reached[h - 1] * lose_at_zero
+        ladder.reset[h] = ladder.reset[h - 1] + reached[h - 1] * reset
+        for u in range(banked.shape[1]):
+            m = 0.0
+            for e in range(n_adds):
+                below = h + u - amounts[e]
+                if below < 0:
+                    break
+                if below < h:
+                    m += chances[e] * reached[below]
+            banked[h, u] = m
 
 
 def new_checks(values: np.ndarray, resets: np.ndarray) -> Checks:
     """Return the checks of the spread just recorded by a pass that ended at ``values`` and read ``resets``."""
     goal = values.shape[0]
     return Checks(values.copy(), resets.copy(), np.zeros((goal, goal + 1)))
+
+
+def banked_chances(spread: Spread, i: int, j: int) -> dict[int, float]:
+    """Return the chance the turn at (i, j) banks each total below the goal (a threshold turn's from the ladder)."""
+    h = int(spread.threshold[i, j])
+    if h > 0:
+        top = spread.threshold.shape[0] - i
+        banked = spread.ladder.banked[h]
+        return {h + u: float(banked[u]) for u in range(min(banked.shape[0], top - h)) if banked[u] != 0.0}
+    used = int(spread.used[i, j])
+    return {int(k): float(m) for k, m in zip(spread.totals[i, j, :used], spread.mass[i, j, :used], strict=True)}
 
 
 def usable(spread: Spread) -> bool:
@@ -114,13 +198,84 @@ def usable(spread: Spread) -> bool:
 def spread_turn(i, j, V, goal, t, c, d, spread):  # pragma: no cover - numba
     """Record where the turn at (i, j) ends under the policy its solved rows c, d chose (plain sweep rows).
 
+    A threshold turn (it rolls at every total it reaches below some h and holds at every one
+    from h on) records only h, and reads its banking chances from the ladder (``_spread_threshold``);
+    any other runs its chances forward and records them (``_spread_any``). The two give the same
+    chances, bit for bit.
+    Inlined: called twice a pair, a call of its own cost the recording pass a third more.
+    """
+    if not _spread_threshold(i, j, V, goal, t, c, d, spread):
+        _spread_any(i, j, V, goal, t, c, d, spread)
+
+
+@njit(cache=True, inline="always")
+def _spread_threshold(i, j, V, goal, t, c, d, spread):  # pragma: no cover - numba
+    """Record the turn at (i, j) from the ladder and return True if it is a threshold turn, else return False.
+
+    Its first reached total that holds is h (or the goal's): every reached total below h rolls
+    (a gap each, read off its row), and each reached total from h on must hold (a gap each,
+    its roll's value summed as ``_spread_any`` sums it); one that rolls leaves it to ``_spread_any``.
+    A pass at k = 0 leaves it there too.
+    """
+    ladder = spread.ladder
+    reached = ladder.reached
+    x = V[j, i]
+    top = goal - i
+    if c[0] == 1.0 and d[0] == -1.0:
+        return False  # passing at k = 0
+    gap = c[0] + d[0] * x - (1.0 - x)
+    h = top
+    for k in range(1, top):
+        if reached[k] == 0.0:
+            continue
+        hold_v = 1.0 - V[j, i + k]
+        if d[k] == 0.0 and c[k] == hold_v:
+            h = k
+            break
+        gap = min(gap, c[k] + d[k] * x - hold_v)
+    lose, reset = t.bust_probabilities[0], t.reset_probabilities[0]
+    if i == 0:  # a reset at score 0 is a bust
+        lose += reset
+        reset = 0.0
+    amounts = t.add_amounts[t.add_offsets[0] : t.add_offsets[1]]
+    chances = t.add_probabilities[t.add_offsets[0] : t.add_offsets[1]]
+    n_adds = amounts.shape[0]
+    banked = ladder.banked[h]
+    win = 0.0
+    for u in range(banked.shape[0]):
+        m = banked[u]
+        if m == 0.0:
+            continue
+        k = h + u
+        if k >= top:  # past the last total before the goal: a win
+            win += m
+            continue
+        hold_v = 1.0 - V[j, i + k]
+        if not (d[k] == 0.0 and c[k] == hold_v):
+            return False  # a total above h rolls
+        roll_v = lose * (1.0 - x) + reset * (1.0 - V[j, 0])
+        for e in range(n_adds):
+            roll_v += chances[e] * (c[k + amounts[e]] + d[k + amounts[e]] * x)
+        gap = min(gap, hold_v - roll_v)
+    spread.threshold[i, j] = h
+    spread.used[i, j] = 0
+    spread.win[i, j] = win
+    spread.loop[i, j] = ladder.lost_at_zero[h] if i == 0 else ladder.lost[h]
+    spread.reset[i, j] = 0.0 if i == 0 else ladder.reset[h]
+    spread.gap[i, j] = gap
+    return True
+
+
+@njit(cache=True)
+def _spread_any(i, j, V, goal, t, c, d, spread):  # pragma: no cover - numba
+    """Record where the turn at (i, j) ends under any policy its rows c, d chose, running its chances forward.
+
     A total holds where its row is holding's value (1 - V[j, i + k], 0), or (1, -1) at k = 0;
     every other total rolls (its d is below zero: every roll can bust). The chance of reaching
     each total runs forward from k = 0, each total's drawn from the rolling totals below it
     (``reach`` keeps each total's rolling mass, 0 where it holds); what runs past the last
     total before the goal wins. Drawn, not pushed up: pushing each rolling total's mass into
     the totals above it chained every add through memory, and recording cost twice as much.
-    Inlined: called twice a pair, a call of its own cost the recording pass a third more.
     """
     lose, reset = t.bust_probabilities[0], t.reset_probabilities[0]
     if i == 0:  # a reset at score 0 is a bust
@@ -180,6 +335,7 @@ def spread_turn(i, j, V, goal, t, c, d, spread):  # pragma: no cover - numba
         resets += m * reset
         rolling[k] = m
         last_roll = k
+    spread.threshold[i, j] = 0
     spread.used[i, j] = n
     spread.win[i, j] = win
     spread.loop[i, j] = hand_over
@@ -256,15 +412,21 @@ def note_moved(V, checks, i, j):  # pragma: no cover - numba
 def _spread_value(V, spread, i, j):  # pragma: no cover - numba
     """Return the turn-start value at (i, j) as c + d x in the partner's value x = V[j, i]."""
     value = spread.win[i, j] + spread.reset[i, j] * (1.0 - V[j, 0])
-    totals = spread.totals[i, j]
-    mass = spread.mass[i, j]
-    for n in range(spread.used[i, j]):
-        value += mass[n] * (1.0 - V[j, i + totals[n]])
+    h = spread.threshold[i, j]
+    if h > 0:  # its chances in the ladder, zeros included (they add nothing), up to the goal
+        banked = spread.ladder.banked[h]
+        for u in range(min(banked.shape[0], V.shape[0] - i - h)):
+            value += banked[u] * (1.0 - V[j, i + h + u])
+    else:
+        totals = spread.totals[i, j]
+        mass = spread.mass[i, j]
+        for n in range(spread.used[i, j]):
+            value += mass[n] * (1.0 - V[j, i + totals[n]])
     loop = spread.loop[i, j]
     return value + loop, -loop
 
 
-@njit(cache=True)
+@njit(cache=True, **WITHOUT_REFCOUNTS)
 def spread_pass(V, spread):  # pragma: no cover - numba
     """Evaluate the spread's policy once over every score sum, high sums first, each pair exactly (one array V)."""
     goal = V.shape[0]
@@ -280,3 +442,25 @@ def spread_pass(V, spread):  # pragma: no cover - numba
             x = (c1 + d1 * c2) / det if abs(det) > 1e-12 else c1 + d1 * V[j, i]
             V[i, j] = x
             V[j, i] = c2 + d2 * x
+
+
+@njit(cache=True, **WITHOUT_REFCOUNTS)
+def spread_pass_pair(VA, VB, spread_a, spread_b):  # pragma: no cover - numba
+    """Evaluate two fixed strategies' spreads once over every score sum, high sums first, each pair exactly.
+
+    The head-to-head's pairs (``rollhold.evaluate_levels``): A's turn at (i, j) reads B's values VB
+    (``spread_a``, A's score first), B's at (j, i) reads VA (``spread_b``). A pair that never
+    ends (a singular system) keeps its values: the recording pass refused such games.
+    """
+    goal = VA.shape[0]
+    for s in range(2 * goal - 2, -1, -1):
+        i_low = max(s - goal + 1, 0)
+        for i in range(i_low, s + 1 - i_low):
+            j = s - i
+            c1, d1 = _spread_value(VB, spread_a, i, j)
+            c2, d2 = _spread_value(VA, spread_b, j, i)
+            det = 1.0 - d1 * d2
+            if abs(det) > 1e-15:
+                a = (c1 + d1 * c2) / det
+                VA[i, j] = a
+                VB[j, i] = c2 + d2 * a
