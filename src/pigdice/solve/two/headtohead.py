@@ -17,7 +17,7 @@ from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.memory import action_table_bytes, check_memory, head_to_head_bytes
 from pigdice.solve.solver import TOLERANCE, fixed_point, one_pass_is_exact, solvable
 from pigdice.solve.tables import effect_table
-from pigdice.solve.two import dicechoice, rollhold
+from pigdice.solve.two import banded, dicechoice, rollhold
 from pigdice.solve.two.bundles import Evaluation, game_of
 
 
@@ -81,11 +81,14 @@ def head_to_head(
         va.fill(0.5)
         vb.fill(0.5)
         rows = rollhold.evaluation_rows(game)
+        band_rows = banded.evaluation_rows(game) if banded.fits(game) else None
 
         def one_pass(passes: int) -> float:
             nonlocal last_pass
             if one_throw:
                 last_pass = dicechoice.evaluate_levels(va, vb, ta, tb, game, loop)
+            elif band_rows is not None:  # turns that can lower their total, solved by elimination (Pig Dice)
+                last_pass = banded.evaluate_levels(va, vb, ta, tb, game, band_rows, loop)
             else:
                 last_pass = rollhold.evaluate_levels(va, vb, ta, tb, game, rows, loop)
             if exact:
