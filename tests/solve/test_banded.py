@@ -1,4 +1,4 @@
-"""Pig Dice's turns solved exactly by banded elimination (``solve/two/banded.py``).
+"""Turns whose rolls can lower the total solved exactly by banded elimination (``solve/two/banded.py``).
 
 The elimination must give the values of the sweeps to a fixed point (``rollhold``, the solver
 before it), of a dense linear solve of one turn, and of itself with one slot shared by every
@@ -18,9 +18,9 @@ from pigdice.solve.two import banded, rollhold
 from pigdice.solve.two.bundles import Ends, game_of
 
 
-def pig_dice_game(goal: int):
-    """Return Pig Dice's 2-player game to ``goal``, first to the goal."""
-    variant = find_variant("pig-dice", goal=goal).with_endgame("first-to-goal")
+def pig_dice_game(goal: int, name: str = "pig-dice"):
+    """Return Pig Dice's (or ``name``'s) 2-player game to ``goal``, first to the goal."""
+    variant = find_variant(name, goal=goal).with_endgame("first-to-goal")
     return variant, game_of(goal, effect_table(variant))
 
 
@@ -35,7 +35,8 @@ def swept_values(game) -> np.ndarray:
 def test_only_first_to_goal_games_whose_rolls_lower_the_total_fit() -> None:
     _, game = pig_dice_game(30)
     assert banded.fits(game)
-    for name in ("pig", "two-dice-pig", "big-pig-knizia"):  # monotone, or a set to 25 (not within a band)
+    assert banded.fits(pig_dice_game(30, "big-pig-knizia")[1])  # 1-1 sets the turn total to 25
+    for name in ("pig", "two-dice-pig", "hog-reroll"):  # monotone: one sweep is exact
         assert not banded.fits(game_of(30, effect_table(find_variant(name, goal=30))))
     last = np.full(40, 0.5)
     assert not banded.fits(game_of(30, game.table, Ends(last, last, 5 / 36, 0)))  # another turn after the goal
@@ -49,12 +50,14 @@ def test_the_band_is_pig_dices_roll() -> None:
     assert sorted(band.subtract_amounts) == [2, 3, 4, 5, 6]
     assert band.subtract_chances * 36 == pytest.approx([1] * 5)
     assert (band.double_chance * 36, band.lose * 36, band.reset) == pytest.approx((1, 5, 0))
-    assert (band.width, band.reach) == (6, 11)
+    assert (band.width, band.reach, band.pinned, band.set_chance) == (6, 11, -1, 0.0)
+    knizia = banded.band_of(pig_dice_game(30, "big-pig-knizia")[1].table)
+    assert (knizia.width, knizia.reach, knizia.pinned, knizia.set_chance * 36) == (0, 24, 25, pytest.approx(1))
 
 
-@pytest.mark.parametrize("goal", [20, 45])
-def test_the_elimination_gives_the_sweeps_values(goal: int) -> None:
-    variant, game = pig_dice_game(goal)
+@pytest.mark.parametrize(("name", "goal"), [("pig-dice", 20), ("pig-dice", 45), ("big-pig-knizia", 20), ("big-pig-knizia", 60)])
+def test_the_elimination_gives_the_sweeps_values(name: str, goal: int) -> None:
+    variant, game = pig_dice_game(goal, name)
     values = np.full((goal, goal), 0.5)
     solve_values(variant, game.table, [values], rollhold.FIRST_TO_GOAL_ENDS)
     assert np.abs(values - swept_values(game)).max() < 1e-13
@@ -95,7 +98,8 @@ def dense_turn(i: int, j: int, V: np.ndarray, goal: int, roll: np.ndarray, table
             if kind == EffectKind.BUST:
                 rhs[k] += (chance, -chance)  # the partner moves at (j, i): 1 - x
                 continue
-            total = {EffectKind.ADD: k + amount, EffectKind.DOUBLE: 2 * k}.get(EffectKind(kind), max(k - amount, 0))
+            moved = {EffectKind.ADD: k + amount, EffectKind.DOUBLE: 2 * k, EffectKind.SET: amount}
+            total = moved.get(EffectKind(kind), max(k - amount, 0))  # else a subtract
             if total >= top:
                 rhs[k, 0] += chance  # reaching the goal wins
             else:
@@ -104,9 +108,10 @@ def dense_turn(i: int, j: int, V: np.ndarray, goal: int, roll: np.ndarray, table
     return solved[:, 0], solved[:, 1]
 
 
-def test_one_turn_is_the_dense_solve_of_its_system() -> None:
+@pytest.mark.parametrize("name", ["pig-dice", "big-pig-knizia"])
+def test_one_turn_is_the_dense_solve_of_its_system(name: str) -> None:
     goal = 40
-    _, game = pig_dice_game(goal)
+    _, game = pig_dice_game(goal, name)
     rng = np.random.default_rng(7)
     V = rng.random((goal, goal))
     rows = banded.level_rows(game)

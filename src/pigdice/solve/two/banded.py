@@ -35,7 +35,7 @@ from numba import njit
 from pigdice.rules.effects import EffectKind
 from pigdice.solve.layout import SWEEP_GENERAL
 from pigdice.solve.step import WITHOUT_REFCOUNTS
-from pigdice.solve.tables import KIND_DOUBLE, KIND_SUBTRACT, EffectTable
+from pigdice.solve.tables import KIND_DOUBLE, KIND_SET, KIND_SUBTRACT, EffectTable
 from pigdice.solve.two.bundles import Evaluation, Game
 from pigdice.solve.two.rollhold import (
     MAX_PAIR_ROUNDS,
@@ -48,10 +48,18 @@ from pigdice.solve.two.rollhold import (
     _widen,
 )
 
-BANDED_KINDS = (EffectKind.ADD, EffectKind.SUBTRACT, EffectKind.DOUBLE, EffectKind.BUST, EffectKind.RESET_SCORE)
+BANDED_KINDS = (
+    EffectKind.ADD,
+    EffectKind.SUBTRACT,
+    EffectKind.DOUBLE,
+    EffectKind.SET,
+    EffectKind.BUST,
+    EffectKind.RESET_SCORE,
+)
 # Each score keeps its own elimination while all of them fit in this many bytes (Pig Dice: goal 100
 # 1.6 MB, goal 200 10 MB); past it one slot is shared and every turn is eliminated afresh.
 CACHE_BYTES = 128 << 20
+WIDTH = 6  # the elimination keeps (1) over this many totals below (a die's faces): subtracts up to it fit
 MAX_POLICY_ROUNDS = 100  # actions improved this many times at most (ties to rounding could swap forever)
 
 
@@ -67,6 +75,8 @@ class Band(NamedTuple):
     reset: float  # losing the whole score
     width: int  # the largest subtract: how far below a total its equation reaches
     reach: int  # the largest add
+    pinned: int  # the total a roll sets the turn total to (Knizia's 25), -1 none
+    set_chance: float
 
 
 class BandedRows(NamedTuple):
@@ -77,7 +87,8 @@ class BandedRows(NamedTuple):
     last: np.ndarray  # int64 per slot: 1 + the opponent's score whose c it holds (0: none)
     c: np.ndarray  # (slots, goal): P_k = c_k + d_k x of the last turn solved
     d: np.ndarray
-    beta: np.ndarray  # (slots, goal, width + 1): (1)'s coefficients, beta[., k, s]
+    beta: np.ndarray  # (slots, goal, WIDTH + 1): (1)'s coefficients, beta[., k, s] (0 past the band)
+    gamma: np.ndarray  # (slots, goal): above the pinned total A, (1) has a term gamma_k P_A too
     gain: np.ndarray  # (slots, goal): 1 / (1 - what row k keeps of itself)
     win: np.ndarray  # (slots, goal): the chance a roll at k reaches the goal
     mult: np.ndarray  # flat: each slot's multipliers from mult_base[slot] on, rows from the top down
@@ -99,7 +110,9 @@ def fits(game: Game) -> bool:
     if not all(int(kind) in kinds for kind in t.kinds):
         return False
     subtracts = t.amounts[t.kinds == KIND_SUBTRACT]
-    return bool(np.all(subtracts >= 1)) and bool(np.all(t.add_amounts >= 1))
+    pinned = np.unique(t.amounts[t.kinds == KIND_SET])
+    fall = bool(np.all((subtracts >= 1) & (subtracts <= WIDTH))) and pinned.shape[0] <= 1
+    return fall and bool(np.all(t.add_amounts >= 1))
 
 
 def band_of(t: EffectTable) -> Band:
@@ -116,20 +129,23 @@ def band_of(t: EffectTable) -> Band:
         float(t.reset_probabilities[0]),
         int(amounts.max()) if amounts.shape[0] else 0,
         int(t.add_amounts.max()) if t.add_amounts.shape[0] else 0,
+        int(t.amounts[t.kinds == KIND_SET][0]) if np.any(t.kinds == KIND_SET) else -1,
+        float(t.probabilities[t.kinds == KIND_SET].sum()),
     )
 
 
 def multipliers(top: int, band: Band) -> int:
     """Return how many multipliers a turn of ``top`` totals rolling at every total keeps (rows' highest reads)."""
     k = np.arange(top)
-    high = np.minimum(np.maximum(k + band.reach, np.where(band.double_chance > 0.0, 2 * k, 0)), top - 1)
+    high = np.maximum(k + band.reach, np.where(band.double_chance > 0.0, 2 * k, 0))
+    high = np.minimum(np.maximum(high, band.pinned), top - 1)
     return int(np.maximum(high - k, 0).sum())
 
 
 def banded_rows(goal: int, band: Band) -> BandedRows:
     """Return fresh rows for a solve or one side of an evaluation to ``goal`` (a slot per score if they fit)."""
     sizes = np.array([multipliers(goal - i, band) for i in range(goal)], dtype=np.int64)
-    per_slot = 8 * goal * (band.width + 5)
+    per_slot = 8 * goal * (WIDTH + 5)
     slots = goal if per_slot * goal + 8 * int(sizes.sum()) <= CACHE_BYTES else 1
     if slots == 1:
         sizes = sizes[:1]  # score 0's turn is the longest
@@ -141,7 +157,8 @@ def banded_rows(goal: int, band: Band) -> BandedRows:
         np.zeros(slots, dtype=np.int64),
         np.zeros((slots, goal)),
         np.zeros((slots, goal)),
-        np.zeros((slots, goal, band.width + 1)),
+        np.zeros((slots, goal, WIDTH + 1)),
+        np.zeros((slots, goal)),
         np.zeros((slots, goal)),
         np.zeros((slots, goal)),
         np.zeros(max(int(sizes.sum()), 1)),
@@ -159,6 +176,8 @@ def _highest(k, top, band):  # pragma: no cover - numba
     high = k + band.reach
     if band.double_chance > 0.0 and 2 * k > high:
         high = 2 * k
+    if band.pinned > high:
+        high = band.pinned
     return min(high, top - 1)
 
 
@@ -175,12 +194,15 @@ def _factor(i, j, V, top, act, rows, slot, lose_c, lose_d):  # pragma: no cover 
     """Eliminate the turn at (i, j) under the actions ``act`` from the top total down; leave c, d in the slot.
 
     Keeps beta, the gains, the win chances and the multipliers (each row's coefficient on every
-    higher total it reads, as the elimination met it) for ``_resolve``, and solves d and c.
+    higher total it reads, as the elimination met it, lowest total first) for ``_resolve``, and
+    solves d and c. A row's coefficients on the ``WIDTH`` totals below the one being folded in
+    ride in registers (q0 .. q5), not in memory: a store and a load per fold made this 3x slower.
     """
     band = rows.band
     adds, add_chances, subs, sub_chances = band.add_amounts, band.add_chances, band.subtract_amounts, band.subtract_chances
-    double, width = band.double_chance, band.width
+    double = band.double_chance
     beta, gain, win, mult, w = rows.beta[slot], rows.gain[slot], rows.win[slot], rows.mult, rows.w
+    gamma, pinned = rows.gamma[slot], band.pinned
     alpha, alpha_d = rows.alpha, rows.alpha_d
     pos = rows.mult_base[slot]
     for k in range(top - 1, -1, -1):
@@ -201,41 +223,76 @@ def _factor(i, j, V, top, act, rows, slot, lose_c, lose_d):  # pragma: no cover 
                 w[2 * k] += double
         for e in range(subs.shape[0]):
             w[max(k - subs[e], 0)] += sub_chances[e]
+        pin = 0.0  # the row's coefficient on P_A, A = pinned below k
+        if band.set_chance > 0.0:
+            if pinned >= top:
+                won += band.set_chance
+            elif pinned >= k:
+                w[pinned] += band.set_chance
+            else:
+                pin += band.set_chance
         ac = lose_c + won
         ad = lose_d
-        for m in range(_highest(k, top, band), k, -1):
-            wm = w[m]
+        high = _highest(k, top, band)
+        q0 = q1 = q2 = q3 = q4 = q5 = 0.0  # what the rows folded so far add to totals m .. m - 5
+        for m in range(high, k, -1):
+            wm = w[m] + q0
             w[m] = 0.0
-            mult[pos] = wm
-            pos += 1
-            if wm != 0.0:
-                ac += wm * alpha[m]
-                ad += wm * alpha_d[m]
-                if act[m] != 0:  # a hold reads nothing below it
-                    for s in range(1, min(width, m) + 1):
-                        w[m - s] += wm * beta[m, s]
-        g = 1.0 / (1.0 - w[k])
+            mult[pos + m - k - 1] = wm
+            ac += wm * alpha[m]
+            ad += wm * alpha_d[m]
+            if act[m] != 0:  # fold row m's (1) in; a hold reads nothing below it
+                if m > pinned >= 0:  # its term on P_A: above k a coefficient like any other, below it the row's pin
+                    if pinned >= k:
+                        w[pinned] += wm * gamma[m]
+                    else:
+                        pin += wm * gamma[m]
+                q0 = q1 + wm * beta[m, 1]
+                q1 = q2 + wm * beta[m, 2]
+                q2 = q3 + wm * beta[m, 3]
+                q3 = q4 + wm * beta[m, 4]
+                q4 = q5 + wm * beta[m, 5]
+                q5 = wm * beta[m, 6]
+            else:
+                q0, q1, q2, q3, q4, q5 = q1, q2, q3, q4, q5, 0.0
+        pos += high - k
+        g = 1.0 / (1.0 - (w[k] + q0))
         w[k] = 0.0
         gain[k] = g
         win[k] = won
+        gamma[k] = pin * g
         alpha[k] = ac * g
         alpha_d[k] = ad * g
-        for s in range(1, min(width, k) + 1):
-            beta[k, s] = w[k - s] * g
+        beta[k, 1] = (w[k - 1] + q1) * g if k >= 1 else 0.0
+        beta[k, 2] = (w[k - 2] + q2) * g if k >= 2 else 0.0
+        beta[k, 3] = (w[k - 3] + q3) * g if k >= 3 else 0.0
+        beta[k, 4] = (w[k - 4] + q4) * g if k >= 4 else 0.0
+        beta[k, 5] = (w[k - 5] + q5) * g if k >= 5 else 0.0
+        beta[k, 6] = w[k - 6] * g if k >= 6 else 0.0
+        for s in range(1, min(WIDTH, k) + 1):
             w[k - s] = 0.0
-    _back(top, act, beta, width, alpha, rows.c[slot])
-    _back(top, act, beta, width, alpha_d, rows.d[slot])
+    _back(top, act, beta, gamma, pinned, alpha, rows.c[slot])
+    _back(top, act, beta, gamma, pinned, alpha_d, rows.d[slot])
 
 
 @njit(cache=True, inline="always")
-def _back(top, act, beta, width, alpha, out):  # pragma: no cover - numba
-    """Write (1) from k = 0 up: out[k] = alpha[k] + sum_s beta[k, s] out[k - s] at the totals that roll."""
+def _back(top, act, beta, gamma, pinned, alpha, out):  # pragma: no cover - numba
+    """Write (1) from k = 0 up: out[k] = alpha[k] + sum_s beta[k, s] out[k - s] (+ gamma[k] out[A]) where it rolls."""
     for k in range(top):
-        value = alpha[k]
-        if act[k] != 0:
-            for s in range(1, min(width, k) + 1):
+        if 0 <= pinned < k < top and act[k] != 0:
+            alpha[k] += gamma[k] * out[pinned]  # P_A is solved by now
+        if act[k] != 0 and k >= WIDTH:
+            # the totals two and more below first, the one just solved last: a short chain from row to row
+            even = alpha[k] + beta[k, 2] * out[k - 2] + beta[k, 4] * out[k - 4] + beta[k, 6] * out[k - 6]
+            odd = beta[k, 3] * out[k - 3] + beta[k, 5] * out[k - 5]
+            out[k] = (even + odd) + beta[k, 1] * out[k - 1]
+        elif act[k] != 0:
+            value = alpha[k]
+            for s in range(1, k + 1):
                 value += beta[k, s] * out[k - s]
-        out[k] = value
+            out[k] = value
+        else:
+            out[k] = alpha[k]
 
 
 @njit(cache=True)
@@ -248,12 +305,23 @@ def _resolve(i, j, V, top, act, rows, slot, lose_c):  # pragma: no cover - numba
         if act[k] == 0:
             alpha[k] = 1.0 if k == 0 else 1.0 - V[j, i + k]
             continue
-        ac = lose_c + win[k]
-        for m in range(_highest(k, top, band), k, -1):
-            ac += mult[pos] * alpha[m]
-            pos += 1
-        alpha[k] = ac * gain[k]
-    _back(top, act, rows.beta[slot], band.width, alpha, rows.c[slot])
+        # four running sums over the totals above, lowest first: a dot product without a long chain
+        n = _highest(k, top, band) - k
+        s0 = lose_c + win[k]
+        s1 = s2 = s3 = 0.0
+        u = 0
+        while u + 4 <= n:
+            s0 += mult[pos + u] * alpha[k + 1 + u]
+            s1 += mult[pos + u + 1] * alpha[k + 2 + u]
+            s2 += mult[pos + u + 2] * alpha[k + 3 + u]
+            s3 += mult[pos + u + 3] * alpha[k + 4 + u]
+            u += 4
+        while u < n:
+            s0 += mult[pos + u] * alpha[k + 1 + u]
+            u += 1
+        pos += n
+        alpha[k] = ((s0 + s1) + (s2 + s3)) * gain[k]
+    _back(top, act, rows.beta[slot], rows.gamma[slot], band.pinned, alpha, rows.c[slot])
 
 
 @njit(cache=True, inline="always")
@@ -286,6 +354,12 @@ def _roll_value(k, top, c, d, band, lose_c, lose_d):  # pragma: no cover - numba
         m = max(k - band.subtract_amounts[e], 0)
         rc += band.subtract_chances[e] * c[m]
         rd += band.subtract_chances[e] * d[m]
+    if band.set_chance > 0.0:
+        if band.pinned >= top:
+            rc += band.set_chance
+        else:
+            rc += band.set_chance * c[band.pinned]
+            rd += band.set_chance * d[band.pinned]
     return rc, rd
 
 
