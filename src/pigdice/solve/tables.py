@@ -150,3 +150,22 @@ def _sweep_arrays(
         np.array(other_offsets, dtype=np.int64),
         *sweep_layout(rolls, not other_rows and all(amount >= 1 for amount in add_amounts)),
     )
+
+
+BAND_WIDTH = 6  # the banded elimination (``two/banded.py``) keeps each total's equation over this many below
+BANDED_KINDS = (KIND_ADD, KIND_SUBTRACT, KIND_DOUBLE, KIND_SET, KIND_BUST, KIND_RESET)
+
+
+def is_banded(t: EffectTable) -> bool:
+    """Return True if ``t``'s turns take the banded elimination when first to the goal (``two/banded.py``).
+
+    One roll choice whose turn total can fall (not ``monotone``), by subtracts of at most
+    ``BAND_WIDTH`` or a set to one total, besides adds (at least 1), doubles, busts and resets: Pig Dice,
+    Knizia's Big Pig. Plain Python, so the cost model can ask without numba.
+    """
+    if t.offsets.shape[0] != 2 or t.monotone or not np.all(np.isin(t.kinds, BANDED_KINDS)):
+        return False
+    subtracts = t.amounts[t.kinds == KIND_SUBTRACT]
+    pinned = np.unique(t.amounts[t.kinds == KIND_SET])
+    falls = bool(np.all((subtracts >= 1) & (subtracts <= BAND_WIDTH))) and pinned.shape[0] <= 1
+    return falls and bool(np.all(t.add_amounts >= 1))

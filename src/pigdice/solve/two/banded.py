@@ -1,17 +1,17 @@
-"""An exact in-turn solve for roll/hold games whose rolls can lower the turn total a little (Pig Dice).
+"""An exact in-turn solve for roll/hold games whose rolls can lower the turn total (Pig Dice, Knizia's Big Pig).
 
 ``rollhold._turn_sweep`` solves such a turn by sweeping its totals from high to low until nothing
-moves: a roll that subtracts reads totals below, not yet swept, and Pig Dice's turns took about a
-dozen sweeps each (its solve 72x Pig's at goal 100). Here the same turn is solved exactly.
+moves: a roll that subtracts or sets the total reads totals below, not yet swept, so every turn took
+several sweeps (Pig Dice's solve 72x Pig's at goal 100, Knizia's 27x). Here the turn is solved exactly.
 
 Under fixed actions a turn at (i, j) is the linear system P_k = b_k + sum_m p(k -> m) P_m over its
 totals k < top = goal - i (a hold: P_k = b_k, what holding banks). A roll reaches higher totals by
-adding or doubling, and lower ones only by subtracting at most ``width`` (Pig Dice: 6, clamped at
-0). Eliminating the totals from the top down (Gaussian elimination without pivoting, stable here as
+adding or doubling, and lower ones only by subtracting at most ``WIDTH`` (Pig Dice: 2-6, clamped at
+0) or by setting the total to one pinned total A (Knizia: 25). Eliminating the totals from the top down (Gaussian elimination without pivoting, stable here as
 the system is diagonally dominant: Golub & Van Loan, Matrix Computations, 4th ed., section 4.3.5)
-writes every total in terms of the ``width`` totals below it,
+writes every total in terms of the ``WIDTH`` totals below it (and P_A, for k > A),
 
-    P_k = alpha_k + sum_{s=1..width} beta_{k,s} P_{k-s},                                  (1)
+    P_k = alpha_k + sum_{s=1..WIDTH} beta_{k,s} P_{k-s} + gamma_k P_A,                    (1)
 
 each row's coefficients on higher totals folded in through their own (1), highest first (the
 "multipliers"); then (1) from k = 0 up gives every value. beta and the multipliers depend only on
@@ -21,8 +21,8 @@ same score (the usual case) re-solves only c, about one plain sweep's work. The 
 improved where holding and rolling swap (policy iteration: Howard 1960; usually none), and the
 range of partner values over which they stay optimal goes to the pair solve as the sweeps' does.
 
-Only games that finish first to the goal, with one roll choice of adds, subtracts, doubles, busts
-and resets, take this path (``fits``); ``rollhold`` solves every other game.
+Only games that finish first to the goal, with one roll choice of adds, subtracts, doubles, one set,
+busts and resets, take this path (``fits``, ``tables.is_banded``); ``rollhold`` solves every other game.
 """
 
 from __future__ import annotations
@@ -32,10 +32,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from pigdice.rules.effects import EffectKind
 from pigdice.solve.layout import SWEEP_GENERAL
 from pigdice.solve.step import WITHOUT_REFCOUNTS
-from pigdice.solve.tables import KIND_DOUBLE, KIND_SET, KIND_SUBTRACT, EffectTable
+from pigdice.solve.tables import BAND_WIDTH, KIND_DOUBLE, KIND_SET, KIND_SUBTRACT, EffectTable, is_banded
 from pigdice.solve.two.bundles import Evaluation, Game
 from pigdice.solve.two.rollhold import (
     MAX_PAIR_ROUNDS,
@@ -48,23 +47,15 @@ from pigdice.solve.two.rollhold import (
     _widen,
 )
 
-BANDED_KINDS = (
-    EffectKind.ADD,
-    EffectKind.SUBTRACT,
-    EffectKind.DOUBLE,
-    EffectKind.SET,
-    EffectKind.BUST,
-    EffectKind.RESET_SCORE,
-)
 # Each score keeps its own elimination while all of them fit in this many bytes (Pig Dice: goal 100
 # 1.6 MB, goal 200 10 MB); past it one slot is shared and every turn is eliminated afresh.
 CACHE_BYTES = 128 << 20
-WIDTH = 6  # the elimination keeps (1) over this many totals below (a die's faces): subtracts up to it fit
+WIDTH = BAND_WIDTH  # (1) runs over this many totals below (a die's faces): subtracts up to it fit
 MAX_POLICY_ROUNDS = 100  # actions improved this many times at most (ties to rounding could swap forever)
 
 
 class Band(NamedTuple):
-    """One roll's effects as the elimination reads them: adds, subtracts, the doubling and the losses."""
+    """One roll's effects as the elimination reads them: adds, subtracts, the doubling, the set and the losses."""
 
     add_amounts: np.ndarray  # int64
     add_chances: np.ndarray  # float64
@@ -100,19 +91,10 @@ class BandedRows(NamedTuple):
 
 
 def fits(game: Game) -> bool:
-    """Return True if ``game``'s turns take the banded solve: first to the goal, one roll that can lower the total."""
-    t: EffectTable = game.table
-    if game.sweep != SWEEP_GENERAL or game.ends.mover_last.shape[0] > 0 or game.ends.other_last.shape[0] > 0:
-        return False
-    if game.ends.cap > 0 or t.offsets.shape[0] != 2 or t.monotone:
-        return False
-    kinds = {int(kind) for kind in BANDED_KINDS}
-    if not all(int(kind) in kinds for kind in t.kinds):
-        return False
-    subtracts = t.amounts[t.kinds == KIND_SUBTRACT]
-    pinned = np.unique(t.amounts[t.kinds == KIND_SET])
-    fall = bool(np.all((subtracts >= 1) & (subtracts <= WIDTH))) and pinned.shape[0] <= 1
-    return fall and bool(np.all(t.add_amounts >= 1))
+    """Return True if ``game``'s turns take the banded solve: first to the goal, with a table ``is_banded``."""
+    ends = game.ends
+    first_to_goal = ends.mover_last.shape[0] == 0 and ends.other_last.shape[0] == 0 and ends.cap == 0
+    return game.sweep == SWEEP_GENERAL and first_to_goal and is_banded(game.table)
 
 
 def band_of(t: EffectTable) -> Band:
