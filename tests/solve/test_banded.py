@@ -55,7 +55,9 @@ def test_the_band_is_pig_dices_roll() -> None:
     assert (knizia.width, knizia.reach, knizia.pinned, knizia.set_chance * 36) == (0, 24, 25, pytest.approx(1))
 
 
-@pytest.mark.parametrize(("name", "goal"), [("pig-dice", 20), ("pig-dice", 45), ("big-pig-knizia", 20), ("big-pig-knizia", 60)])
+@pytest.mark.parametrize(
+    ("name", "goal"), [("pig-dice", 20), ("pig-dice", 45), ("big-pig-knizia", 20), ("big-pig-knizia", 60)]
+)
 def test_the_elimination_gives_the_sweeps_values(name: str, goal: int) -> None:
     variant, game = pig_dice_game(goal, name)
     values = np.full((goal, goal), 0.5)

@@ -7,9 +7,10 @@ several sweeps (Pig Dice's solve 72x Pig's at goal 100, Knizia's 27x). Here the 
 Under fixed actions a turn at (i, j) is the linear system P_k = b_k + sum_m p(k -> m) P_m over its
 totals k < top = goal - i (a hold: P_k = b_k, what holding banks). A roll reaches higher totals by
 adding or doubling, and lower ones only by subtracting at most ``WIDTH`` (Pig Dice: 2-6, clamped at
-0) or by setting the total to one pinned total A (Knizia: 25). Eliminating the totals from the top down (Gaussian elimination without pivoting, stable here as
-the system is diagonally dominant: Golub & Van Loan, Matrix Computations, 4th ed., section 4.3.5)
-writes every total in terms of the ``WIDTH`` totals below it (and P_A, for k > A),
+0) or by setting the total to one pinned total A (Knizia: 25). Eliminating the totals from the top
+down (Gaussian elimination without pivoting, stable here as the system is diagonally dominant:
+Golub & Van Loan, Matrix Computations, 4th ed., section 4.3.5) writes every total in terms of the
+``WIDTH`` totals below it (and P_A, for k > A),
 
     P_k = alpha_k + sum_{s=1..WIDTH} beta_{k,s} P_{k-s} + gamma_k P_A,                    (1)
 
@@ -154,7 +155,7 @@ def banded_rows(goal: int, band: Band) -> BandedRows:
 
 @njit(cache=True, inline="always")
 def _highest(k, top, band):  # pragma: no cover - numba
-    """Return the highest total below ``top`` that a roll at k reads (k itself if none): where its elimination starts."""
+    """Return the highest total below ``top`` a roll at k reads (k itself if none): where its elimination starts."""
     high = k + band.reach
     if band.double_chance > 0.0 and 2 * k > high:
         high = 2 * k
@@ -181,7 +182,8 @@ def _factor(i, j, V, top, act, rows, slot, lose_c, lose_d):  # pragma: no cover 
     ride in registers (q0 .. q5), not in memory: a store and a load per fold made this 3x slower.
     """
     band = rows.band
-    adds, add_chances, subs, sub_chances = band.add_amounts, band.add_chances, band.subtract_amounts, band.subtract_chances
+    adds, add_chances = band.add_amounts, band.add_chances
+    subs, sub_chances = band.subtract_amounts, band.subtract_chances
     double = band.double_chance
     beta, gain, win, mult, w = rows.beta[slot], rows.gain[slot], rows.win[slot], rows.mult, rows.w
     gamma, pinned = rows.gamma[slot], band.pinned
@@ -417,7 +419,7 @@ def fixed_turn(i, j, V, goal, fixed, rows):  # pragma: no cover - numba
 def solve_levels(
     VA: np.ndarray, VB: np.ndarray, s_high: int, s_low: int, game: Game, rows: BandedRows, fresh: bool, same: bool
 ) -> LevelSweep:
-    """``rollhold.solve_levels`` for the games that ``fits``: every pair with score sum in [s_low, s_high], high first."""
+    """``rollhold.solve_levels`` for the games that ``fits``: the pairs with sums in [s_low, s_high], high first."""
     return _levels(VA, VB, s_high, s_low, game.goal, rows, fresh, same)
 
 
