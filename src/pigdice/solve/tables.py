@@ -169,3 +169,38 @@ def is_banded(t: EffectTable) -> bool:
     pinned = np.unique(t.amounts[t.kinds == KIND_SET])
     falls = bool(np.all((subtracts >= 1) & (subtracts <= BAND_WIDTH))) and pinned.shape[0] <= 1
     return falls and bool(np.all(t.add_amounts >= 1))
+
+
+class Band(NamedTuple):
+    """One roll's effects as the elimination reads them: adds, subtracts, the doubling, the set and the losses."""
+
+    add_amounts: np.ndarray  # int64
+    add_chances: np.ndarray  # float64
+    subtract_amounts: np.ndarray  # int64, each 1..width
+    subtract_chances: np.ndarray  # float64
+    double_chance: float
+    lose: float  # losing the turn total (a bust)
+    reset: float  # losing the whole score
+    width: int  # the largest subtract: how far below a total its equation reaches
+    reach: int  # the largest add
+    pinned: int  # the total a roll sets the turn total to (Knizia's 25), -1 none
+    set_chance: float
+
+
+def band_of(t: EffectTable) -> Band:
+    """Return the one roll of ``t`` arranged for the banded elimination (``is_banded`` must hold)."""
+    subtract = t.kinds == KIND_SUBTRACT
+    amounts = t.amounts[subtract].astype(np.int64)
+    return Band(
+        t.add_amounts.astype(np.int64),
+        t.add_probabilities.astype(np.float64),
+        amounts,
+        t.probabilities[subtract].astype(np.float64),
+        float(t.probabilities[t.kinds == KIND_DOUBLE].sum()),
+        float(t.bust_probabilities[0]),
+        float(t.reset_probabilities[0]),
+        int(amounts.max()) if amounts.shape[0] else 0,
+        int(t.add_amounts.max()) if t.add_amounts.shape[0] else 0,
+        int(t.amounts[t.kinds == KIND_SET][0]) if np.any(t.kinds == KIND_SET) else -1,
+        float(t.probabilities[t.kinds == KIND_SET].sum()),
+    )

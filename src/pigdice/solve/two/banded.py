@@ -35,7 +35,7 @@ from numba import njit
 
 from pigdice.solve.layout import SWEEP_GENERAL
 from pigdice.solve.step import WITHOUT_REFCOUNTS
-from pigdice.solve.tables import BAND_WIDTH, KIND_DOUBLE, KIND_SET, KIND_SUBTRACT, EffectTable, is_banded
+from pigdice.solve.tables import BAND_WIDTH, Band, band_of, is_banded
 from pigdice.solve.two.bundles import Evaluation, Game
 from pigdice.solve.two.rollhold import (
     MAX_PAIR_ROUNDS,
@@ -53,22 +53,6 @@ from pigdice.solve.two.rollhold import (
 CACHE_BYTES = 128 << 20
 WIDTH = BAND_WIDTH  # (1) runs over this many totals below (a die's faces): subtracts up to it fit
 MAX_POLICY_ROUNDS = 100  # actions improved this many times at most (ties to rounding could swap forever)
-
-
-class Band(NamedTuple):
-    """One roll's effects as the elimination reads them: adds, subtracts, the doubling, the set and the losses."""
-
-    add_amounts: np.ndarray  # int64
-    add_chances: np.ndarray  # float64
-    subtract_amounts: np.ndarray  # int64, each 1..width
-    subtract_chances: np.ndarray  # float64
-    double_chance: float
-    lose: float  # losing the turn total (a bust)
-    reset: float  # losing the whole score
-    width: int  # the largest subtract: how far below a total its equation reaches
-    reach: int  # the largest add
-    pinned: int  # the total a roll sets the turn total to (Knizia's 25), -1 none
-    set_chance: float
 
 
 class BandedRows(NamedTuple):
@@ -96,25 +80,6 @@ def fits(game: Game) -> bool:
     ends = game.ends
     first_to_goal = ends.mover_last.shape[0] == 0 and ends.other_last.shape[0] == 0 and ends.cap == 0
     return game.sweep == SWEEP_GENERAL and first_to_goal and is_banded(game.table)
-
-
-def band_of(t: EffectTable) -> Band:
-    """Return the one roll of ``t`` arranged for the elimination (``fits`` must hold)."""
-    subtract = t.kinds == KIND_SUBTRACT
-    amounts = t.amounts[subtract].astype(np.int64)
-    return Band(
-        t.add_amounts.astype(np.int64),
-        t.add_probabilities.astype(np.float64),
-        amounts,
-        t.probabilities[subtract].astype(np.float64),
-        float(t.probabilities[t.kinds == KIND_DOUBLE].sum()),
-        float(t.bust_probabilities[0]),
-        float(t.reset_probabilities[0]),
-        int(amounts.max()) if amounts.shape[0] else 0,
-        int(t.add_amounts.max()) if t.add_amounts.shape[0] else 0,
-        int(t.amounts[t.kinds == KIND_SET][0]) if np.any(t.kinds == KIND_SET) else -1,
-        float(t.probabilities[t.kinds == KIND_SET].sum()),
-    )
 
 
 def multipliers(top: int, band: Band) -> int:
@@ -444,14 +409,16 @@ def _levels(VA, VB, s_high, s_low, goal, rows, fresh, same):  # pragma: no cover
             z = VB[j, i]
             pair_residual = 0.0
             for rounds in range(MAX_PAIR_ROUNDS):
-                # one slot shared: each turn is eliminated afresh; else B's turn has its own slot (j != i)
-                mine = banded_turn(i, j, VB, z, goal, rows, rounds > 0 and not single)
+                # a later round re-solves nothing unless the actions move (one array: at i == j with the
+                # seat mattering both turns would share a slot; one slot shared: every turn afresh)
+                again = rounds > 0 and same and not single
+                mine = banded_turn(i, j, VB, z, goal, rows, again)
                 slot = 0 if single else i
                 c1, d1 = rows.c[slot, 0], rows.d[slot, 0]
                 theirs = mine
                 c2, d2 = c1, d1
                 if not diagonal:
-                    theirs = banded_turn(j, i, VA, x, goal, rows, rounds > 0 and not single)
+                    theirs = banded_turn(j, i, VA, x, goal, rows, again)
                     slot = 0 if single else j
                     c2, d2 = rows.c[slot, 0], rows.d[slot, 0]
                 new_x, new_z = _pair_solution(c1, d1, c2, d2, z, diagonal)

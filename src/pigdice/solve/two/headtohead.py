@@ -80,8 +80,8 @@ def head_to_head(
         """Evaluate with A winning ``loop`` of a game that never ends; return (passes, change)."""
         va.fill(0.5)
         vb.fill(0.5)
-        rows = rollhold.evaluation_rows(game)
         band_rows = banded.evaluation_rows(game) if banded.fits(game) else None
+        rows = rollhold.evaluation_rows(game) if band_rows is None else None
 
         def one_pass(passes: int) -> float:
             nonlocal last_pass
@@ -89,7 +89,7 @@ def head_to_head(
                 last_pass = dicechoice.evaluate_levels(va, vb, ta, tb, game, loop)
             elif band_rows is not None:  # turns that can lower their total, solved by elimination (Pig Dice)
                 last_pass = banded.evaluate_levels(va, vb, ta, tb, game, band_rows, loop)
-            else:
+            elif rows is not None:
                 last_pass = rollhold.evaluate_levels(va, vb, ta, tb, game, rows, loop)
             if exact:
                 return 0.0
