@@ -45,9 +45,9 @@ def exact_against_simulated() -> None:
     """Print every turn-based variant's exact head-to-head next to 1e5 simulated games, CPU time, runs alternating."""
     print(f"Exact head-to-head against {EXACT_GAMES:,} simulated games (first to 100, CPU time, fastest of 3):")
     for name in variant_names():
-        variant = find_variant(name).with_endgame("first-to-goal")
-        if variant.is_simultaneous:
+        if find_variant(name).is_simultaneous:
             continue  # Swine Herd: no head-to-head of action tables
+        variant = find_variant(name).with_endgame("first-to-goal")
         robot = ROBOTS.get(name, "hold:20")
         ta = action_table(parse_strategy(robot, variant), variant)
         tb = action_table(parse_strategy("optimal", variant), variant)
