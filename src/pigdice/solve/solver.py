@@ -16,7 +16,7 @@ from pigdice.solve.memory import MiB, check_memory, solver_bytes
 from pigdice.solve.policy import Policy
 from pigdice.solve.policyfile import cache_dir, cache_path, solvable
 from pigdice.solve.tables import EffectTable, effect_table
-from pigdice.solve.two import dicechoice, holdspread, rollhold
+from pigdice.solve.two import banded, dicechoice, holdspread, rollhold
 from pigdice.solve.two.bundles import FIRST_TO_GOAL_ENDS, Ends, game_of
 
 __all__ = ["cache_dir", "cache_path", "solvable"]  # their home is policyfile (no numba); solver re-exports them
@@ -175,6 +175,8 @@ def solve_values(
     game = game_of(goal, table, ends)
     one_throw = variant.decision is Decision.DICE_PER_TURN
     rows = None if one_throw else rollhold.level_rows(game)
+    # turns whose rolls can lower the total (Pig Dice) are solved exactly by elimination, not swept to a fixed point
+    band_rows = banded.level_rows(game) if rows is not None and banded.fits(game) else None
     exact = one_pass_is_exact(variant, table)
     spreads = same and rows is not None and holdspread.spreadable(game)
     spread: holdspread.Spread | None = None  # allocated by the first pass that records one
@@ -205,6 +207,8 @@ def solve_values(
             if rows is None:
                 residual = dicechoice.solve_levels(va, vb, s, low, game, same)
                 level = rollhold.LevelSweep(residual, residual, 0.0)
+            elif band_rows is not None:
+                level = banded.solve_levels(va, vb, s, low, game, band_rows, fresh, same)
             else:
                 level = rollhold.solve_levels(
                     va, vb, s, low, game, rows, fresh, same, spread if spread_filled else None, checks

@@ -150,3 +150,57 @@ def _sweep_arrays(
         np.array(other_offsets, dtype=np.int64),
         *sweep_layout(rolls, not other_rows and all(amount >= 1 for amount in add_amounts)),
     )
+
+
+BAND_WIDTH = 6  # the banded elimination (``two/banded.py``) keeps each total's equation over this many below
+BANDED_KINDS = (KIND_ADD, KIND_SUBTRACT, KIND_DOUBLE, KIND_SET, KIND_BUST, KIND_RESET)
+
+
+def is_banded(t: EffectTable) -> bool:
+    """Return True if ``t``'s turns take the banded elimination when first to the goal (``two/banded.py``).
+
+    One roll choice whose turn total can fall (not ``monotone``), by subtracts of at most
+    ``BAND_WIDTH`` or a set to one total, besides adds (at least 1), doubles, busts and resets: Pig Dice,
+    Knizia's Big Pig. Plain Python, so the cost model can ask without numba.
+    """
+    if t.offsets.shape[0] != 2 or t.monotone or not np.all(np.isin(t.kinds, BANDED_KINDS)):
+        return False
+    subtracts = t.amounts[t.kinds == KIND_SUBTRACT]
+    pinned = np.unique(t.amounts[t.kinds == KIND_SET])
+    falls = bool(np.all((subtracts >= 1) & (subtracts <= BAND_WIDTH))) and pinned.shape[0] <= 1
+    return falls and bool(np.all(t.add_amounts >= 1))
+
+
+class Band(NamedTuple):
+    """One roll's effects as the elimination reads them: adds, subtracts, the doubling, the set and the losses."""
+
+    add_amounts: np.ndarray  # int64
+    add_chances: np.ndarray  # float64
+    subtract_amounts: np.ndarray  # int64, each 1..width
+    subtract_chances: np.ndarray  # float64
+    double_chance: float
+    lose: float  # losing the turn total (a bust)
+    reset: float  # losing the whole score
+    width: int  # the largest subtract: how far below a total its equation reaches
+    reach: int  # the largest add
+    pinned: int  # the total a roll sets the turn total to (Knizia's 25), -1 none
+    set_chance: float
+
+
+def band_of(t: EffectTable) -> Band:
+    """Return the one roll of ``t`` arranged for the banded elimination (``is_banded`` must hold)."""
+    subtract = t.kinds == KIND_SUBTRACT
+    amounts = t.amounts[subtract].astype(np.int64)
+    return Band(
+        t.add_amounts.astype(np.int64),
+        t.add_probabilities.astype(np.float64),
+        amounts,
+        t.probabilities[subtract].astype(np.float64),
+        float(t.probabilities[t.kinds == KIND_DOUBLE].sum()),
+        float(t.bust_probabilities[0]),
+        float(t.reset_probabilities[0]),
+        int(amounts.max()) if amounts.shape[0] else 0,
+        int(t.add_amounts.max()) if t.add_amounts.shape[0] else 0,
+        int(t.amounts[t.kinds == KIND_SET][0]) if np.any(t.kinds == KIND_SET) else -1,
+        float(t.probabilities[t.kinds == KIND_SET].sum()),
+    )

@@ -17,7 +17,7 @@ from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.memory import action_table_bytes, check_memory, head_to_head_bytes
 from pigdice.solve.solver import TOLERANCE, fixed_point, one_pass_is_exact, solvable
 from pigdice.solve.tables import effect_table
-from pigdice.solve.two import dicechoice, evalspread, holdspread, rollhold
+from pigdice.solve.two import banded, dicechoice, evalspread, holdspread, rollhold
 from pigdice.solve.two.bundles import Evaluation, game_of
 
 
@@ -79,7 +79,8 @@ def head_to_head(
     # a reset game with plain sweeps: the first pass records where each turn ends, and passes over
     # those spreads settle the reset values (``evalspread``); the passes after it judge them
     spreads = None
-    if not one_throw and holdspread.spreadable(game):
+    banded_turns = not one_throw and banded.fits(game)  # turns that can lower their total (Pig Dice): elimination
+    if not one_throw and not banded_turns and holdspread.spreadable(game):
         spreads = (holdspread.new_spread(goal, table), holdspread.new_spread(goal, table))
     recorded = False
 
@@ -88,17 +89,20 @@ def head_to_head(
         nonlocal recorded
         va.fill(0.5)
         vb.fill(0.5)
-        rows = rollhold.evaluation_rows(game)
+        band_rows = banded.evaluation_rows(game) if banded_turns else None
+        rows = rollhold.evaluation_rows(game) if band_rows is None else None
         recorded = False
 
         def one_pass(passes: int) -> float:
             nonlocal last_pass, recorded
             if one_throw:
                 last_pass = dicechoice.evaluate_levels(va, vb, ta, tb, game, loop)
+            elif band_rows is not None:  # turns that can lower their total, solved by elimination (Pig Dice)
+                last_pass = banded.evaluate_levels(va, vb, ta, tb, game, band_rows, loop)
             elif spreads is not None and passes == 1:
                 last_pass = evalspread.record_pass(va, vb, ta, tb, game, rows, spreads)
                 recorded = last_pass.endless == 0  # a game that never ends somewhere: full passes
-            else:
+            elif rows is not None:
                 last_pass = rollhold.evaluate_levels(va, vb, ta, tb, game, rows, loop)
             if exact:
                 return 0.0

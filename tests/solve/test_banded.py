@@ -1,0 +1,140 @@
+"""Turns whose rolls can lower the total solved exactly by banded elimination (``solve/two/banded.py``).
+
+The elimination must give the values of the sweeps to a fixed point (``rollhold``, the solver
+before it), of a dense linear solve of one turn, and of itself with one slot shared by every
+score; the exact head-to-head through it the values of ``rollhold``'s evaluation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pigdice.rules import find_variant
+from pigdice.rules.effects import EffectKind
+from pigdice.solve.solver import solve_values
+from pigdice.solve.tables import effect_table
+from pigdice.solve.two import banded, rollhold
+from pigdice.solve.two.bundles import Ends, game_of
+
+
+def pig_dice_game(goal: int, name: str = "pig-dice"):
+    """Return Pig Dice's (or ``name``'s) 2-player game to ``goal``, first to the goal."""
+    variant = find_variant(name, goal=goal).with_endgame("first-to-goal")
+    return variant, game_of(goal, effect_table(variant))
+
+
+def swept_values(game) -> np.ndarray:
+    """Return the turn-start values by ``rollhold``'s general sweep (to a fixed point within each turn)."""
+    values = np.full((game.goal, game.goal), 0.5)
+    rows = rollhold.level_rows(game)
+    rollhold.solve_levels(values, values, 2 * game.goal - 2, 0, game, rows, True, True)
+    return values
+
+
+def test_only_first_to_goal_games_whose_rolls_lower_the_total_fit() -> None:
+    _, game = pig_dice_game(30)
+    assert banded.fits(game)
+    assert banded.fits(pig_dice_game(30, "big-pig-knizia")[1])  # 1-1 sets the turn total to 25
+    for name in ("pig", "two-dice-pig", "hog-reroll"):  # monotone: one sweep is exact
+        assert not banded.fits(game_of(30, effect_table(find_variant(name, goal=30))))
+    last = np.full(40, 0.5)
+    assert not banded.fits(game_of(30, game.table, Ends(last, last, 5 / 36, 0)))  # another turn after the goal
+
+
+def test_the_band_is_pig_dices_roll() -> None:
+    # the rules (``pigdice rules pig-dice``): adds 2-6 and 8-11, tail with 2-6 subtracts 2-6 at 1/36
+    # each, head-tail doubles at 1/36, a total of 7 loses the turn total at 5/36
+    band = banded.band_of(pig_dice_game(30)[1].table)
+    assert list(band.add_amounts) == [2, 3, 4, 5, 6, 8, 9, 10, 11]
+    assert sorted(band.subtract_amounts) == [2, 3, 4, 5, 6]
+    assert band.subtract_chances * 36 == pytest.approx([1] * 5)
+    assert (band.double_chance * 36, band.lose * 36, band.reset) == pytest.approx((1, 5, 0))
+    assert (band.width, band.reach, band.pinned, band.set_chance) == (6, 11, -1, 0.0)
+    knizia = banded.band_of(pig_dice_game(30, "big-pig-knizia")[1].table)
+    assert (knizia.width, knizia.reach, knizia.pinned, knizia.set_chance * 36) == (0, 24, 25, pytest.approx(1))
+
+
+@pytest.mark.parametrize(
+    ("name", "goal"), [("pig-dice", 20), ("pig-dice", 45), ("big-pig-knizia", 20), ("big-pig-knizia", 60)]
+)
+def test_the_elimination_gives_the_sweeps_values(name: str, goal: int) -> None:
+    variant, game = pig_dice_game(goal, name)
+    values = np.full((goal, goal), 0.5)
+    solve_values(variant, game.table, [values], rollhold.FIRST_TO_GOAL_ENDS)
+    assert np.abs(values - swept_values(game)).max() < 1e-13
+
+
+def test_one_slot_shared_by_every_score_gives_the_same_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    variant, game = pig_dice_game(35)
+    kept = np.full((35, 35), 0.5)
+    solve_values(variant, game.table, [kept], rollhold.FIRST_TO_GOAL_ENDS)
+    monkeypatch.setattr(banded, "CACHE_BYTES", 0)
+    rows = banded.level_rows(game)
+    assert rows.owner.shape == (1,)
+    shared = np.full((35, 35), 0.5)
+    banded.solve_levels(shared, shared, 68, 0, game, rows, True, True)
+    assert np.abs(kept - shared).max() < 1e-14
+
+
+def test_actions_start_anywhere() -> None:
+    # from holding at every total (passing at 0), policy iteration still finds the optimal turns
+    _, game = pig_dice_game(30)
+    rows = banded.level_rows(game)
+    rows.act[:] = 0
+    values = np.full((30, 30), 0.5)
+    banded.solve_levels(values, values, 58, 0, game, rows, True, True)
+    assert np.abs(values - swept_values(game)).max() < 1e-13
+
+
+def dense_turn(i: int, j: int, V: np.ndarray, goal: int, roll: np.ndarray, table) -> tuple[np.ndarray, np.ndarray]:
+    """Return (c, d) of the turn at (i, j) under the actions ``roll`` by a dense linear solve of its totals."""
+    top = goal - i
+    matrix = np.eye(top)
+    rhs = np.zeros((top, 2))
+    for k in range(top):
+        if not roll[k]:
+            rhs[k] = (1.0, -1.0) if k == 0 else (1.0 - V[j, i + k], 0.0)
+            continue
+        for kind, amount, chance in zip(table.kinds, table.amounts, table.probabilities, strict=True):
+            if kind == EffectKind.BUST:
+                rhs[k] += (chance, -chance)  # the partner moves at (j, i): 1 - x
+                continue
+            moved = {EffectKind.ADD: k + amount, EffectKind.DOUBLE: 2 * k, EffectKind.SET: amount}
+            total = moved.get(EffectKind(kind), max(k - amount, 0))  # else a subtract
+            if total >= top:
+                rhs[k, 0] += chance  # reaching the goal wins
+            else:
+                matrix[k, total] -= chance
+    solved = np.linalg.solve(matrix, rhs)
+    return solved[:, 0], solved[:, 1]
+
+
+@pytest.mark.parametrize("name", ["pig-dice", "big-pig-knizia"])
+def test_one_turn_is_the_dense_solve_of_its_system(name: str) -> None:
+    goal = 40
+    _, game = pig_dice_game(goal, name)
+    rng = np.random.default_rng(7)
+    V = rng.random((goal, goal))
+    rows = banded.level_rows(game)
+    for i, j in [(0, 3), (5, 30), (22, 0), (39, 39)]:
+        roll = rng.random(goal) < 0.7
+        roll[0] = True
+        banded.fixed_turn(i, j, V, goal, roll.astype(np.int8), rows)
+        c, d = dense_turn(i, j, V, goal, roll, game.table)
+        assert np.abs(rows.c[i, : goal - i] - c).max() < 1e-14
+        assert np.abs(rows.d[i, : goal - i] - d).max() < 1e-14
+
+
+def test_the_exact_head_to_head_gives_the_sweeps_values() -> None:
+    goal = 30
+    _, game = pig_dice_game(goal)
+    rng = np.random.default_rng(11)
+    tables = (rng.random((2, goal, goal, goal)) < 0.6).astype(np.int8)
+    tables[:, :, :, 0] = 1  # both roll at turn total 0: every game ends
+    by_band = [np.full((goal, goal), 0.5) for _ in range(2)]
+    by_sweep = [np.full((goal, goal), 0.5) for _ in range(2)]
+    banded.evaluate_levels(*by_band, tables[0], tables[1], game, banded.evaluation_rows(game), 0.5)
+    rollhold.evaluate_levels(*by_sweep, tables[0], tables[1], game, rollhold.evaluation_rows(game), 0.5)
+    for band_values, swept in zip(by_band, by_sweep, strict=True):
+        assert np.abs(band_values - swept).max() < 1e-13
