@@ -462,7 +462,12 @@ def warm(policy: ExactPolicy) -> None:
 
 
 HANDED_BYTES = 256 * 2**20  # a solved policy larger than this comes back through the disk cache, not the pipe
-SAVED_KINDS = ("first-to-goal", "players", "endgame", "swine-herd")  # the solvers whose policies the caller reads back from a file
+SAVED_KINDS = (
+    "first-to-goal",
+    "players",
+    "endgame",
+    "swine-herd",
+)  # the solvers whose policies the caller reads back from a file
 
 
 @dataclass(frozen=True)

@@ -153,13 +153,18 @@ class SwineHerdNExact(StagePlay):
         return {name: chance for name, chance in (("hold", sit), ("roll", 1.0 - sit)) if chance > 0.0}
 
     def win_vector(self, position: Position) -> tuple[float, ...]:
-        """Return every player's expected share of the win at ``position``, the mover first."""
+        """Return every player's expected share of the win at ``position``, the mover first: after a roll, what
+        the stage game is worth with every standing player mixing as the equilibrium does."""
         stage = self._stage(position)
         if stage is None:
             return self.solved.value(position.scores)
-        sit, stay = self._options(stage)
-        p = stage.sit[0]
-        return tuple(float(v) for v in p * sit + (1.0 - p) * stay)
+        shares = np.zeros(self.players)
+        for profile, payoff in enumerate(stage.payoffs):  # bit j of profile: stage.seats[j] sits
+            weight = 1.0
+            for bit, chance in enumerate(stage.sit):
+                weight *= chance if profile >> bit & 1 else 1.0 - chance
+            shares += weight * np.array(payoff)
+        return tuple(float(v) for v in shares)
 
     def win_probability_by_seat(self) -> list[float]:
         """Return each seat's expected share of the win at the start (a shared win split evenly)."""
