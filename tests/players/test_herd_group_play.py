@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pigdice.engine.game import GameState, new_game
+from pigdice.engine.game import Action, GameState, dice_rng, new_game
 from pigdice.engine.simultaneous import apply_choices, choosing_seats, seat_view
 from pigdice.players.optimal import Optimal, approximation_note, position_of, seat_chances
 from pigdice.rules import find_variant
@@ -21,6 +21,7 @@ from pigdice.solve import exact
 from pigdice.solve.exact import exact_cache_path, exact_policy, exactness, is_cached
 from pigdice.solve.herd.swineherd_n_policy import FORMAT_VERSION, SwineHerdNExact
 from pigdice.solve.positions import Position
+from pigdice.study.review import review_game
 
 HERD = find_variant("swine-herd", goal=15)
 MIXED = ((6, 6, 7), 3)  # all three standing after a roll to 3: the two players at 6 mix (found by a scan at goal 15)
@@ -43,10 +44,13 @@ def test_a_quick_goal_is_played_exactly(herd: SwineHerdNExact) -> None:
     assert isinstance(Optimal(HERD).exact(3), SwineHerdNExact)
 
 
-def _play(seed: int, herd: SwineHerdNExact) -> tuple[list[tuple[int, str]], GameState, int]:
-    """Play three perfect robots to the end; return every choice, the final state and the mixed moments met."""
+def _play(
+    seed: int, herd: SwineHerdNExact, moves: list[Action] | None = None
+) -> tuple[list[tuple[int, str]], GameState, int]:
+    """Play three perfect robots to the end (dice from ``seed``, as a record replays them: ``dice_rng``); return
+    every choice, the final state and the mixed moments met; the moves in the order played go to ``moves``."""
     robots = [Optimal(HERD) for _ in range(3)]
-    dice, choices_rng = np.random.default_rng(seed), np.random.default_rng(seed + 1)
+    dice, choices_rng = dice_rng(seed), np.random.default_rng(seed + 1)
     state, taken, mixed = new_game(HERD, 3), [], 0
     while not state.is_terminal():
         choices = {}
@@ -59,6 +63,8 @@ def _play(seed: int, herd: SwineHerdNExact) -> tuple[list[tuple[int, str]], Game
             mixed += len(chances) > 1
             choices[seat] = choice
             taken.append((seat, name))
+            if moves is not None:
+                moves.append(choice)
         state, _ = apply_choices(state, choices, dice)
     return taken, state, mixed
 
@@ -121,7 +127,7 @@ def test_a_larger_goal_is_approximate_until_its_equilibrium_is_cached(
     variant = find_variant("swine-herd", goal=15)
     assert not is_cached(variant, 3)
     reason = exactness(variant, 3) or ""
-    assert "has not been worked out on this computer yet" in reason
+    assert "has not been worked out here yet" in reason
     robot = Optimal(variant)
     assert robot.exact(3) is None  # never a long solve by itself
     state = replace(new_game(variant, 3), scores=MIXED[0], turn_total=MIXED[1], rolls_this_turn=1)
@@ -150,3 +156,17 @@ def test_a_damaged_cache_file_is_removed_and_the_approximation_plays(
     assert exactness(variant, 3) is None  # a file is there: play tries it
     assert Optimal(variant).exact(3) is None and not path.exists()
     assert exactness(variant, 3) is not None
+
+
+def test_a_review_rates_choices_against_the_equilibrium(herd: SwineHerdNExact) -> None:
+    moves: list[Action] = []
+    _, final, _ = _play(4, herd, moves)
+    review = review_game(HERD, ["You", "Wilbur", "Babe"], [True, False, False], 4, moves, Optimal(HERD))
+    assert review.approximate is None and review.luck is not None  # exact: the 3-player values
+    assert review.decisions and all(d.loss is not None and d.loss < 1e-6 for d in review.decisions)  # all on it
+    for decision in review.decisions:
+        assert decision.win_by_seat is not None and sum(decision.win_by_seat) == pytest.approx(1.0, abs=1e-9)
+    first = review.decisions[0]
+    state = _at(first.scores, first.turn_total)
+    assert first.win_by_seat == pytest.approx(seat_chances(state, herd.win_vector(position_of(state))), abs=1e-12)
+    assert final.is_terminal()

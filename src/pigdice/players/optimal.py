@@ -50,7 +50,7 @@ def approximation_note(variant: Variant, players: int) -> str | None:
             return "Swine Herd is played with Pig's optimal policy, sitting down where a Pig player would hold"
         pair = "it plays the exact 2-player equilibrium against the opponent with the highest score"
         if players == HERD_GROUP:
-            return f"{exactness(variant, players)}: {pair}"
+            return f"{exactness(variant, players)}, so {pair}"
         return f"with {players} players {pair} (the perfect player is exact with 2 players, and with 3)"
     return (
         f"with {players} players and the ending '{variant.endgame.label}' it plays the best 2-player strategy "

@@ -175,8 +175,8 @@ def exactness(variant: Variant, players: int) -> str | None:
             if herd_group_at_hand(variant, players):
                 return None
             return (
-                f"the {players}-player Swine Herd equilibrium for goal {variant.goal} has not been worked out on this "
-                "computer yet (that takes minutes)"
+                f"the {players}-player Swine Herd equilibrium for goal {variant.goal} has not been worked out here yet "
+                "(that takes minutes)"
             )
         if players != 2:
             return f"Swine Herd is solved exactly for 2 or {HERD_GROUP} players, not {players}"
