@@ -170,3 +170,16 @@ def test_a_review_rates_choices_against_the_equilibrium(herd: SwineHerdNExact) -
     state = _at(first.scores, first.turn_total)
     assert first.win_by_seat == pytest.approx(seat_chances(state, herd.win_vector(position_of(state))), abs=1e-12)
     assert final.is_terminal()
+
+
+def test_a_large_solve_in_a_worker_comes_back_through_its_cache_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("PIGDICE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(exact, "_MEMORY", None)
+    variant = find_variant("swine-herd", goal=12)
+    answer, _ = exact.solve_for_caller(variant, 3, 0, lambda fraction, label: None)  # the worker's side: saved
+    assert isinstance(answer, exact.SavedPolicy) and Path(answer.path) == exact_cache_path(variant, 3)
+    policy = exact._read_saved(answer, variant, 3)  # the caller's side: read back (as from goal ~70 on)
+    assert isinstance(policy, SwineHerdNExact) and policy.from_cache and policy.is_exact
+    assert exact.cached_exact(variant, 3) is policy
