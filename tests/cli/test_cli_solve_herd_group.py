@@ -71,3 +71,54 @@ def test_bad_input_is_one_line(args: tuple[str, ...], message: str) -> None:
     result = run("solve", "swine-herd", *args)
     assert result.exit_code == 2
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_the_solve_is_kept_in_the_cache_and_play_uses_it(goal21: dict) -> None:
+    from pigdice.players.optimal import Optimal
+    from pigdice.rules import find_variant
+    from pigdice.solve.exact import HERD_GROUP_QUICK_GOAL, exactness, is_cached
+    from pigdice.solve.herd.swineherd_n_policy import SwineHerdNExact
+
+    variant = find_variant("swine-herd", goal=21)
+    assert variant.goal > HERD_GROUP_QUICK_GOAL  # past the goals solved on demand: in play only once solved
+    assert is_cached(variant, 3) and exactness(variant, 3) is None
+    policy = Optimal(variant).exact(3)
+    assert isinstance(policy, SwineHerdNExact)
+    assert policy.win_probability_by_seat() == pytest.approx(goal21["win_probability_by_seat"], abs=1e-15)
+    again = run("solve", "swine-herd", "--players", "3", "--goal", "21", "--json")
+    assert json.loads(again.stdout)["from_cache"] is True
+
+
+def test_a_hint_at_three_gives_the_equilibriums_chances() -> None:
+    from pigdice.rules import find_variant
+    from pigdice.solve.exact import exact_policy
+    from pigdice.solve.positions import Position
+
+    args = ("hint", "swine-herd", "--goal", "15", "--score", "6", "--opponent", "6,7", "--turn-total", "3")
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    hint = json.loads(result.stdout)
+    policy = exact_policy(find_variant("swine-herd", goal=15), 3)
+    position = Position((6, 6, 7), 3)
+    assert hint["values"] == pytest.approx(policy.action_values(position), abs=1e-15)
+    assert hint["win_probability_by_player"] == pytest.approx(policy.win_vector(position), abs=1e-15)
+    assert hint["play"]["hold"] == pytest.approx(0.8627142576, abs=1e-9) and hint["exact"] is True
+    words = run(*args)
+    assert "the perfect player chooses at random: sit down 86% of the time" in " ".join(words.stdout.split())
+    seated = json.loads(run(*args, "--seated-opponents", "2", "--json").stdout)
+    position = Position((6, 6, 7), 3, standing=(True, True, False))
+    assert seated["values"] == pytest.approx(policy.action_values(position), abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (("--goal", "40"), "works it out once"),
+        (("--seated-opponents", "3"), "--seated-opponents 3 is not an opponent"),
+        (("--seated", "--seated-opponents", "1"), "leave out --seated-opponents"),
+        (("--turn-total", "0", "--seated-opponents", "1"), "nobody sits down before the first roll"),
+    ],
+)
+def test_a_hint_at_three_refuses_in_one_line(extra: tuple[str, ...], message: str) -> None:
+    result = run("hint", "swine-herd", "--goal", "15", "--score", "6", "--opponent", "6,7", "--turn-total", "3", *extra)
+    assert result.exit_code != 0 and message in result.output and "Traceback" not in result.output

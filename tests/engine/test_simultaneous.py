@@ -63,3 +63,16 @@ def test_a_finished_game_has_nobody_to_choose_and_nothing_happens() -> None:
     state, _ = apply(state, Hold(), ScriptedDice([]))
     assert state.is_terminal() and choosing_seats(state) == []
     assert apply_choices(state, {}, np.random.default_rng(0)) == (state, [])
+
+
+def test_those_left_standing_at_the_goal_after_a_round_of_choices_sit_without_another_roll() -> None:
+    # the house rule read as the 3-player solver reads it (``solve.herd.swineherd_n``): once the players still
+    # standing are all at the goal, they sit at that total, whether a roll or the others' sitting made it so
+    herd = find_variant("swine-herd", goal=20)
+    start = new_game(herd, 3)
+    start = start.__class__(**{**start.__dict__, "scores": (2, 15, 16)})
+    state, _ = apply_choices(start, dict.fromkeys([0, 1, 2], Roll()), ScriptedDice([(5,)]))
+    assert state.turn_total == 5 and choosing_seats(state) == [0, 1, 2]  # seat 0 is not at the goal: a choice
+    after, events = apply_choices(state, {0: Hold(), 1: Roll(), 2: Roll()}, ScriptedDice([]))  # no die is rolled
+    assert after.is_terminal() and after.scores == (7, 20, 21) and after.winners == (2,)
+    assert [type(e).__name__ for e in events].count("Rolled") == 0

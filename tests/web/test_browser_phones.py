@@ -117,3 +117,18 @@ def test_the_end_of_a_game_and_its_review_fit_a_phone(server: str, chromium: Any
     shot(page, f"phone-{width}-review")
     context.close()
     assert not errors, errors
+
+
+def test_a_table_of_three_at_swine_herd_shows_the_three_player_chance_on_a_phone(server: str, chromium: Any) -> None:
+    context, page, errors = open_page(chromium, 360, 740)
+    path, tokens = _room(server, "swine-herd", ["you", "optimal", "optimal"], goal=15)  # solved in a moment
+    _as_player(page, server, path, {"0": tokens["0"]})
+    page.wait_for_selector("#hold-btn:not([disabled])", timeout=60000)
+    page.wait_for_function("() => document.getElementById('win-chance').textContent.includes('%')", timeout=60000)
+    assert page.inner_text("#win-label").startswith("Your chance to be the winner of 3")
+    assert "estimate" not in page.inner_text("#approx")  # the 3-player equilibrium's own chance, not a 2-player one
+    assert page.inner_text("#win-chance") != "50.0%"
+    _check(page, "a table of three at Swine Herd")
+    shot(page, "phone-360-swine-herd-three")
+    context.close()
+    assert not errors, errors

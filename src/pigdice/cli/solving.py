@@ -551,29 +551,50 @@ def hint_position(
     return Position((score, *opponents), turn_total, seat, final)
 
 
-def herd_position(variant: Variant, score: int, opponents: tuple[int, ...], turn_total: int, seated: bool) -> Position:
-    """Return the Swine Herd position a hint is asked at (you stand; the opponent stands unless ``seated``)."""
-    from pigdice.solve.exact import exactness
+def herd_position(
+    variant: Variant, score: int, opponents: tuple[int, ...], turn_total: int, seated: tuple[bool, ...]
+) -> Position:
+    """Return the Swine Herd position a hint is asked at (you stand; each opponent stands unless ``seated``)."""
+    from pigdice.solve.exact import HERD_GROUP, exactness, herd_group_refusal
 
-    reason = exactness(variant, len(opponents) + 1)
+    players = len(opponents) + 1
+    reason = exactness(variant, players)
     if reason is not None:
+        if players == HERD_GROUP and herd_group_refusal(variant, players) is None:
+            reason += f"; `pigdice solve {variant.name} --players {players} --goal {variant.goal}` works it out once"
         raise BadParameterError(f"no hint here: {reason}")
-    goal, other = variant.goal, opponents[0]
+    goal = variant.goal
     if score >= goal:
         raise BadParameterError(f"--score {score} has already reached the goal {goal}; give 0 to {goal - 1}")
-    if other >= goal and not seated:
-        raise BadParameterError(
-            f"an opponent at {other} has reached the goal {goal}: the game is over unless they sat down this "
-            "turn (add --seated)"
-        )
-    if turn_total == 0 and seated:
+    option = "--seated" if players == 2 else "--seated-opponents"
+    for other, sat in zip(opponents, seated, strict=True):
+        if other >= goal and not sat:
+            raise BadParameterError(
+                f"an opponent at {other} has reached the goal {goal}: the game is over unless they sat down this "
+                f"turn (add {option})"
+            )
+    if turn_total == 0 and any(seated):
         raise BadParameterError("nobody sits down before the first roll of a turn: give --turn-total")
-    both_home = score + turn_total >= goal and other + turn_total >= goal
-    if not seated and turn_total and both_home and variant.sits_at_goal:
+    standing = [score, *(other for other, sat in zip(opponents, seated, strict=True) if not sat)]
+    home = all(banked + turn_total >= goal for banked in standing)
+    if len(standing) > 1 and turn_total and home and variant.sits_at_goal:
+        who, sit = ("you both reach", "you both") if len(standing) == 2 else ("everyone standing reaches", "they all")
         raise BadParameterError(
-            f"with --turn-total {turn_total} you both reach the goal {goal}: you both sit down and the turn ends"
+            f"with --turn-total {turn_total} {who} the goal {goal}: {sit} sit down and the turn ends"
         )
-    return Position((score, other), turn_total, 0, None, (True, not seated))
+    return Position((score, *opponents), turn_total, 0, None, (True, *(not sat for sat in seated)))
+
+
+def seated_opponents(count: int, seated: bool, which: str | None) -> tuple[bool, ...]:
+    """Return which of ``count`` opponents have sat down this turn: all with ``seated``, else those numbered in
+    ``which`` (1 = the first listed); refuse numbers past the opponents."""
+    chosen = set() if which is None else set(numbers(which))
+    if seated and chosen:
+        raise BadParameterError("--seated says every opponent has sat down: leave out --seated-opponents")
+    wrong = sorted(n for n in chosen if n > count)
+    if wrong:
+        raise BadParameterError(f"--seated-opponents {wrong[0]} is not an opponent: give 1 to {count}")
+    return tuple(seated or n + 1 in chosen for n in range(count))
 
 
 @with_variant_options
@@ -602,8 +623,18 @@ def hint_command(
         int | None, number_option("--seat", low=1, high=10, help="Your seat, 1 = the first player (equal turns)")
     ] = None,
     seated: Annotated[
-        bool, typer.Option("--seated", help="Swine Herd: the opponent has already sat down this turn")
+        bool, typer.Option("--seated", help="Swine Herd: the opponents have already sat down this turn")
     ] = False,
+    seated_some: Annotated[
+        str | None,
+        numbers_option(
+            "--seated-opponents",
+            low=1,
+            high=9,
+            most=9,
+            help="Swine Herd with 3 players: which opponents have already sat down this turn, 1 = the first listed",
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Say what the perfect player does in a state, with the win probability of each choice."""
@@ -616,9 +647,12 @@ def hint_command(
         )
     variant.check_players(count)
     if variant.is_simultaneous:
-        position = herd_position(variant, score, opponents, turn_total, seated)
-    elif seated:
-        raise BadParameterError(f"--seated is for Swine Herd, where players sit down; {variant.name} takes turns")
+        position = herd_position(
+            variant, score, opponents, turn_total, seated_opponents(len(opponents), seated, seated_some)
+        )
+    elif seated or seated_some is not None:
+        option = "--seated" if seated else "--seated-opponents"
+        raise BadParameterError(f"{option} is for Swine Herd, where players sit down; {variant.name} takes turns")
     else:
         position = hint_position(variant, score, opponents, turn_total, None if seat is None else seat - 1)
     from pigdice.solve.shipped import shipped_policy
@@ -670,8 +704,9 @@ def hint_command(
     stdout_console().print(table)
     if len(strategy) > 1 and variant.is_simultaneous:
         mixed = " and ".join(f"{words[name]} {100 * p:.0f}% of the time" for name, p in strategy.items())
+        whose, reader = ("the other's", "the other") if count == 2 else ("the others'", "they")
         stdout_console().print(
-            f"Both are worth the same to you here, against the other's best mix. So that the other cannot read "
+            f"Both are worth the same to you here, against {whose} best mix. So that {reader} cannot read "
             f"it, the perfect player chooses at random: {mixed} (a new draw at every roll)."
         )
     elif len(strategy) > 1:

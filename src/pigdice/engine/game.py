@@ -462,11 +462,16 @@ def _after_choice(
     if later:
         return _evolve(state, current=later[0]), events
     if any(standing):
-        throw = state.variant.roll_spec().throw(rng)
-        _, turn_total, ends = throw.effect.resolve(0, state.turn_total)
-        events.append(Rolled(-1, 1, throw.faces, throw.labels, throw.text, throw.effect, turn_total))
-        state = _evolve(state, rolls_this_turn=state.rolls_this_turn + 1)
-        if not ends and not _everyone_home(state, standing, turn_total):
+        # the house rule holds after a round of choices too: with 3+ players, those left standing when others sat
+        # may all be at the goal already (they sit at this total, as ``solve.herd.swineherd_n`` reads the rule)
+        home = state.turn_total > 0 and _everyone_home(state, standing, state.turn_total)
+        turn_total, ends = state.turn_total, False
+        if not home:
+            throw = state.variant.roll_spec().throw(rng)
+            _, turn_total, ends = throw.effect.resolve(0, state.turn_total)
+            events.append(Rolled(-1, 1, throw.faces, throw.labels, throw.text, throw.effect, turn_total))
+            state = _evolve(state, rolls_this_turn=state.rolls_this_turn + 1)
+        if not home and not ends and not _everyone_home(state, standing, turn_total):
             first = standing.index(True)
             return _evolve(state, turn_total=turn_total, current=first), events
         for p in range(state.players):

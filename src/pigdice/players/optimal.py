@@ -6,8 +6,11 @@ approximates and says how: with 5+ players under a final round or equal turns it
 2-player first-to-goal policy against the highest opponent score (seed 003's suggestion) and
 in its last turn rolls until it leads. Swine Herd with 2 players is played by its exact
 equilibrium (``pigdice.solve.herd.swineherd_policy``), mixing where the equilibrium mixes with one draw per
-moment of choice; with 3 or more players by that equilibrium against the opponent with the highest
-score (standing or seated), as seed 003 suggests for Pig.
+moment of choice; with 3 players by the 3-player equilibrium (``pigdice.solve.herd.swineherd_n_policy``)
+wherever it is at hand (goals that solve in a second or two, or one solved before and kept in the cache:
+``exact.herd_group_at_hand``), drawing its mixes the same way; otherwise, and with 4 or more players, by the
+2-player equilibrium against the opponent with the highest score (standing or seated), as seed 003
+suggests for Pig.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from pigdice.engine.game import Action, GameState, Hold, Roll
-from pigdice.errors import BadStrategyError
+from pigdice.errors import BadParameterError, BadStrategyError
 from pigdice.players.base import Progress, perspective
 from pigdice.rules.variant import Decision, Variant
 from pigdice.solve.positions import Position
@@ -32,7 +35,7 @@ if TYPE_CHECKING:  # the solver loads numba: imported only where a solve is need
 
 def approximation_note(variant: Variant, players: int) -> str | None:
     """Return why the perfect player's advice is approximate here, or None if it is exact."""
-    from pigdice.solve.exact import exactness
+    from pigdice.solve.exact import HERD_GROUP, exactness
 
     if exactness(variant, players) is None:
         return None
@@ -45,10 +48,10 @@ def approximation_note(variant: Variant, players: int) -> str | None:
     if variant.decision is Decision.SIMULTANEOUS:
         if exactness(variant, 2) is not None:
             return "Swine Herd is played with Pig's optimal policy, sitting down where a Pig player would hold"
-        return (
-            f"with {players} players it plays the exact 2-player equilibrium against the opponent with the "
-            "highest score (the perfect player is exact with 2 players)"
-        )
+        pair = "it plays the exact 2-player equilibrium against the opponent with the highest score"
+        if players == HERD_GROUP:
+            return f"{exactness(variant, players)}, so {pair}"
+        return f"with {players} players {pair} (the perfect player is exact with 2 players, and with 3)"
     return (
         f"with {players} players and the ending '{variant.endgame.label}' it plays the best 2-player strategy "
         "for a race to the goal against the highest opponent score, and in its last turn rolls until it leads"
@@ -150,7 +153,7 @@ class Hint:
                 text += f" (if you {options})"
         if self.mix:
             chances = ", ".join(f"{_option_words(name)} {_percent(chance)}" for name, chance in self.mix.items())
-            text += f"; the perfect player mixes here ({chances}) so the other cannot read it"
+            text += f"; the perfect player mixes here ({chances}) so nobody can read it"
         if self.approximate:
             text += f" [approximate: {self.approximate}]"
         return text
@@ -259,7 +262,12 @@ class Optimal:
             return None
         policy = shipped_policy(self.variant, players)
         if policy is None:
-            return self._solved(players)
+            try:
+                return self._solved(players)
+            except BadParameterError:
+                if not self.variant.is_simultaneous:
+                    raise
+                return None  # a damaged cached 3-player equilibrium, now removed: the approximation plays
         self._exact[players] = policy
         return policy
 

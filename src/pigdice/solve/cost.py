@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pigdice.rules.variant import Endgame, Variant
-from pigdice.solve.exact import exactness
+from pigdice.solve.exact import HERD_GROUP, exactness, herd_group_refusal
 from pigdice.solve.memory import (
     available_bytes,
     banked_table_bytes,
@@ -189,7 +189,10 @@ def estimate(variant: Variant, players: int) -> SolveEstimate:
         seconds *= FAR_FACTOR if cost.reaches_far else 1.0
     spread = (seconds / ESTIMATE_SPREAD, seconds * ESTIMATE_SPREAD)
     memory = memory_need(variant, players)(variant.goal)
-    return SolveEstimate(cost.states, memory, budget_bytes(available_bytes()), spread, exactness(variant, players))
+    # 3-player Swine Herd: the solve asked about is the exact one, whether or not play has it at hand yet
+    herd_group = variant.is_simultaneous and players == HERD_GROUP
+    reason = herd_group_refusal(variant, players) if herd_group else exactness(variant, players)
+    return SolveEstimate(cost.states, memory, budget_bytes(available_bytes()), spread, reason)
 
 
 # The distributed n-player solve (``pigdice.solve.n.distributed``): score tuples per Dask task (about

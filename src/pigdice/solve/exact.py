@@ -4,6 +4,9 @@
 - 2 players, final round or equal turns (either tie rule): ``pigdice.solve.two.endgame``;
 - 3+ players, first to the goal, and 3 players under a final round or equal turns:
   ``pigdice.solve.n.nplayer`` (values per seat);
+- Swine Herd: 2 players ``pigdice.solve.herd.swineherd_policy`` (kept in memory: half a second at goal 100),
+  3 players ``pigdice.solve.herd.swineherd_n_policy`` (kept on disk too). A 3-player equilibrium takes minutes
+  past goal HERD_GROUP_QUICK_GOAL, so play uses it only where it is at hand (``herd_group_at_hand``);
 - anything else has no exact solver yet; ``exactness`` says why, and the perfect player then
   approximates and says how (``pigdice.players.optimal``).
 
@@ -37,6 +40,10 @@ ENDING_PLAYERS = 4  # a final round or equal turns is solved exactly for up to t
 HERD_GOAL = 200  # Swine Herd's solver takes goals up to this (``swineherd.MAX_GOAL``; named here without numba)
 HERD_GROUP = 3  # ... and 3-player Swine Herd's (``swineherd_n``) up to HERD_GROUP_GOAL
 HERD_GROUP_GOAL = 120  # ``swineherd_n.MAX_GOAL``
+# The largest goal whose 3-player equilibrium (with its exploitability) is solved on demand in play: 1.3 CPU-s at
+# 20, 2.8 at 21 (the tracing starts there), 6.5 at 30 and ~27 CPU-minutes at 50 (2-core AMD EPYC, December 2026).
+HERD_GROUP_QUICK_GOAL = 20
+HERD_GROUP_FORMAT = 1  # ``swineherd_n_policy.FORMAT_VERSION``: the cached 3-player equilibrium's file format
 
 
 ExactPolicy = SolvedPolicy  # every solver's policy derives from it (``pigdice.solve.solved``)
@@ -161,8 +168,16 @@ def exactness(variant: Variant, players: int) -> str | None:
     if variant.two_dice_sets:
         return "with two sets of dice two players' turns are under way at once, and no solver models that"
     if variant.is_simultaneous:
-        if players == HERD_GROUP:  # solved on request (``solver_kind``): minutes, too long for a move in play
-            return f"the {players}-player Swine Herd equilibrium takes minutes to solve: play uses the 2-player one"
+        if players == HERD_GROUP:  # past the quick goals only a solve asked for (minutes) makes it exact in play
+            refusal = herd_group_refusal(variant, players)
+            if refusal is not None:
+                return refusal
+            if herd_group_at_hand(variant, players):
+                return None
+            return (
+                f"the {players}-player Swine Herd equilibrium for goal {variant.goal} has not been worked out here yet "
+                "(that takes minutes)"
+            )
         if players != 2:
             return f"Swine Herd is solved exactly for 2 or {HERD_GROUP} players, not {players}"
         if variant.goal > HERD_GOAL:
@@ -187,10 +202,20 @@ def herd_group_refusal(variant: Variant, players: int) -> str | None:
     return None
 
 
+def herd_group_at_hand(variant: Variant, players: int = HERD_GROUP) -> bool:
+    """Return True if play may use the 3-player Swine Herd equilibrium of ``variant`` without a long wait: its goal
+    solves in a second or two (HERD_GROUP_QUICK_GOAL), or it is in this process's memory or the disk cache."""
+    if variant.goal <= HERD_GROUP_QUICK_GOAL:
+        return True
+    kept = _MEMORY is not None and _MEMORY.get(exact_key(variant, players)) is not None  # no cache made: no solver
+    return kept or exact_cache_path(variant, players).exists()
+
+
 def solver_kind(variant: Variant, players: int) -> str:
     """Return which exact solver answers: 'first-to-goal', 'endgame', 'players' or 'swine-herd'.
 
-    3-player Swine Herd is solved here although the perfect player in play does not use it (``exactness``).
+    3-player Swine Herd is solved here at any goal its solver takes, although play uses it only where it is at
+    hand (``exactness``).
     """
     if variant.is_simultaneous and players == HERD_GROUP:
         refusal = herd_group_refusal(variant, players)
@@ -214,22 +239,26 @@ def _exact_form(variant: Variant) -> Variant:
 
 def exact_key(variant: Variant, players: int) -> str:
     """Return what identifies an exact solve: solver, players, name, goal and the rules' fingerprint."""
-    from pigdice.solve.two.endgame import endgame_key
-
     kind = solver_kind(variant, players)
-    if kind == "swine-herd":
+    if kind == "swine-herd":  # ``swineherd_n_policy.rules_key``
         rules = f"{variant.fingerprint()}-{'sit' if variant.sits_at_goal else 'roll-on'}"
+    elif variant.endgame is Endgame.FIRST_TO_GOAL:
+        rules = variant.fingerprint()
     else:
-        rules = variant.fingerprint() if variant.endgame is Endgame.FIRST_TO_GOAL else endgame_key(variant)
+        from pigdice.solve.two.endgame import endgame_key
+
+        rules = endgame_key(variant)
     return f"{variant.name}-goal{variant.goal}-p{players}-{kind}-{rules}"
 
 
 def exact_cache_path(variant: Variant, players: int) -> Path:
     """Return where the exact policy of ``variant`` with ``players`` players is cached on disk."""
+    kind = solver_kind(variant, players)
+    if kind == "swine-herd":  # no solver imported: a hint asks whether the equilibrium is at hand
+        return cache_dir() / f"{exact_key(variant, players)}-v{HERD_GROUP_FORMAT}.npz"
     from pigdice.solve.n import nplayer
     from pigdice.solve.two import endgame
 
-    kind = solver_kind(variant, players)
     version = endgame.FORMAT_VERSION if kind == "endgame" else nplayer.FORMAT_VERSION
     return cache_dir() / f"{exact_key(variant, players)}-v{version}.npz"
 
@@ -326,8 +355,11 @@ def exact_policy(
 def _swine_herd_policy(
     variant: Variant, players: int, use_cache: bool, progress: Progress | None = None
 ) -> ExactPolicy:
-    """Return Swine Herd's exact equilibrium from memory or a solve (no disk cache: 2 players take half a second at
-    goal 100; 3 players, minutes, solved in a worker process by the front ends)."""
+    """Return Swine Herd's exact equilibrium from memory, the disk cache (3 players) or a solve.
+
+    2 players take half a second at goal 100 and are kept in memory only; 3 players take minutes past the quick
+    goals (solved in a worker process by the front ends) and are saved to the disk cache.
+    """
     key = exact_key(variant, players)  # raises where no exact solver exists
     if use_cache:
         kept = _memory().get(key)
@@ -340,11 +372,34 @@ def _swine_herd_policy(
 
         policy = swine_herd_exact(variant)
     else:
-        from pigdice.solve.herd.swineherd_n_policy import swine_herd_n_exact
-
-        policy = swine_herd_n_exact(variant, players, progress)
+        policy = _herd_group_policy(variant, players, use_cache, progress)
     if use_cache:
         _memory().put(key, policy)
+    return policy
+
+
+def _herd_group_policy(variant: Variant, players: int, use_cache: bool, progress: Progress | None) -> ExactPolicy:
+    """Return the 3-player Swine Herd equilibrium from the disk cache, else solved (and saved) here.
+
+    A damaged cache file is removed; past the quick goals this raises BadParameterError rather than start a solve
+    of minutes that nobody asked for (the caller solves again on request).
+    """
+    from pigdice.solve.herd.swineherd_n_policy import SwineHerdNExact, swine_herd_n_exact
+
+    path = exact_cache_path(variant, players)
+    if use_cache and path.exists():
+        try:
+            return SwineHerdNExact.load(path, variant, players)
+        except BadParameterError as exc:
+            path.unlink(missing_ok=True)
+            if variant.goal > HERD_GROUP_QUICK_GOAL:
+                raise BadParameterError(f"{exc} (the file is removed: solve again)") from None
+    policy = swine_herd_n_exact(variant, players, progress)
+    if use_cache:
+        try:
+            policy.save(path)
+        except OSError:
+            pass  # a read-only cache only costs a solve next time
     return policy
 
 
@@ -357,7 +412,7 @@ def is_cached(variant: Variant, players: int) -> bool:
         return True
     form = _exact_form(variant)
     if solver_kind(form, players) == "swine-herd":
-        return False  # kept in memory only
+        return players == HERD_GROUP and exact_cache_path(form, players).exists()  # 2 players: in memory only
     if solver_kind(form, players) == "first-to-goal":
         from pigdice.solve.policyfile import cache_path
 
@@ -366,11 +421,11 @@ def is_cached(variant: Variant, players: int) -> bool:
 
 
 def _cache_file(policy: ExactPolicy) -> Path | None:
-    """Return where ``policy`` is kept on disk, or None for Swine Herd (kept in memory only)."""
+    """Return where ``policy`` is kept on disk, or None for 2-player Swine Herd (kept in memory only)."""
     form = _exact_form(policy.variant)
     kind = solver_kind(form, policy.players)
     if kind == "swine-herd":
-        return None
+        return exact_cache_path(form, policy.players) if policy.players == HERD_GROUP else None
     if kind == "first-to-goal":
         from pigdice.solve.policyfile import cache_path
 
@@ -407,7 +462,12 @@ def warm(policy: ExactPolicy) -> None:
 
 
 HANDED_BYTES = 256 * 2**20  # a solved policy larger than this comes back through the disk cache, not the pipe
-SAVED_KINDS = ("first-to-goal", "players", "endgame")  # the solvers whose policies the caller reads back from a file
+SAVED_KINDS = (
+    "first-to-goal",
+    "players",
+    "endgame",
+    "swine-herd",
+)  # the solvers whose policies the caller reads back from a file
 
 
 @dataclass(frozen=True)
@@ -497,6 +557,10 @@ def _read_saved(saved: SavedPolicy, variant: Variant, players: int) -> ExactPoli
         from pigdice.solve.policy import Policy
 
         policy = FirstToGoalPolicy(Policy.load(Path(saved.path), solvable(form)))
+    elif kind == "swine-herd":
+        from pigdice.solve.herd.swineherd_n_policy import SwineHerdNExact
+
+        policy = SwineHerdNExact.load(Path(saved.path), form, players)
     elif kind == "endgame":
         policy = endgame.EndgamePolicy.load(Path(saved.path), form)
     else:

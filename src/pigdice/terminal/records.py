@@ -119,7 +119,7 @@ def finish_game(game: TerminalGame, save: Path | None = None) -> None:
 def _perfect_player(game: TerminalGame) -> Optimal | None:
     """Return a perfect player whose policies for this game are at hand, or can be solved in a moment."""
     from pigdice.players.optimal import Optimal  # the solver (numba) loads only for a review
-    from pigdice.solve.exact import cached_exact
+    from pigdice.solve.exact import HERD_GROUP, cached_exact, exactness
     from pigdice.solve.shipped import is_shipped
 
     players = len(game.strategies)
@@ -135,6 +135,8 @@ def _perfect_player(game: TerminalGame) -> Optimal | None:
         return perfect
     if players == 2 and not game.variant.is_simultaneous and game.variant.goal <= QUICK_REVIEW_GOAL:
         return perfect
+    if game.variant.is_simultaneous and players == HERD_GROUP and exactness(game.variant, players) is None:
+        return perfect  # 3-player Swine Herd's equilibrium at hand: a quick goal, or solved before and cached
     return None
 
 

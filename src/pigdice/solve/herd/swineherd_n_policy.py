@@ -9,10 +9,14 @@ Alone, the mover rolls on or holds as in Pig.
 
 The answer is certified by its exploitability (``swineherd_n.exploitability_report``): each seat's exact
 best response against the others' strategies, over every turn start; it is computed with the solve.
+
+A solved equilibrium is kept in the policy cache (``save``, ``load``): its tables, the solve's counts and the
+exploitability, checked on reading against ``herd_group_schema`` (``pigdice.solve.policyreader``).
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,19 +25,26 @@ import numpy as np
 
 from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Variant
+from pigdice.solve.herd.n_bundles import Statistics
+from pigdice.solve.herd.swineherd import read_die
 from pigdice.solve.herd.swineherd_n import (
     Exploitability,
     Stage,
     SwineHerdNPolicy,
+    Tables,
     exploitability_report,
     solve_swine_herd_n,
 )
+from pigdice.solve.policyreader import ArraySpec, Expected, Number, PolicySchema, read_policy_file
 from pigdice.solve.positions import Position
 from pigdice.solve.solved import StagePlay
+from pigdice.solve.storage import save_npz
 
 if TYPE_CHECKING:
     from pigdice.solve.solver import Progress
 
+FORMAT_VERSION = 1  # of the cached policy file (``SwineHerdNExact.save``)
+KIND = "swine-herd-group"
 EXACT_GAIN = 1e-9  # an equilibrium no seat can gain more than this against (rounding) counts as exact
 SELECTION_RULE = (
     "Turn starts are solved from the highest score sum down. In every stage game (the moment after a roll when "
@@ -142,13 +153,18 @@ class SwineHerdNExact(StagePlay):
         return {name: chance for name, chance in (("hold", sit), ("roll", 1.0 - sit)) if chance > 0.0}
 
     def win_vector(self, position: Position) -> tuple[float, ...]:
-        """Return every player's expected share of the win at ``position``, the mover first."""
+        """Return every player's expected share of the win at ``position``, the mover first: after a roll, what
+        the stage game is worth with every standing player mixing as the equilibrium does."""
         stage = self._stage(position)
         if stage is None:
             return self.solved.value(position.scores)
-        sit, stay = self._options(stage)
-        p = stage.sit[0]
-        return tuple(float(v) for v in p * sit + (1.0 - p) * stay)
+        shares = np.zeros(self.players)
+        for profile, payoff in enumerate(stage.payoffs):  # bit j of profile: stage.seats[j] sits
+            weight = 1.0
+            for bit, chance in enumerate(stage.sit):
+                weight *= chance if profile >> bit & 1 else 1.0 - chance
+            shares += weight * np.array(payoff)
+        return tuple(float(v) for v in shares)
 
     def win_probability_by_seat(self) -> list[float]:
         """Return each seat's expected share of the win at the start (a shared win split evenly)."""
@@ -173,8 +189,75 @@ class SwineHerdNExact(StagePlay):
         }
 
     def save(self, path: Path) -> None:
-        """Save the turn-start values and the stored profiles to ``path`` (.npz)."""
-        np.savez_compressed(path, **self.solved.tables._asdict())
+        """Save the tables, the solve's counts and the exploitability to ``path`` (.npz, atomically, with checksums)."""
+        gains = self.gains
+        meta = {
+            "format": FORMAT_VERSION,
+            "kind": KIND,
+            "players": self.players,
+            "fingerprint": rules_key(self.variant),
+            "variant": self.variant.describe(),
+            "seconds": self.solved.seconds,
+            "statistics": self.solved.statistics._asdict(),
+            "exploitability": {"at_start": list(gains.at_start), "worst": list(gains.worst), "seconds": gains.seconds},
+            "saved": time.time(),
+        }
+        save_npz(Path(path), meta, **self.solved.tables._asdict())
+
+    @classmethod
+    def load(cls, path: Path, variant: Variant, players: int = 3) -> SwineHerdNExact:
+        """Load an equilibrium saved for ``variant`` and ``players``; raise BadParameterError if the file is not a
+        sound one (``herd_group_schema``, checksums, the solve's counts and exploitability)."""
+        read = read_policy_file(path, herd_group_schema(variant, players))
+        meta = read.meta
+        try:
+            statistics = Statistics(**{name: int(meta["statistics"][name]) for name in Statistics._fields})
+            saved = meta["exploitability"]
+            at_start = tuple(float(g) for g in saved["at_start"])
+            worst = tuple(float(g) for g in saved["worst"])
+            gains = Exploitability(at_start, worst, float(saved["seconds"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BadParameterError(f"{path}: damaged policy metadata ({type(exc).__name__}: {exc})") from None
+        if len(at_start) != players or len(worst) != players:
+            raise BadParameterError(f"{path}: damaged policy metadata (an exploitability per seat)")
+        tables = Tables(**read.arrays)
+        seconds = read.numbers["seconds"]
+        solved = SwineHerdNPolicy(variant.name, variant.goal, players, read_die(variant), tables, seconds, statistics)
+        solved._exploitability.append(gains)
+        return cls(solved, variant, gains, from_cache=True, players=players)
+
+
+def rules_key(variant: Variant) -> str:
+    """Return what identifies the rules a 3-player equilibrium solves: the fingerprint and the rule at the goal."""
+    return f"{variant.fingerprint()}-{'sit' if variant.sits_at_goal else 'roll-on'}"
+
+
+def herd_group_schema(variant: Variant, players: int = 3) -> PolicySchema:
+    """Return what a cached 3-player Swine Herd equilibrium holds: the solve's tables (``swineherd_n.Tables``)."""
+    goal = variant.goal
+    pairs = goal * (goal + 1) // 2
+    rows = goal**players
+    elsewhere = f"solved for other parameters than {variant.name} goal {goal}"
+    return PolicySchema(
+        what=f"the {players}-player equilibrium of {variant.name}",
+        goal=goal,
+        arrays={
+            "V": ArraySpec((goal, goal, goal, players)),
+            "R": ArraySpec((pairs, max(1, goal * (goal - 1) // 2), players)),
+            "W": ArraySpec((pairs, goal, goal, players)),
+            "PR": ArraySpec((2, 4 * goal + 1, 2)),
+            "PI": ArraySpec((goal, goal, goal, 2), "int64", 0, rows),
+            "PT": ArraySpec((rows,), "int64", 0, None),
+            "PS": ArraySpec((rows, players)),
+        },
+        expected=(
+            Expected("kind", KIND, "policy kind {found} is not " + repr(KIND)),
+            Expected("format", FORMAT_VERSION, "policy format {found} is not " + str(FORMAT_VERSION)),
+            Expected("players", players, f"solved for {{found}} players, not {players}"),
+            Expected("fingerprint", rules_key(variant), elsewhere),
+        ),
+        numbers=(Number("seconds"),),
+    )
 
 
 def swine_herd_n_exact(variant: Variant, players: int = 3, progress: Progress | None = None) -> SwineHerdNExact:
