@@ -349,6 +349,10 @@ def _swine_herd_policy(
 
 
 KERNEL_WARM_GOAL = 4  # the goal of the small solve that loads a solver's kernels
+# A solve whose kernels are compiled already, estimated to take at most this many seconds of CPU (the cost
+# model's upper end), runs in the caller's process: a worker costs a second Python with numba (0.3 s of
+# CPU for Pig to 100, whose solve takes 0.01 s), and Ctrl-C waits at most this long for such a solve.
+SOLVE_HERE_SECONDS = 1.0
 
 
 def is_cached(variant: Variant, players: int) -> bool:
@@ -436,6 +440,9 @@ def solve_for_caller(
     policy = exact_policy(variant, players, progress=progress, use_cache=False)
     progress(1.0, "getting the answers ready")
     warm(policy)
+    from pigdice.kernelcache import mark_kernels_ready
+
+    mark_kernels_ready(kernel_work(variant, players))  # numba has saved them: the next small solve runs here
     kind = solver_kind(_exact_form(policy.variant), policy.players)
     large = save_above is not None and policy.nbytes > save_above
     path = _cache_file(policy) if large and kind in SAVED_KINDS else None
@@ -460,16 +467,21 @@ def solve_in_worker(
 ) -> tuple[ExactPolicy, float]:
     """Solve in a worker process that Ctrl-C (or ``check`` raising) stops at once; keep the policy here.
 
-    Returns the policy and the seconds its kernels took to load in the worker. The policy is saved
+    A solve that ``solves_here`` (its kernels compiled already, short and small) runs in this process
+    instead, without a second Python. Returns the policy and the seconds its kernels took to load. The policy is saved
     to the disk cache (atomically: a stopped solve leaves no file) and kept in memory unless
     ``use_cache`` is False; one of more than ``handed_bytes`` is saved by the worker and read back
     here (``SavedPolicy``).
     """
-    from pigdice.solve.background import run_in_worker
-
     solver_kind(_exact_form(variant), players)  # refuse a game without an exact solver here, at once
-    work = (variant, players, handed_bytes if use_cache else None)
-    answer, kernels = run_in_worker(solve_for_caller, work, progress, check, remove_partial_files)
+    answer: ExactPolicy | SavedPolicy
+    if solves_here(variant, players, handed_bytes):
+        answer, kernels = _solve_here(variant, players, progress)
+    else:
+        from pigdice.solve.background import run_in_worker
+
+        work = (variant, players, handed_bytes if use_cache else None)
+        answer, kernels = run_in_worker(solve_for_caller, work, progress, check, remove_partial_files)
     if isinstance(answer, SavedPolicy):
         return _read_saved(answer, variant, players), kernels
     policy = answer
@@ -482,6 +494,31 @@ def solve_in_worker(
                 pass  # a read-only cache only costs a solve next time
         remember_exact(policy)
     return policy, kernels
+
+
+def kernel_work(variant: Variant, players: int) -> str:
+    """Return what names the kernels solving ``variant`` with ``players`` players uses (the rules, not the goal)."""
+    return exact_key(_exact_form(variant).with_goal(KERNEL_WARM_GOAL), players)
+
+
+def solves_here(variant: Variant, players: int, handed_bytes: int = HANDED_BYTES) -> bool:
+    """Return True if solving ``variant`` in this process beats a worker: its kernels are compiled already (a worker
+    marked them), the cost model's upper end stays within SOLVE_HERE_SECONDS and its memory within ``handed_bytes``."""
+    from pigdice.kernelcache import kernels_ready
+    from pigdice.solve.cost import estimate
+
+    if not kernels_ready(kernel_work(variant, players)):
+        return False
+    guess = estimate(_exact_form(variant), players)
+    return guess.seconds[1] <= SOLVE_HERE_SECONDS and guess.memory <= handed_bytes
+
+
+def _solve_here(variant: Variant, players: int, progress: Progress | None) -> tuple[ExactPolicy, float]:
+    """Load the solver's kernels and solve (no cache) in this process; return the policy and the kernels' seconds."""
+    if progress is not None:
+        progress(0.0, "getting the solver ready")
+    kernels = load_kernels(variant, players)
+    return exact_policy(variant, players, progress=progress, use_cache=False), kernels
 
 
 def _read_saved(saved: SavedPolicy, variant: Variant, players: int) -> ExactPolicy:
