@@ -41,6 +41,18 @@ def test_the_users_numba_cache_dir_wins(tmp_path: Path) -> None:
     assert out.stdout.strip() == str(tmp_path)
 
 
+def test_the_folder_is_chosen_when_numba_loads_not_when_pigdice_does(tmp_path: Path) -> None:
+    # choosing it imports platformdirs (0.02-0.03 s of CPU), which a command without numba need not pay
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"} | {"XDG_CACHE_HOME": str(tmp_path)}
+    code = (
+        "import os, sys\nimport pigdice\nprint('platformdirs' in sys.modules, 'NUMBA_CACHE_DIR' in os.environ)\n"
+        "from numba.core import config\nprint(config.CACHE_DIR == os.environ['NUMBA_CACHE_DIR'])\n"
+        "print(config.CACHE_DIR.startswith(os.path.join(os.environ['XDG_CACHE_HOME'], 'pigdice', 'kernels')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False", "True", "True"]
+
+
 def test_a_new_folder_is_used_and_old_unused_ones_are_pruned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
     monkeypatch.setattr("platformdirs.user_cache_dir", lambda name: str(tmp_path / name))

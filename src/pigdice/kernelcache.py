@@ -5,6 +5,9 @@ inlines (``solve.step.effect_step``, the bundles of ``solve/herd``): after an ed
 the kernels that inline it would load their old machine code. Keying the cache folder on the
 size and modification time of every source file that numba compiles from (rules, solve, study,
 envs) starts a fresh folder whenever one of them changes. ``NUMBA_CACHE_DIR``, when set, wins.
+The folder is chosen when numba is first imported (``use_kernel_cache_with_numba``), not when
+pigdice is: finding it imports platformdirs (0.02-0.03 s of CPU, its regular expressions), which a
+command that never loads numba (``rules``, a hint from a cached policy) need not pay.
 
 Loading the first kernel of a process also makes numba import ``numba.np.arraymath``, which probes
 for BLAS by importing ``scipy.linalg``: 0.2 s of CPU (a warm Pig solve in one process, 2026-12-07,
@@ -198,8 +201,30 @@ def lean_cached_loads() -> None:
         sys.meta_path.insert(0, _LeanCachedLoads())
 
 
-def _ready_mark(work: str) -> Path | None:
-    """Return the mark file of ``work``'s kernels in this process's kernel folder, or None without a folder."""
+class _KernelCacheWithNumba(importlib.abc.MetaPathFinder):
+    """Choose the kernel folder (``use_kernel_cache``) when numba is first imported, before its config reads it."""
+
+    def find_spec(
+        self, fullname: str, path: object = None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        """Choose the folder if numba is being imported; leave finding every module to the other finders."""
+        if fullname == "numba":
+            sys.meta_path.remove(self)
+            use_kernel_cache()
+        return None
+
+
+def use_kernel_cache_with_numba() -> None:
+    """Point numba's cache at this installation's kernel folder when numba is first imported (now if it is loaded)."""
+    if "numba" in sys.modules:
+        use_kernel_cache()
+    elif not any(isinstance(finder, _KernelCacheWithNumba) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _KernelCacheWithNumba())
+
+
+def ready_mark(work: str) -> Path | None:
+    """Return the mark file of ``work``'s kernels in this installation's kernel folder, or None without a folder."""
+    use_kernel_cache()  # the folder numba will use here, chosen now if numba has not been imported yet
     folder = os.environ.get("NUMBA_CACHE_DIR")
     spec = importlib.util.find_spec("numba")  # found, not imported: the caller may not need numba at all
     if not folder or spec is None or spec.origin is None:
@@ -214,13 +239,13 @@ def _ready_mark(work: str) -> Path | None:
 
 def kernels_ready(work: str) -> bool:
     """Return True if a process with this Python, numba and kernel folder marked ``work``'s kernels compiled."""
-    mark = _ready_mark(work)
+    mark = ready_mark(work)
     return mark is not None and mark.is_file()
 
 
 def mark_kernels_ready(work: str) -> None:
     """Mark ``work``'s kernels compiled in this kernel folder (call once they have run; best effort)."""
-    mark = _ready_mark(work)
+    mark = ready_mark(work)
     if mark is None:
         return
     try:

@@ -497,8 +497,12 @@ def solve_in_worker(
 
 
 def kernel_work(variant: Variant, players: int) -> str:
-    """Return what names the kernels solving ``variant`` with ``players`` players uses (the rules, not the goal)."""
-    return exact_key(_exact_form(variant).with_goal(KERNEL_WARM_GOAL), players)
+    """Return what names the kernels solving ``variant`` with ``players`` players uses (the rules, not the goal).
+
+    Built from the rules alone (``exact_key`` would import the endgame solver, and with it numba)."""
+    form = _exact_form(variant).with_goal(KERNEL_WARM_GOAL)
+    ending = f"{form.endgame}-{form.ties}-{form.final_turn}-{form.sits_at_goal}"
+    return f"{form.name}-p{players}-{solver_kind(form, players)}-{form.fingerprint()}-{ending}"
 
 
 def solves_here(variant: Variant, players: int, handed_bytes: int = HANDED_BYTES) -> bool:
