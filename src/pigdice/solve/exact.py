@@ -349,10 +349,6 @@ def _swine_herd_policy(
 
 
 KERNEL_WARM_GOAL = 4  # the goal of the small solve that loads a solver's kernels
-# A solve whose kernels are compiled already, estimated to take at most this many seconds of CPU (the cost
-# model's upper end), runs in the caller's process: a worker costs a second Python with numba (0.3 s of
-# CPU for Pig to 100, whose solve takes 0.01 s), and Ctrl-C waits at most this long for such a solve.
-SOLVE_HERE_SECONDS = 1.0
 
 
 def is_cached(variant: Variant, players: int) -> bool:
@@ -442,7 +438,7 @@ def solve_for_caller(
     warm(policy)
     from pigdice.kernelcache import mark_kernels_ready
 
-    mark_kernels_ready(kernel_work(variant, players))  # numba has saved them: the next small solve runs here
+    mark_kernels_ready(kernel_work(variant, players))  # numba has saved them: the next short solve runs here
     kind = solver_kind(_exact_form(policy.variant), policy.players)
     large = save_above is not None and policy.nbytes > save_above
     path = _cache_file(policy) if large and kind in SAVED_KINDS else None
@@ -464,18 +460,22 @@ def solve_in_worker(
     check: Callable[[], None] | None = None,
     use_cache: bool = True,
     handed_bytes: int = HANDED_BYTES,
+    short: bool = False,
 ) -> tuple[ExactPolicy, float]:
     """Solve in a worker process that Ctrl-C (or ``check`` raising) stops at once; keep the policy here.
 
-    A solve that ``solves_here`` (its kernels compiled already, short and small) runs in this process
-    instead, without a second Python. Returns the policy and the seconds its kernels took to load. The policy is saved
+    A ``short`` solve (the caller's cost model says so: ``cost.is_short``) runs in this process instead,
+    without a second Python, once a worker has marked its kernels compiled (``kernelcache.kernels_ready``).
+    Returns the policy and the seconds its kernels took to load. The policy is saved
     to the disk cache (atomically: a stopped solve leaves no file) and kept in memory unless
     ``use_cache`` is False; one of more than ``handed_bytes`` is saved by the worker and read back
     here (``SavedPolicy``).
     """
+    from pigdice.kernelcache import kernels_ready
+
     solver_kind(_exact_form(variant), players)  # refuse a game without an exact solver here, at once
     answer: ExactPolicy | SavedPolicy
-    if solves_here(variant, players, handed_bytes):
+    if short and kernels_ready(kernel_work(variant, players)):
         answer, kernels = _solve_here(variant, players, progress)
     else:
         from pigdice.solve.background import run_in_worker
@@ -503,18 +503,6 @@ def kernel_work(variant: Variant, players: int) -> str:
     form = _exact_form(variant).with_goal(KERNEL_WARM_GOAL)
     ending = f"{form.endgame}-{form.ties}-{form.final_turn}-{form.sits_at_goal}"
     return f"{form.name}-p{players}-{solver_kind(form, players)}-{form.fingerprint()}-{ending}"
-
-
-def solves_here(variant: Variant, players: int, handed_bytes: int = HANDED_BYTES) -> bool:
-    """Return True if solving ``variant`` in this process beats a worker: its kernels are compiled already (a worker
-    marked them), the cost model's upper end stays within SOLVE_HERE_SECONDS and its memory within ``handed_bytes``."""
-    from pigdice.kernelcache import kernels_ready
-    from pigdice.solve.cost import estimate
-
-    if not kernels_ready(kernel_work(variant, players)):
-        return False
-    guess = estimate(_exact_form(variant), players)
-    return guess.seconds[1] <= SOLVE_HERE_SECONDS and guess.memory <= handed_bytes
 
 
 def _solve_here(variant: Variant, players: int, progress: Progress | None) -> tuple[ExactPolicy, float]:
