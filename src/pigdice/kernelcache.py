@@ -24,7 +24,9 @@ CPU, though rebuilding the kernel from its object code takes 3 ms and uses none 
 0.05, numba's runtime 0.03). ``lean_cached_loads`` loads pigdice's cached kernels with numba's
 runtime only (its C helpers, which the object code links to); the first compile in the process
 still readies everything (``compile_extra`` refreshes both contexts), and a kernel missing from
-the cache takes numba's own path.
+the cache takes numba's own path. numba's type of an array also imports ``numpy.ma`` to check for a
+masked array (0.01-0.03 s); while ``numpy.ma`` is not loaded no array can be masked, so a plain
+array is typed as numba types it without the import (a test compares the two).
 
 A process that has compiled (or loaded) the kernels a piece of work uses says so with a mark in
 the kernel folder (``mark_kernels_ready``): a caller that finds the mark (``kernels_ready``) knows
