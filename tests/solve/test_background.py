@@ -119,3 +119,36 @@ def test_a_large_policy_comes_back_through_the_disk_cache_not_the_pipe(players: 
     assert exact.is_cached(variant, players)
     assert read.win_probability_by_seat() == piped.win_probability_by_seat()
     assert read.win_vector(Position((5,) * players, 2)) == piped.win_vector(Position((5,) * players, 2))
+
+
+def no_worker(*args: object, **kwargs: object) -> None:
+    """Stand in for ``run_in_worker`` where a solve must run in the caller's process."""
+    raise AssertionError("a worker was started")
+
+
+@pytest.mark.usefixtures("fresh_policies")
+def test_a_short_solve_whose_kernels_are_compiled_runs_here(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker costs a second Python with numba (Pig to 100: 0.3 s of CPU, its solve 0.01 s); once a worker has
+    marked a game's kernels compiled, a short solve of the same rules runs in the caller, with the same values."""
+    from pigdice import kernelcache
+    from pigdice.rules import find_variant
+    from pigdice.solve import exact
+    from pigdice.solve.cost import is_short
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "kernels"))  # the marks' folder (numba read its own at import)
+    variant = find_variant("pig", goal=8)
+    work = exact.kernel_work(variant, 2)
+    assert not kernelcache.kernels_ready(work)  # nothing compiled there yet: a worker, which Ctrl-C stops at once
+    exact.solve_for_caller(variant, 2, None, lambda fraction, label: None)  # what a worker does: it marks them
+    assert kernelcache.kernels_ready(work)
+    assert exact.kernel_work(variant.with_goal(100), 2) == work  # the same kernels at any goal
+    assert exact.kernel_work(find_variant("two-dice-pig", goal=8), 2) != work  # other rules: other kernels
+    assert exact.kernel_work(variant, 3) != work
+    assert is_short(variant, 2) and is_short(variant.with_goal(100), 2)
+    assert not is_short(variant.with_goal(1000), 2)  # too long to keep Ctrl-C waiting (4 s or more)
+    assert not is_short(variant, 2, max_bytes=0)  # larger than a policy handed back whole
+    monkeypatch.setattr(background, "run_in_worker", no_worker)
+    here, _ = exact.solve_in_worker(variant, 2, use_cache=False, short=True)
+    assert here.win_probability_by_seat() == exact.exact_policy(variant, 2, use_cache=False).win_probability_by_seat()
+    with pytest.raises(AssertionError, match="a worker was started"):
+        exact.solve_in_worker(variant, 2, use_cache=False)  # not said short: a worker

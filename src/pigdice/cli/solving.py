@@ -76,6 +76,7 @@ def solved_exactly(
     Unless ``no_cache``: the values shipped with the package where they hold the game (if ``shipped``),
     else the cache. A solve runs in a worker process: Ctrl-C stops it at once, leaving no cache file.
     """
+    from pigdice.solve.cost import is_short
     from pigdice.solve.exact import exact_policy, is_cached, solve_in_worker
     from pigdice.solve.shipped import shipped_policy
 
@@ -91,7 +92,8 @@ def solved_exactly(
         def progress(fraction: float, label: str) -> None:
             bar(fraction, f"solving {variant.name} goal {variant.goal}, {players} players, {label}")
 
-        policy, kernels = solve_in_worker(variant, players, progress, use_cache=not no_cache)
+        short = is_short(variant, players)  # once its kernels are compiled, solved here: no second Python
+        policy, kernels = solve_in_worker(variant, players, progress, use_cache=not no_cache, short=short)
     return policy, time.perf_counter() - started, kernels
 
 

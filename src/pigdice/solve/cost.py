@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pigdice.rules.variant import Endgame, Variant
-from pigdice.solve.exact import HERD_GROUP, exactness, herd_group_refusal
+from pigdice.solve.exact import HANDED_BYTES, HERD_GROUP, exactness, herd_group_refusal
 from pigdice.solve.memory import (
     available_bytes,
     banked_table_bytes,
@@ -193,6 +193,19 @@ def estimate(variant: Variant, players: int) -> SolveEstimate:
     herd_group = variant.is_simultaneous and players == HERD_GROUP
     reason = herd_group_refusal(variant, players) if herd_group else exactness(variant, players)
     return SolveEstimate(cost.states, memory, budget_bytes(available_bytes()), spread, reason)
+
+
+# A solve whose upper end is at most this many seconds of CPU may run in the caller's process once its kernels are
+# compiled (``exact.solve_in_worker``): a worker costs a second Python with numba (0.3 s of CPU for Pig to 100,
+# whose solve takes 0.01 s), and Ctrl-C waits at most this long for such a solve.
+SHORT_SOLVE_SECONDS = 1.0
+
+
+def is_short(variant: Variant, players: int, max_bytes: int = HANDED_BYTES) -> bool:
+    """Return True if the exact solve of ``variant`` is short and small enough to run in the caller's process: its
+    estimate's upper end within SHORT_SOLVE_SECONDS, its memory within ``max_bytes``."""
+    guess = estimate(variant, players)
+    return guess.seconds[1] <= SHORT_SOLVE_SECONDS and guess.memory <= max_bytes
 
 
 # The distributed n-player solve (``pigdice.solve.n.distributed``): score tuples per Dask task (about

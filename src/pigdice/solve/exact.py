@@ -496,6 +496,9 @@ def solve_for_caller(
     policy = exact_policy(variant, players, progress=progress, use_cache=False)
     progress(1.0, "getting the answers ready")
     warm(policy)
+    from pigdice.kernelcache import mark_kernels_ready
+
+    mark_kernels_ready(kernel_work(variant, players))  # numba has saved them: the next short solve runs here
     kind = solver_kind(_exact_form(policy.variant), policy.players)
     large = save_above is not None and policy.nbytes > save_above
     path = _cache_file(policy) if large and kind in SAVED_KINDS else None
@@ -517,19 +520,28 @@ def solve_in_worker(
     check: Callable[[], None] | None = None,
     use_cache: bool = True,
     handed_bytes: int = HANDED_BYTES,
+    short: bool = False,
 ) -> tuple[ExactPolicy, float]:
     """Solve in a worker process that Ctrl-C (or ``check`` raising) stops at once; keep the policy here.
 
-    Returns the policy and the seconds its kernels took to load in the worker. The policy is saved
+    A ``short`` solve (the caller's cost model says so: ``cost.is_short``) runs in this process instead,
+    without a second Python, once a worker has marked its kernels compiled (``kernelcache.kernels_ready``).
+    Returns the policy and the seconds its kernels took to load. The policy is saved
     to the disk cache (atomically: a stopped solve leaves no file) and kept in memory unless
     ``use_cache`` is False; one of more than ``handed_bytes`` is saved by the worker and read back
     here (``SavedPolicy``).
     """
-    from pigdice.solve.background import run_in_worker
+    from pigdice.kernelcache import kernels_ready
 
     solver_kind(_exact_form(variant), players)  # refuse a game without an exact solver here, at once
-    work = (variant, players, handed_bytes if use_cache else None)
-    answer, kernels = run_in_worker(solve_for_caller, work, progress, check, remove_partial_files)
+    answer: ExactPolicy | SavedPolicy
+    if short and kernels_ready(kernel_work(variant, players)):
+        answer, kernels = _solve_here(variant, players, progress)
+    else:
+        from pigdice.solve.background import run_in_worker
+
+        work = (variant, players, handed_bytes if use_cache else None)
+        answer, kernels = run_in_worker(solve_for_caller, work, progress, check, remove_partial_files)
     if isinstance(answer, SavedPolicy):
         return _read_saved(answer, variant, players), kernels
     policy = answer
@@ -542,6 +554,23 @@ def solve_in_worker(
                 pass  # a read-only cache only costs a solve next time
         remember_exact(policy)
     return policy, kernels
+
+
+def kernel_work(variant: Variant, players: int) -> str:
+    """Return what names the kernels solving ``variant`` with ``players`` players uses (the rules, not the goal).
+
+    Built from the rules alone (``exact_key`` would import the endgame solver, and with it numba)."""
+    form = _exact_form(variant).with_goal(KERNEL_WARM_GOAL)
+    ending = f"{form.endgame}-{form.ties}-{form.final_turn}-{form.sits_at_goal}"
+    return f"{form.name}-p{players}-{solver_kind(form, players)}-{form.fingerprint()}-{ending}"
+
+
+def _solve_here(variant: Variant, players: int, progress: Progress | None) -> tuple[ExactPolicy, float]:
+    """Load the solver's kernels and solve (no cache) in this process; return the policy and the kernels' seconds."""
+    if progress is not None:
+        progress(0.0, "getting the solver ready")
+    kernels = load_kernels(variant, players)
+    return exact_policy(variant, players, progress=progress, use_cache=False), kernels
 
 
 def _read_saved(saved: SavedPolicy, variant: Variant, players: int) -> ExactPolicy:
