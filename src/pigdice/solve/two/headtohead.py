@@ -99,7 +99,7 @@ def head_to_head(
                 last_pass = dicechoice.evaluate_levels(va, vb, ta, tb, game, loop)
             elif band_rows is not None:  # turns that can lower their total, solved by elimination (Pig Dice)
                 last_pass = banded.evaluate_levels(va, vb, ta, tb, game, band_rows, loop)
-            elif spreads is not None and passes == 1:
+            elif spreads is not None and rows is not None and passes == 1:
                 last_pass = evalspread.record_pass(va, vb, ta, tb, game, rows, spreads)
                 recorded = last_pass.endless == 0  # a game that never ends somewhere: full passes
             elif rows is not None:
