@@ -350,13 +350,13 @@ def trace_turn_start(s, game, S, x):  # pragma: no cover - numba
         if v[n] > 0.0:
             h = min(h, MAX_DU / v[n])
         accepted = False
+        A[n] = v * weight * weight
+        chord = np.linalg.inv(A)  # the corrector's matrix, the same for every iteration and every retried h
         while h >= MIN_STEP:
             wp = w + h * v[:n]
             up = min(u + h * v[n], top_u + 1.0)
             wc = wp.copy()
             uc = up
-            A[:n] = J
-            A[n] = v * weight * weight
             ok = False
             iterations = 0
             for _ in range(CORRECTOR_STEPS):
@@ -369,7 +369,7 @@ def trace_turn_start(s, game, S, x):  # pragma: no cover - numba
                     break
                 rhs[:n] = -H
                 rhs[n] = -(((wc - wp) * v[:n]) * weight[:n] * weight[:n]).sum() - (uc - up) * v[n]
-                d = np.linalg.solve(A, rhs)
+                d = chord @ rhs
                 wc += d[:n]
                 uc += d[n]
                 iterations += 1

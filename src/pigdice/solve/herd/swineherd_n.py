@@ -74,6 +74,7 @@ from pigdice.solve.herd.n_turns import payoffs3, turn
 from pigdice.solve.herd.swineherd import Die, read_die
 from pigdice.solve.memory import GiB, budget_bytes, format_bytes
 from pigdice.solve.memory import herd_group_bytes as table_bytes
+from pigdice.solve.threads import one_blas_thread
 
 if TYPE_CHECKING:
     from pigdice.solve.solver import Progress
@@ -363,15 +364,17 @@ def _level_weights(goal: int) -> np.ndarray:
 
 
 def _run_levels(game: Game, stored: StoredProfiles, br: bool, progress: Progress | None, label: str) -> Statistics:
-    """Solve every score sum from the highest down, one sum per kernel call (progress and Ctrl-C between sums)."""
+    """Solve every score sum from the highest down, one sum per kernel call (progress and Ctrl-C between sums), BLAS on
+    one thread."""
     goal = game.goal
     counts = np.zeros(COUNTS, dtype=np.int64)
     done = _level_weights(goal)
     top = 4 * goal
-    for n in range(top, -1, -1):
-        solve_levels(game, stored, br, n, n, counts)
-        if progress is not None:
-            progress(float(done[top - n]), f"{label}, score sum {n}")
+    with one_blas_thread():  # the tracing's small dense solves: BLAS threads only cost CPU time
+        for n in range(top, -1, -1):
+            solve_levels(game, stored, br, n, n, counts)
+            if progress is not None:
+                progress(float(done[top - n]), f"{label}, score sum {n}")
     return Statistics(*(int(c) for c in counts))
 
 
