@@ -3,7 +3,8 @@
 The n-player solver (``pigdice.solve.n.levels``) solves each score sum's blocks on threads; the
 server's solve workers keep to one (``pigdice.web.workerpool``), and both read the one setting named here.
 ``usable_cores`` is the one count of the cores a process may use (``pigdice prepare`` and the game
-designer's workers count them the same way).
+designer's workers count them the same way). ``one_blas_thread`` keeps every loaded OpenBLAS on one thread
+while kernels with small dense solves run (3-player Swine Herd's tracing).
 """
 
 from __future__ import annotations
