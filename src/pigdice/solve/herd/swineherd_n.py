@@ -41,7 +41,9 @@ starts. Goals 21-30: one turn start each is left cycling by both repairs ((0, 9,
 (9, 18, 26) at 30) and settled by the tracing: none unsettled, exploitability 3.5e-13 over all turn
 starts (0.035 before the tracing). Goal 50 before the tracing: 618 forced, 223 sticky, 248 of 22100
 unsettled (the Newton search stalls with many forced decisions, up to MAX_FORCED), exploitability
-5e-3 at the start and 0.16 worst, solve about 100-150 s (bench/swine_herd_n.py).
+5e-3 at the start and 0.16 worst, solve about 100-150 s. Goal 50 with the tracing: 218 sticky, 626
+forced, 253 traced, none unsettled, exploitability 8.9e-16 at the start and 6.9e-13 worst, solve 282
+CPU-s, peak memory 821 MiB (bench/swine_herd_n.py).
 
 Exploitability (``exploitability_report``): each player's exact best response against the others'
 fixed stationary strategies (``n_best_response``), over every turn start.
