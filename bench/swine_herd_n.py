@@ -1,7 +1,7 @@
 """3-player Swine Herd (seed 001) solved by pigdice.solve.herd.swineherd_n: time, memory, exploitability, values.
 
 Run: python bench/swine_herd_n.py [--goal 10 20 50 100]
-Prints per goal: solve seconds, table bytes and the process's peak memory, the value at the start by
+Prints per goal: solve seconds (wall and CPU), table bytes and the process's peak memory, the value at the start by
 seat, the exploitability (exact best-response gain at the start and the largest over every turn
 start), the turn starts settled on the selected equilibria, by sticky profiles, by the forced-mix
 search and by tracing their logit equilibria, those that did not settle, and the shares of mixed
@@ -49,17 +49,20 @@ def main() -> None:
     print(f"kernels ready in {time.perf_counter() - started:.1f} s", flush=True)
     for goal in args.goal:
         progress = cpu_progress(args.every)
+        cpu = time.process_time()
         policy = solve_swine_herd_n(find_variant("swine-herd").with_goal(goal), 3, progress)
+        solve_cpu = time.process_time() - cpu
         report = exploitability_report(policy, progress)
+        pass_cpu = time.process_time() - cpu - solve_cpu
         stats = policy.statistics
         start = ", ".join(f"{v:.9f}" for v in policy.value((0, 0, 0)))
         print(
-            f"goal {goal}: solve {policy.seconds:.1f} s, tables {format_bytes(policy.nbytes)}, "
+            f"goal {goal}: solve {policy.seconds:.1f} s ({solve_cpu:.1f} CPU-s), tables {format_bytes(policy.nbytes)}, "
             f"peak memory {format_bytes(peak_bytes())}, start ({start})"
         )
         print(
             f"  exploitability: start {report.start:.3e}, worst turn start {report.overall:.3e} "
-            f"(best-response pass {report.seconds:.1f} s)"
+            f"(best-response pass {report.seconds:.1f} s, {pass_cpu:.1f} CPU-s)"
         )
         selected = stats.turn_starts - stats.sticky - stats.forced - stats.traced - stats.unsettled
         print(

@@ -22,9 +22,12 @@ from pigdice.rules import find_variant
 from pigdice.rules.effects import add, bust
 from pigdice.rules.outcomes import RollSpec
 from pigdice.rules.variant import Variant
+from pigdice.solve.herd.n_bundles import load_profile, new_sweep
+from pigdice.solve.herd.n_turns import turn
 from pigdice.solve.herd.swineherd_n import (
     MAX_GOAL,
     SwineHerdNPolicy,
+    _game,
     best_response_values,
     exploitability,
     exploitability_report,
@@ -360,6 +363,24 @@ def test_a_cycling_turn_start_settles_on_an_equilibrium(goal20: SwineHerdNPolicy
                 mixes += 1
                 assert abs(sit_gain(stage, k)) < 1e-9
     assert mixes > 0
+
+
+def test_a_turn_swept_again_reuses_its_payoffs_bit_for_bit(goal20: SwineHerdNPolicy) -> None:
+    # ``turn`` keeps the stage payoffs with a sitter for the next sweep of the same turn start: the sweeps of
+    # the repairs' searches give the numbers of sweeps on fresh rows, at any x and with forced stages
+    game = _game(goal20.die, goal20.tables)
+    kept = new_sweep(game)
+    s = np.array(CYCLING)
+    load_profile(s, goal20.tables.stored, kept.plays)
+    for x in ((1 / 3, 1 / 3, 1 / 3), (0.027, 0.159, 0.814), (0.001, 0.313, 0.685)):
+        fresh = new_sweep(game)
+        load_profile(s, goal20.tables.stored, fresh.plays)
+        turn(s, np.array(x), game, kept.rows, kept.plays)
+        turn(s, np.array(x), game, fresh.rows, fresh.plays)
+        for name in ("D", "C", "E", "S"):
+            assert np.array_equal(getattr(kept.rows, name), getattr(fresh.rows, name)), name
+        assert np.array_equal(kept.rows.U[:, 1:], fresh.rows.U[:, 1:])  # profile 0 (all stay) is not kept
+    assert tuple(kept.rows.key) == CYCLING
 
 
 def test_exploitability_over_every_turn_start_at_goal_20(goal20: SwineHerdNPolicy) -> None:

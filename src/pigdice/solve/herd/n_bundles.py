@@ -54,6 +54,8 @@ class TurnRows(NamedTuple):
     BD: np.ndarray  # (size, 3) deviator i's best-response value (component i)
     BC: np.ndarray  # (size, 3) ... its exit payoff
     BE: np.ndarray  # (size, 3) ... its exit chance
+    U: np.ndarray  # (size, 8, 3) each stage's payoffs of the profiles with a sitter (1..7), kept for turn start ``key``
+    key: np.ndarray  # (3,) int64: the sorted turn start whose payoffs U holds (-1: none yet)
 
 
 class PairRows(NamedTuple):
@@ -164,6 +166,8 @@ def new_turn_rows(size):  # pragma: no cover - numba
         np.zeros((size, 3)),
         np.zeros((size, 3)),
         np.zeros((size, 3)),
+        np.zeros((size, 8, 3)),
+        np.full(3, -1, dtype=np.int64),
     )
 
 

@@ -11,10 +11,12 @@ at stage t with chance sigmoid(y[t, j]), y[t, j] = lam g[t, j], g its gain from 
 others' chances and the turn's values below (computed from high t down). Together with x = F(x)
 (the turn's value with a bust back to x) this is a smooth system H(x, y; lam) = 0. At small lam it
 has one solution (y near 0); it is followed in lam (u = log lam) by pseudo-arclength continuation
-(a finite-difference Jacobian, tangent predictor, chord corrector, step control) up to MAX_LAM.
-At POLISH_EVERY decades of lam from POLISH_FROM on, the traced point gives a support (each decision
-sits, stays or mixes, by |y|), and the exact equations of that support are solved by Newton:
-x = F(x) and every mixer indifferent (g = 0), to POLISH_TOLERANCE. The result is kept when the mixed
+(a finite-difference Jacobian, tangent predictor, chord corrector whose matrix is inverted once per
+step, step control: the step doubles after a corrector of at most GROW_AFTER iterations) up to
+MAX_LAM. At POLISH_EVERY decades of lam from POLISH_FROM on, the traced point gives a support (each
+decision sits, stays or mixes, by |y|), and the exact equations of that support are solved by
+Newton: x = F(x) and every mixer indifferent (g = 0), to POLISH_TOLERANCE (a polish whose residual
+stops halving for POLISH_PATIENCE steps has a wrong support and gives up). The result is kept when the mixed
 chances lie in [0, 1] and every pure decision is a best reply (within BEST_REPLY_TOLERANCE): a
 stationary equilibrium of the turn, as the other repairs give, played as a stored profile.
 """
@@ -38,10 +40,13 @@ MAX_STEPS = 20000  # continuation steps per turn start
 MIN_STEP = 1e-9  # the smallest arclength step before the tracing gives up
 MAX_DU = 0.5  # the largest step in log lam
 CORRECTOR_STEPS = 8
+GROW_AFTER = 5  # a step whose corrector converged in at most this many chord iterations doubles the next
 PURE_Y = 25.0  # a traced decision with |y| above this reads as pure (chance within 1.4e-11 of 0 or 1)
 GROWING_Y = 3.0  # ... or above this and grown by GROWTH since the last polish attempt (POLISH_EVERY decades)
 GROWTH = 2.0
 POLISH_STEPS = 40
+STALL_FACTOR = 0.5  # a polish step counts as progress when it at least halves the best residual so far
+POLISH_PATIENCE = 3  # ... and the polish gives up after this many steps without progress
 POLISH_TOLERANCE = 1e-14  # residuals of the polished equations (x = F(x), mixers' gains)
 CLIP = 1e-12  # a polished chance this far outside [0, 1] is moved onto it
 BEST_REPLY_TOLERANCE = 1e-12  # a pure decision's gain may have the wrong sign by at most this
@@ -252,10 +257,20 @@ def polish(model, w, before, growing, p, x):  # pragma: no cover - numba
     z[:3] = x
     for k in range(m):
         z[3 + k] = p[mixers[k] // 3, mixers[k] % 3]
+    best = np.inf
+    stalled = 0
     for _ in range(POLISH_STEPS):
         _polish_residual(model, z, m, mixers, p, x, res)
-        if np.abs(res).max() <= POLISH_TOLERANCE:
+        norm = np.abs(res).max()
+        if norm <= POLISH_TOLERANCE:
             break
+        if norm < STALL_FACTOR * best:
+            best = norm
+            stalled = 0
+        else:  # Newton on the right support shrinks the residual fast; on a wrong one it wanders
+            stalled += 1
+            if stalled >= POLISH_PATIENCE:
+                break
         for k in range(n):
             zt = z.copy()
             zt[k] += FD_STEP
@@ -350,13 +365,13 @@ def trace_turn_start(s, game, S, x):  # pragma: no cover - numba
         if v[n] > 0.0:
             h = min(h, MAX_DU / v[n])
         accepted = False
+        A[n] = v * weight * weight
+        chord = np.linalg.inv(A)  # the corrector's matrix, the same for every iteration and every retried h
         while h >= MIN_STEP:
             wp = w + h * v[:n]
             up = min(u + h * v[n], top_u + 1.0)
             wc = wp.copy()
             uc = up
-            A[:n] = J
-            A[n] = v * weight * weight
             ok = False
             iterations = 0
             for _ in range(CORRECTOR_STEPS):
@@ -369,7 +384,7 @@ def trace_turn_start(s, game, S, x):  # pragma: no cover - numba
                     break
                 rhs[:n] = -H
                 rhs[n] = -(((wc - wp) * v[:n]) * weight[:n] * weight[:n]).sum() - (uc - up) * v[n]
-                d = np.linalg.solve(A, rhs)
+                d = chord @ rhs
                 wc += d[:n]
                 uc += d[n]
                 iterations += 1
@@ -378,7 +393,7 @@ def trace_turn_start(s, game, S, x):  # pragma: no cover - numba
                 w = wc
                 u = uc
                 tangent = v
-                if iterations <= 2:
+                if iterations <= GROW_AFTER:
                     h *= 2.0
                 break
             h *= 0.5

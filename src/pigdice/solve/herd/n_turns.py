@@ -61,7 +61,9 @@ def payoffs3(s, t, goal, pbust, PR, V, R, W, Y, U):  # pragma: no cover - numba
 def turn(s, x, game, rows, plays):  # pragma: no cover - numba
     """Sweep the three-standing stages of the turn at s (sorted) for the turn-start value x, backwards in t.
 
-    Fills ``rows`` D, C, E, S at t = 1.. and row 0 with the whole turn's F(x), c and e; plays each
+    Fills ``rows`` D, C, E, S at t = 1.. and row 0 with the whole turn's F(x), c and e (and keeps the stage
+    payoffs with a sitter in rows.U for the next sweep of the same turn start: the tables must not change
+    between sweeps of one ``rows``, as in a solve, where they only grow below the higher sums); plays each
     stage as ``plays`` says and, except at SELECTED stages, writes each player's gain from sitting to
     ``plays.gain[t]``. Return the (mixed, unresolved) counts of the sweep's stages.
     """
@@ -80,6 +82,9 @@ def turn(s, x, game, rows, plays):  # pragma: no cover - numba
         for q in range(3):
             C[t, q] = D[t, q]
     tied = np.array([s[0] == s[1], s[1] == s[2]])
+    # the payoffs with a sitter read only solved states (higher score sums), not x: the turn start's
+    # repeated sweeps (its fixed point, the repairs' searches) compute them once
+    kept = rows.key[0] == s[0] and rows.key[1] == s[1] and rows.key[2] == s[2]
     mixed = 0
     unresolved = 0
     for t in range(top - 1, 0, -1):
@@ -93,7 +98,13 @@ def turn(s, x, game, rows, plays):  # pragma: no cover - numba
             Y[q] = acc
         for f in range(nf):
             ey += probs[f] * E[t + amounts[f]]
-        payoffs3(s, t, goal, pbust, PR, V, R, W, Y, U)
+        if kept:
+            for q in range(3):
+                U[0, q] = Y[q]
+            U[1:] = rows.U[t, 1:]
+        else:
+            payoffs3(s, t, goal, pbust, PR, V, R, W, Y, U)
+            rows.U[t] = U
         mode = plays.mode[t]
         if mode == FORCED:
             kind = forced_stage(U, s, plays.mask[t], plays.sit[t], sig)
@@ -126,6 +137,8 @@ def turn(s, x, game, rows, plays):  # pragma: no cover - numba
                 v += profile_weight(sig, 3, p) * U[p, q]
             C[t, q] = v + stay * cy[q]
             D[t, q] = v + stay * Y[q]
+    for q in range(3):
+        rows.key[q] = s[q]
     for q in range(3):
         f0 = pbust * x[q]
         c0 = 0.0
