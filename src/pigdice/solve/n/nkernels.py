@@ -29,7 +29,10 @@ With 3+ players this need not settle (several, or no, consistent choices: see ``
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from pigdice.solve.n.mixing import MAX_PLANS, WIDE_PLANS, cycle_vectors, find_mixed
 from pigdice.solve.n.ntuples import cycle_period, first_tuple, next_tuple
@@ -64,9 +67,32 @@ FLIPS_TO_KEEP = 2
 # ... counting flips only once the passes move the reset values less than this (before, choices change
 # because the values are still far from settled, not because a mover sits at a breakpoint)
 KEEP_AFTER = 1e-5
+LINE = 8  # float64 values a cache line holds (64 bytes)
 # plans for a mixed equilibrium are built for x this far around the range policy iteration visited,
 # and if none is found there, this much further
 MIX_PADS = (1e-9, 0.02)
+
+
+@intrinsic
+def prefetch(typingctx, W, seat, entry):  # pragma: no cover - numba
+    """Ask the processor to start loading the line holding entry ``entry`` of W[seat] counted flat (state idx,
+    entry r at idx * W.shape[2] + r); it is read soon, and nothing waits for it."""
+
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        array = context.make_array(array_type)(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        row = cgutils.get_item_pointer(context, builder, array_type, array, [args[1], zero, zero], wraparound=False)
+        pointer = builder.gep(row, [args[2]])
+        byte_pointer = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        function = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]), "llvm.prefetch.p0i8"
+        )
+        builder.call(function, [builder.bitcast(pointer, byte_pointer), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.void(W, seat, entry), codegen
 
 
 @njit(cache=True, inline="always")
@@ -724,6 +750,37 @@ def _solve_cycle(game, W, a, period, s0, fresh, work, overrides, written, anchor
                        mixing >= 0, mix_gain, kept)  # fmt: skip
 
 
+@njit(cache=True, inline="always")
+def _standing(a, n, goal, top_power, first_lo, first_hi, after):  # pragma: no cover - numba
+    """Advance ``a`` (past itself if ``after``) to the next tuple of its sum that stands for a cycle of the block
+    (``solve_block``: its first score in [first_lo, first_hi)); return that cycle's period, 0 if none is left."""
+    if after and not next_tuple(a, n, goal):
+        return 0
+    while a[0] < first_hi:  # tuples come in lexicographic order: none further lies in the block
+        # a is solved with its cycle if its flat index is the smallest of its rotations
+        period = cycle_period(a, n, goal, top_power) if a[0] >= first_lo else 0
+        if period > 0:
+            return period
+        if not next_tuple(a, n, goal):
+            return 0
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _prefetch_turns(W, a, n, goal, top_power):  # pragma: no cover - numba
+    """Ask for the states the turns of the cycle of ``a`` read (first to the goal, seat 0): each member's
+    row of the next mover's states, a line (LINE values) at a time from the top total down."""
+    kept = W.shape[2]
+    idx = 0
+    for q in range(n):
+        idx = idx * goal + a[q]
+    for m in range(n):
+        base = (idx - a[m] * top_power) * goal  # the others' scores after member m, then the mover's
+        for entry in range((base + goal) * kept - 1, (base + a[m]) * kept, -LINE):
+            prefetch(W, 0, entry)
+        idx = base + a[m]
+
+
 @njit(cache=True)
 def solve_levels(game, W, s_high, s_low, fresh, work, overrides, written, anchors, keep):  # pragma: no cover - numba
     """Solve every cycle whose score sum lies in [s_low, s_high], high sums first; return their ``LevelStats``.
@@ -749,6 +806,7 @@ def solve_block(
     """
     n, goal = game.players, game.goal
     a = np.empty(n, dtype=np.int64)
+    b = np.empty(n, dtype=np.int64)
     seats = W.shape[0]
     top_power = work.powers[n - 1]
     change = 0.0
@@ -766,16 +824,15 @@ def solve_block(
         if s > n * (goal - 1):
             continue
         first_tuple(a, s, n, goal, 0)
-        while True:
-            if a[0] >= first_hi:  # tuples come in lexicographic order: none further lies in the block
-                break
-            # a is solved with its cycle if its flat index is the smallest of its rotations
-            period = cycle_period(a, n, goal, top_power) if a[0] >= first_lo else 0
-            canonical = period > 0
+        period = _standing(a, n, goal, top_power, first_lo, first_hi, False)
+        while period > 0:
+            # the cycle after this one, its states asked for now: they arrive while this one is solved
+            b[:] = a
+            after = _standing(b, n, goal, top_power, first_lo, first_hi, True)
+            if after > 0:
+                _prefetch_turns(W, b, n, goal, top_power)
             # with a seat axis the rotations of a with seats s0, s0 + period, ... form one cycle
             for s0 in range(period if seats > 1 else 1):
-                if not canonical:
-                    break
                 cycles += 1
                 found = _solve_cycle(game, W, a, period, s0, fresh, work, overrides, written, anchors, keep)
                 swept += found.sweeps
@@ -791,8 +848,8 @@ def solve_block(
                     mixed += 1
                 kept += 1 if found.kept else 0
                 mix_gain = max(mix_gain, found.mix_gain)
-            if not next_tuple(a, n, goal):
-                break
+            a[:] = b
+            period = after
     return LevelStats(change, residual, cycles, swept, regret, unsettled, written, truncation, at_end, mixed,
                       mix_gain, kept)  # fmt: skip
 
