@@ -29,15 +29,13 @@ With 3+ players this need not settle (several, or no, consistent choices: see ``
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
 from pigdice.solve.n.mixing import MAX_PLANS, WIDE_PLANS, cycle_vectors, find_mixed
 from pigdice.solve.n.ntuples import cycle_period, first_tuple, next_tuple
 from pigdice.solve.n.rows import FIRST_TO_GOAL, CycleResult, LevelStats, Mover, Sweep, TurnRows
 from pigdice.solve.positions import INDIFFERENCE, TRUNCATION_ERROR
+from pigdice.solve.prefetch import LINE, prefetch
 from pigdice.solve.step import WITHOUT_REFCOUNTS, effect_step
 
 __all__ = ["FIRST_TO_GOAL"]
@@ -67,32 +65,9 @@ FLIPS_TO_KEEP = 2
 # ... counting flips only once the passes move the reset values less than this (before, choices change
 # because the values are still far from settled, not because a mover sits at a breakpoint)
 KEEP_AFTER = 1e-5
-LINE = 8  # float64 values a cache line holds (64 bytes)
 # plans for a mixed equilibrium are built for x this far around the range policy iteration visited,
 # and if none is found there, this much further
 MIX_PADS = (1e-9, 0.02)
-
-
-@intrinsic
-def prefetch(typingctx, W, seat, entry):  # pragma: no cover - numba
-    """Ask the processor to start loading the line holding entry ``entry`` of W[seat] counted flat (state idx,
-    entry r at idx * W.shape[2] + r); it is read soon, and nothing waits for it."""
-
-    def codegen(context, builder, signature, args):
-        array_type = signature.args[0]
-        array = context.make_array(array_type)(context, builder, args[0])
-        zero = context.get_constant(types.intp, 0)
-        row = cgutils.get_item_pointer(context, builder, array_type, array, [args[1], zero, zero], wraparound=False)
-        pointer = builder.gep(row, [args[2]])
-        byte_pointer = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        function = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]), "llvm.prefetch.p0i8"
-        )
-        builder.call(function, [builder.bitcast(pointer, byte_pointer), i32(0), i32(3), i32(1)])
-        return context.get_dummy_value()
-
-    return types.void(W, seat, entry), codegen
 
 
 @njit(cache=True, inline="always")
@@ -777,7 +752,7 @@ def _prefetch_turns(W, a, n, goal, top_power):  # pragma: no cover - numba
     for m in range(n):
         base = (idx - a[m] * top_power) * goal  # the others' scores after member m, then the mover's
         for entry in range((base + goal) * kept - 1, (base + a[m]) * kept, -LINE):
-            prefetch(W, 0, entry)
+            prefetch(W, 0, entry)  # type: ignore[call-arg]  # numba's intrinsic takes its typing context itself
         idx = base + a[m]
 
 
