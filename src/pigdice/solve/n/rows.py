@@ -65,6 +65,7 @@ class PlayersGame(NamedTuple):
     # first to the goal, every throw adding to the turn total or busting it, more than one throw a turn (Pig):
     # the cycle solve's sweeps take ``nkernels._sweep_adds``
     adds_only: bool
+    jumps: np.ndarray  # int64, per effect where ``adds_only``: what it adds to the turn total, -1 a bust
 
 
 def players_game(
@@ -85,9 +86,10 @@ def players_game(
     adds = table.kinds == int(EffectKind.ADD)
     plain = bool(np.all(adds | (table.kinds == int(EffectKind.BUST))) and np.all(table.amounts[adds] > 0))
     adds_only = plain and not one_throw and banked.shape[0] == 0
+    jumps = np.where(adds, table.amounts, -1).astype(np.int64)  # an ADD goes on at k + amount, a BUST ends the turn
     return PlayersGame(table, int(goal), int(players), bool(one_throw), np.ascontiguousarray(banked, dtype=np.float64),
                        banked_layout(int(goal), int(players), equal_turns), float(pbust), int(cap), largest,
-                       doubles(table), adds_only)  # fmt: skip
+                       doubles(table), adds_only, jumps)  # fmt: skip
 
 
 class Mover(NamedTuple):
