@@ -1,0 +1,95 @@
+"""The turn sweep of one die whose adds run from 2 up (Pig's family): the plain sweep with nothing else to test.
+
+Pig's roll (a 1 busts, 2-6 add) is ``rollhold._plain_sweep``'s window and nothing else: no singles,
+no triangle, no fixed actions, nothing recorded. Tested at every total, those options' checks cost
+the plain sweep a fifth of Pig's solve (bench_solve: the level kernel 1.43 -> 1.13x the floor
+kernel's time at goal 200), and a window that may start anywhere another tenth (the newest add's
+value then comes from memory or a select, not a register). ``_die_sweep`` is that sweep for a
+window from 2 alone, value for value the same arithmetic, so it gives the plain sweep's values bit
+for bit; ``die_run_of`` says which tables take it (one die whose 1, alone, busts or resets).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from numba import njit
+
+from pigdice.solve.layout import SWEEP_PLAIN
+from pigdice.solve.tables import EffectTable
+from pigdice.solve.two.bundles import TurnBounds
+
+DIE_START = 2  # the window's first add: the one die's 1 is its only other face
+
+
+class DieRun(NamedTuple):
+    """One die's roll as ``_die_sweep`` reads it (``die_run_of``): adds 2..end at one chance, then busts and resets."""
+
+    end: int  # the largest add (the die's top face)
+    chance: float  # each add's chance
+    bust: float  # the chance of losing the turn total
+    reset: float  # the chance of losing the whole score
+
+
+def die_run_of(t: EffectTable) -> DieRun | None:
+    """Return the die sweep's reading of a plain table whose adds are one window from 2 up, else None."""
+    window = t.sweep == SWEEP_PLAIN and t.window_chance > 0.0 and t.window_start == DIE_START
+    if not window or t.singles.shape[0] > 0 or t.triangle_width > 0:
+        return None
+    return DieRun(
+        int(t.window_end), float(t.window_chance), float(t.bust_probabilities[0]), float(t.reset_probabilities[0])
+    )
+
+
+@njit(cache=True)
+def _die_sweep(i, j, V, x, goal, die, c, d):  # pragma: no cover - numba
+    """``rollhold._plain_sweep`` for a ``DieRun``: one turn at (i, j) against the partner value x; fill c, d.
+
+    The same values, ties and bounds (``TurnBounds``: the partner values x over which the chosen
+    actions stay optimal), in the same order of operations. ``c`` and ``d`` hold a win (1, 0) at
+    every total from the goal on (``rollhold.level_rows`` pads them).
+    """
+    end, chance, lose, reset = die
+    top = goal - i
+    lose_c = lose + reset * (1.0 if i == 0 else 1.0 - V[j, 0])  # a reset at score 0 is a bust
+    lose_d = -lose - (reset if i == 0 else 0.0)
+    hold_row = V[j]
+    # The window's sum at k: ``older`` (totals k + 3 .. k + end, a running sum) plus the newest,
+    # k + 2, which is in a register (near2: the value two totals up), as in ``_plain_sweep``.
+    older_c = end - DIE_START + 0.0  # at k = top: all wins
+    older_d = 0.0
+    near1_c = near2_c = 1.0
+    near1_d = near2_d = 0.0
+    lo = -1e300
+    hi = 1e300
+    for k in range(top - 1, -1, -1):
+        if k > 0:
+            hold_c, hold_d = 1.0 - hold_row[i + k], 0.0
+        else:  # passing hands the partner state V[j, i] = x over
+            hold_c, hold_d = 1.0, -1.0
+        older_c += c[k + 3] - c[k + end + 1]  # the window moved down by one
+        older_d += d[k + 3] - d[k + end + 1]
+        roll_c = lose_c + chance * (older_c + near2_c)
+        roll_d = lose_d + chance * (older_d + near2_d)
+        hold_v = hold_c + hold_d * x
+        roll_v = roll_c + roll_d * x
+        # ties: at k = 0 roll (a pass that ties never helps), elsewhere hold (``rollhold._better``); the
+        # range of x where the choice stays the better one narrowed as ``rollhold._widen`` does
+        if roll_v > hold_v or (k == 0 and roll_v >= hold_v):
+            best_c, best_d = roll_c, roll_d
+            slope = roll_d - hold_d
+            if slope >= 1e-12:
+                lo = max(lo, (hold_c - roll_c) / slope)
+            elif slope <= -1e-12:
+                hi = min(hi, (hold_c - roll_c) / slope)
+        else:
+            best_c, best_d = hold_c, hold_d
+            slope = hold_d - roll_d
+            if slope >= 1e-12:
+                lo = max(lo, (roll_c - hold_c) / slope)
+            elif slope <= -1e-12:
+                hi = min(hi, (roll_c - hold_c) / slope)
+        c[k] = best_c
+        d[k] = best_d
+        near2_c, near2_d, near1_c, near1_d = near1_c, near1_d, best_c, best_d
+    return TurnBounds(lo, hi, 0.0, top, 0.0, False)
