@@ -62,34 +62,44 @@ def _die_sweep(i, j, V, x, goal, die, c, d):  # pragma: no cover - numba
     near1_d = near2_d = 0.0
     lo = -1e300
     hi = 1e300
-    for k in range(top - 1, -1, -1):
-        if k > 0:
-            hold_c, hold_d = 1.0 - hold_row[i + k], 0.0
-        else:  # passing hands the partner state V[j, i] = x over
-            hold_c, hold_d = 1.0, -1.0
+    # k = 0 (passing) comes after the loop: without its tests in the loop Pig's solve ran 5-7% faster
+    for k in range(top - 1, 0, -1):
+        hold_c = 1.0 - hold_row[i + k]  # holding's value: its d is 0
         older_c += c[k + 3] - c[k + end + 1]  # the window moved down by one
         older_d += d[k + 3] - d[k + end + 1]
         roll_c = lose_c + chance * (older_c + near2_c)
         roll_d = lose_d + chance * (older_d + near2_d)
-        hold_v = hold_c + hold_d * x
-        roll_v = roll_c + roll_d * x
-        # ties: at k = 0 roll (a pass that ties never helps), elsewhere hold (``rollhold._better``); the
-        # range of x where the choice stays the better one narrowed as ``rollhold._widen`` does
-        if roll_v > hold_v or (k == 0 and roll_v >= hold_v):
+        if roll_c + roll_d * x > hold_c:  # ties hold (``rollhold._better``)
             best_c, best_d = roll_c, roll_d
-            slope = roll_d - hold_d
-            if slope >= 1e-12:
-                lo = max(lo, (hold_c - roll_c) / slope)
-            elif slope <= -1e-12:
-                hi = min(hi, (hold_c - roll_c) / slope)
+            lo, hi = _widen(lo, hi, roll_c, roll_d, hold_c, 0.0)  # where the choice stays the better one
         else:
-            best_c, best_d = hold_c, hold_d
-            slope = hold_d - roll_d
-            if slope >= 1e-12:
-                lo = max(lo, (roll_c - hold_c) / slope)
-            elif slope <= -1e-12:
-                hi = min(hi, (roll_c - hold_c) / slope)
+            best_c, best_d = hold_c, 0.0
+            lo, hi = _widen(lo, hi, hold_c, 0.0, roll_c, roll_d)
         c[k] = best_c
         d[k] = best_d
         near2_c, near2_d, near1_c, near1_d = near1_c, near1_d, best_c, best_d
+    older_c += c[3] - c[end + 1]
+    older_d += d[3] - d[end + 1]
+    roll_c = lose_c + chance * (older_c + near2_c)
+    roll_d = lose_d + chance * (older_d + near2_d)
+    if roll_c + roll_d * x >= 1.0 - x:  # passing hands the partner state V[j, i] = x over; ties roll
+        c[0], d[0] = roll_c, roll_d
+        lo, hi = _widen(lo, hi, roll_c, roll_d, 1.0, -1.0)
+    else:
+        c[0], d[0] = 1.0, -1.0
+        lo, hi = _widen(lo, hi, 1.0, -1.0, roll_c, roll_d)
     return TurnBounds(lo, hi, 0.0, top, 0.0, False)
+
+
+@njit(cache=True, inline="always")
+def _widen(lo, hi, best_c, best_d, other_c, other_d):  # pragma: no cover - numba
+    """Return the range (lo, hi) of partner values x narrowed so the best option still beats the other one.
+
+    Every sweep's bounds (``rollhold``'s too): here because rollhold imports this module.
+    """
+    slope = best_d - other_d
+    if slope >= 1e-12:
+        lo = max(lo, (other_c - best_c) / slope)
+    elif slope <= -1e-12:
+        hi = min(hi, (other_c - best_c) / slope)
+    return lo, hi

@@ -27,7 +27,7 @@ from pigdice.solve.positions import TRUNCATION_ERROR
 from pigdice.solve.step import WITHOUT_REFCOUNTS, effect_step
 from pigdice.solve.tables import EffectTable
 from pigdice.solve.two.bundles import FIRST_TO_GOAL_ENDS, NO_LAST, Ends, Evaluation, Game, TurnBounds, game_of
-from pigdice.solve.two.diesweep import DieRun, _die_sweep, die_run_of
+from pigdice.solve.two.diesweep import DieRun, _die_sweep, _widen, die_run_of
 from pigdice.solve.two.holdspread import Checks, Spread, check_pair, note_moved, spread_turn
 
 __all__ = ["FIRST_TO_GOAL_ENDS", "NO_LAST", "Ends", "game_of"]  # their home is bundles; callers find them here too
@@ -313,17 +313,6 @@ def _turn_sweep(i, j, V, x, game, last, c, d, rows, fixed, min_top):  # pragma: 
             if record and not monotone and sweeps < MAX_INNER_SWEEPS and change > 0.0:
                 continue  # one more sweep so the recorded roll values use converged c, d
             return TurnBounds(lo, hi, stop_value, top, clamped, at_end)
-
-
-@njit(cache=True, inline="always")
-def _widen(lo, hi, best_c, best_d, other_c, other_d):  # pragma: no cover - numba
-    """Return the range (lo, hi) of partner values x narrowed so the best option still beats the other one."""
-    slope = best_d - other_d
-    if slope >= 1e-12:
-        lo = max(lo, (other_c - best_c) / slope)
-    elif slope <= -1e-12:
-        hi = min(hi, (other_c - best_c) / slope)
-    return lo, hi
 
 
 @njit(cache=True)
