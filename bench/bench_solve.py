@@ -15,7 +15,7 @@ could write: score sums high to low, each pair by policy iteration on its 2x2 sy
 actions' bounds, the adds' run (2-6) as a window sum. Pig's die is written in, and a turn's six
 latest totals live in registers, so a turn sweep reads one row of V and writes nothing. Its
 values agree with pigdice's to 1e-13 (asserted). The ratios: the generic level kernel alone
-(``rollhold.solve_levels``, whose Pig turns take ``diesweep``'s die sweep) and the whole
+(``diesweep.die_levels``: Pig's levels by its die sweep, others' by ``rollhold.solve_levels``) and the whole
 ``solve_uncached`` (the Python around it included). Times are the process's CPU time (the kernels
 run on one thread), each the fastest of several runs (more at small goals, where a busy machine's
 noise is a larger share), so other work on a shared machine moves them little.
@@ -40,7 +40,7 @@ from pigdice.rules import find_variant
 from pigdice.rules.registry import variant_names
 from pigdice.solve import solve_uncached
 from pigdice.solve.tables import effect_table
-from pigdice.solve.two import rollhold
+from pigdice.solve.two import diesweep, rollhold
 from report import machine_stamp, markdown_table, write_results
 
 TOLERANCE = 1e-12
@@ -173,7 +173,7 @@ def generic_kernel(goal: int) -> float:
     rows = rollhold.level_rows(game)
     values = np.full((goal, goal), 0.5)
     started = time.process_time()
-    rollhold.solve_levels(values, values, 2 * goal - 2, 0, game, rows, True, True)
+    diesweep.die_levels(values, values, 2 * goal - 2, 0, game, rows, True, True)
     return time.process_time() - started
 
 

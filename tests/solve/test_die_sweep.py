@@ -17,7 +17,7 @@ from pigdice.solve.solver import solve_values
 from pigdice.solve.tables import effect_table
 from pigdice.solve.two import rollhold
 from pigdice.solve.two.bundles import FIRST_TO_GOAL_ENDS, game_of
-from pigdice.solve.two.diesweep import DieRun, _die_sweep, die_run_of
+from pigdice.solve.two.diesweep import DieRun, _die_sweep, die_levels, die_run_of
 
 GOAL = 30
 # one die, its 1 bad: Pig; an eight-sided die; a six-sided one whose 1 loses the whole score (passes repeat)
@@ -50,12 +50,14 @@ def test_other_rolls_do_not(variant: Variant) -> None:
     assert die_run_of(effect_table(variant.with_endgame("first-to-goal"))) is None
 
 
-def test_a_solve_puts_the_die_in_its_rows_only_first_to_the_goal() -> None:
-    pig = find_variant("pig", goal=GOAL)
-    assert rollhold.level_rows(game_of(GOAL, effect_table(pig))).die is not None
-    equal = pig.with_endgame("equal-turns")
+def test_other_endings_take_the_general_sweeps_levels() -> None:
+    equal = find_variant("pig", goal=GOAL).with_endgame("equal-turns")
     ends = rollhold.Ends(np.full(8, 0.5), np.full(8, 0.5), 1 / 6, 0)  # a last turn: the general sweep
-    assert rollhold.level_rows(game_of(GOAL, effect_table(equal), ends)).die is None
+    game = game_of(GOAL, effect_table(equal), ends)
+    mine, plain = np.full((GOAL, GOAL), 0.5), np.full((GOAL, GOAL), 0.5)
+    die_levels(mine, mine, 2 * GOAL - 2, 0, game, rollhold.level_rows(game), True, True)
+    rollhold.solve_levels(plain, plain, 2 * GOAL - 2, 0, game, rollhold.level_rows(game), True, True)
+    assert np.array_equal(mine, plain)
 
 
 @pytest.mark.parametrize("name", DIE_GAMES)
@@ -87,8 +89,8 @@ def test_a_solve_by_the_die_sweep_has_the_plain_sweeps_values_bit_for_bit(name: 
         passes += 1
         before = die.copy()
         rows = rollhold.level_rows(game)
-        rollhold.solve_levels(plain, plain, 2 * GOAL - 2, 0, game, rows._replace(die=None), passes == 1, True)
-        rollhold.solve_levels(die, die, 2 * GOAL - 2, 0, game, rows, passes == 1, True)
+        rollhold.solve_levels(plain, plain, 2 * GOAL - 2, 0, game, rows, passes == 1, True)
+        die_levels(die, die, 2 * GOAL - 2, 0, game, rows, passes == 1, True)
         assert np.array_equal(die, plain), passes
         if not table.has_reset or np.abs(die - before).max() < 1e-13:
             break

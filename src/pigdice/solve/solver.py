@@ -17,7 +17,7 @@ from pigdice.solve.memory import MiB, check_memory, solver_bytes
 from pigdice.solve.policy import Policy
 from pigdice.solve.policyfile import cache_dir, cache_path, solvable
 from pigdice.solve.tables import EffectTable, effect_table
-from pigdice.solve.two import dicechoice, holdspread, rollhold
+from pigdice.solve.two import dicechoice, diesweep, holdspread, rollhold
 from pigdice.solve.two.bundles import FIRST_TO_GOAL_ENDS, Ends, Game, game_of
 
 __all__ = ["cache_dir", "cache_path", "solvable"]  # their home is policyfile (no numba); solver re-exports them
@@ -213,7 +213,7 @@ def solve_values(
                 residual = dicechoice.solve_levels(va, vb, s, low, game, same)
                 level = rollhold.LevelSweep(residual, residual, 0.0)
             else:
-                level = rollhold.solve_levels(
+                level = diesweep.die_levels(
                     va, vb, s, low, game, rows, fresh, same, spread if spread_filled else None, checks
                 )
             change = max(change, level.change)

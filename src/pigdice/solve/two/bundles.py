@@ -44,17 +44,6 @@ def game_of(goal: int, table: EffectTable, ends: Ends = FIRST_TO_GOAL_ENDS) -> G
     return Game(goal, table, ends, table.sweep if first_to_goal else SWEEP_GENERAL)
 
 
-class TurnBounds(NamedTuple):
-    """What a turn sweep tells the pair solve besides its rows (``rollhold``'s and ``diesweep``'s sweeps)."""
-
-    low: float  # the range of partner values x over which the chosen actions stay optimal
-    high: float
-    stop: float  # last[T - j] at the stop past the goal (0 first to the goal)
-    top: int  # the turn totals swept
-    clamped: float  # the most a read past the end of the last-turn table may be off (its last entry)
-    at_end: bool  # the stop lies at the end of the last-turn table (a longer table would move it)
-
-
 class Evaluation(NamedTuple):
     """One evaluation pass of two fixed strategies: the largest change, and the pairs of states that never end."""
 

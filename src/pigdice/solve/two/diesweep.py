@@ -6,18 +6,33 @@ the plain sweep a fifth of Pig's solve (bench_solve: the level kernel 1.43 -> 1.
 kernel's time at goal 200), and a window that may start anywhere another tenth (the newest add's
 value then comes from memory or a select, not a register). ``_die_sweep`` is that sweep for a
 window from 2 alone, value for value the same arithmetic, so it gives the plain sweep's values bit
-for bit; ``die_run_of`` says which tables take it (one die whose 1, alone, busts or resets).
+for bit; ``die_run_of`` says which tables take it (one die whose 1, alone, busts or resets), and
+``die_levels`` solves their levels by it (the solver calls it for every roll/hold game).
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
 from numba import njit
 
 from pigdice.solve.layout import SWEEP_PLAIN
+from pigdice.solve.step import WITHOUT_REFCOUNTS
 from pigdice.solve.tables import EffectTable
-from pigdice.solve.two.bundles import TurnBounds
+from pigdice.solve.two.bundles import Game
+from pigdice.solve.two.holdspread import Checks, Spread
+from pigdice.solve.two.rollhold import (
+    MAX_PAIR_ROUNDS,
+    LevelRows,
+    LevelSweep,
+    TurnBounds,
+    _guess,
+    _pair_settled,
+    _pair_solution,
+    _widen,
+    solve_levels,
+)
 
 DIE_START = 2  # the window's first add: the one die's 1 is its only other face
 
@@ -91,15 +106,73 @@ def _die_sweep(i, j, V, x, goal, die, c, d):  # pragma: no cover - numba
     return TurnBounds(lo, hi, 0.0, top, 0.0, False)
 
 
-@njit(cache=True, inline="always")
-def _widen(lo, hi, best_c, best_d, other_c, other_d):  # pragma: no cover - numba
-    """Return the range (lo, hi) of partner values x narrowed so the best option still beats the other one.
+def die_levels(
+    VA: np.ndarray,
+    VB: np.ndarray,
+    s_high: int,
+    s_low: int,
+    game: Game,
+    rows: LevelRows,
+    fresh: bool,
+    same: bool,
+    spread: Spread | None = None,
+    checks: Checks | None = None,
+) -> LevelSweep:
+    """``rollhold.solve_levels``, a one-die game's turns (``die_run_of``) taking the die sweep; the same values.
 
-    Every sweep's bounds (``rollhold``'s too): here because rollhold imports this module.
+    Its own level loop (``_die_levels``), not a branch in ``rollhold._levels``: numba then compiles
+    for Pig's solve neither the plain sweep nor the level loop's other sweeps. Passes that record
+    or check spreads (``holdspread``: resets) take ``rollhold.solve_levels``.
     """
-    slope = best_d - other_d
-    if slope >= 1e-12:
-        lo = max(lo, (other_c - best_c) / slope)
-    elif slope <= -1e-12:
-        hi = min(hi, (other_c - best_c) / slope)
-    return lo, hi
+    die = die_run_of(game.table) if game.sweep == SWEEP_PLAIN else None
+    if die is None or spread is not None or checks is not None:
+        return solve_levels(VA, VB, s_high, s_low, game, rows, fresh, same, spread, checks)
+    return _die_levels(VA, VB, s_high, s_low, game.goal, rows.c, rows.d, die, fresh, same)
+
+
+@njit(cache=True, **WITHOUT_REFCOUNTS)
+def _die_levels(VA, VB, s_high, s_low, goal, C, D, die, fresh, same):  # pragma: no cover - numba
+    """``rollhold._levels`` for a ``DieRun``, first to the goal, no spreads: every pair by the die sweep.
+
+    The same pairs in the same order, the same 2x2 solve and stopping rule (``_pair_settled``;
+    first to the goal no stop past it can miss, whatever the bust chance it is given), so the same
+    values bit for bit. ``C``, ``D``: the rows of ``rollhold.level_rows``.
+    """
+    change = 0.0
+    residual = 0.0
+    truncation = 0.0
+    for s in range(s_high, s_low - 1, -1):
+        i_low = max(s - goal + 1, 0)
+        i_high = s // 2 if same else s - i_low
+        for i in range(i_low, i_high + 1):
+            j = s - i
+            diagonal = same and i == j
+            old_x = VA[i, j]
+            old_z = VB[j, i]
+            if fresh:  # first guesses extrapolated from the two levels above, where they exist
+                VA[i, j] = _guess(VA, i, j, goal)
+                VB[j, i] = _guess(VB, j, i, goal)
+            x = VA[i, j]
+            z = VB[j, i]
+            pair_residual = 0.0
+            pair_truncation = 0.0
+            for _ in range(MAX_PAIR_ROUNDS):
+                mine = _die_sweep(i, j, VB, z, goal, die, C[i], D[i])
+                c1, d1 = C[i, 0], D[i, 0]  # read before B's sweep: at i == j both turns share one row
+                theirs = mine
+                if not diagonal:
+                    theirs = _die_sweep(j, i, VA, x, goal, die, C[j], D[j])
+                c2, d2 = C[j, 0], D[j, 0]
+                new_x, new_z = _pair_solution(c1, d1, c2, d2, z, diagonal)
+                pair_residual = max(abs(c1 + d1 * new_z - new_x), abs(c2 + d2 * new_x - new_z))
+                stable, pair_truncation = _pair_settled(mine, theirs, x, z, new_x, new_z, 0.0)
+                x = new_x
+                z = new_z
+                if stable:
+                    break
+            VA[i, j] = x
+            VB[j, i] = z
+            residual = max(residual, pair_residual)
+            truncation = max(truncation, pair_truncation)
+            change = max(change, abs(x - old_x), abs(z - old_z))
+    return LevelSweep(change, residual, truncation)

@@ -26,8 +26,7 @@ from pigdice.solve.layout import SWEEP_CHAIN, SWEEP_GENERAL, SWEEP_PLAIN
 from pigdice.solve.positions import TRUNCATION_ERROR
 from pigdice.solve.step import WITHOUT_REFCOUNTS, effect_step
 from pigdice.solve.tables import EffectTable
-from pigdice.solve.two.bundles import FIRST_TO_GOAL_ENDS, NO_LAST, Ends, Evaluation, Game, TurnBounds, game_of
-from pigdice.solve.two.diesweep import DieRun, _die_sweep, _widen, die_run_of
+from pigdice.solve.two.bundles import FIRST_TO_GOAL_ENDS, NO_LAST, Ends, Evaluation, Game, game_of
 from pigdice.solve.two.holdspread import Checks, Spread, check_pair, note_moved, spread_turn
 
 __all__ = ["FIRST_TO_GOAL_ENDS", "NO_LAST", "Ends", "game_of"]  # their home is bundles; callers find them here too
@@ -63,6 +62,17 @@ class SweepRows(NamedTuple):
     adds_d: np.ndarray
 
 
+class TurnBounds(NamedTuple):
+    """What a turn sweep tells the pair solve besides its rows (``_turn_sweep``)."""
+
+    low: float  # the range of partner values x over which the chosen actions stay optimal
+    high: float
+    stop: float  # last[T - j] at the stop past the goal (0 first to the goal)
+    top: int  # the turn totals swept
+    clamped: float  # the most a read past the end of the last-turn table may be off (its last entry)
+    at_end: bool  # the stop lies at the end of the last-turn table (a longer table would move it)
+
+
 class NoRecords(NamedTuple):
     """Empty rows for ``_plain_sweep`` in the solves: no roll values or actions recorded (``no_records``)."""
 
@@ -86,7 +96,6 @@ class LevelRows(NamedTuple):
     sweep: SweepRows
     none: NoRecords
     triangle: Triangle | None  # ``triangle_of``: None compiles the plain sweep without the triangle
-    die: DieRun | None  # ``diesweep.die_run_of``, plain games only: the solve's turns take the die sweep
 
 
 class EvaluationRows(NamedTuple):
@@ -315,6 +324,17 @@ def _turn_sweep(i, j, V, x, game, last, c, d, rows, fixed, min_top):  # pragma: 
             return TurnBounds(lo, hi, stop_value, top, clamped, at_end)
 
 
+@njit(cache=True, inline="always")
+def _widen(lo, hi, best_c, best_d, other_c, other_d):  # pragma: no cover - numba
+    """Return the range (lo, hi) of partner values x narrowed so the best option still beats the other one."""
+    slope = best_d - other_d
+    if slope >= 1e-12:
+        lo = max(lo, (other_c - best_c) / slope)
+    elif slope <= -1e-12:
+        hi = min(hi, (other_c - best_c) / slope)
+    return lo, hi
+
+
 @njit(cache=True)
 def _plain_sweep(i, j, V, x, game, c, d, fixed, rolls, act, triangle):  # pragma: no cover - numba
     """``_turn_sweep`` for one roll of adds, busts and resets (``SWEEP_PLAIN``), first to the goal.
@@ -508,8 +528,7 @@ def level_rows(game: Game) -> LevelRows:
     """
     rows = _rows(2, game.goal, game.goal + game.ends.mover_last.shape[0], game)
     sweep = new_sweep_rows(game.table, rows.shape[2], False, game.sweep == SWEEP_CHAIN)
-    die = die_run_of(game.table) if game.sweep == SWEEP_PLAIN else None
-    return LevelRows(rows[0], rows[1], sweep, no_records(), triangle_of(game.table), die)
+    return LevelRows(rows[0], rows[1], sweep, no_records(), triangle_of(game.table))
 
 
 def evaluation_rows(game: Game) -> EvaluationRows:
@@ -611,19 +630,17 @@ def solve_levels(
 
     The plain sweep's games pass no sweep rows (None), so numba compiles only the plain sweep for
     them (a fresh Pig solve compiled the chain and general sweeps too: 4.6 s of CPU more).
-    A one-die game's turns (``rows.die``, ``diesweep``) take the die sweep, the plain sweep's values
-    without its other options' checks (Pig's level kernel 1.43 -> 1.13x the floor kernel's time).
     ``spread`` (``holdspread``; plain sweep, one array only): receives where each solved turn banks.
     ``checks`` (with ``spread``, recorded by an earlier pass): a pair none of whose choices can flip
     (``holdspread.check_pair``) takes its spread's values without a sweep; the others are swept and
     their spreads and gaps recorded again.
     """
     sweep = None if game.sweep == SWEEP_PLAIN else rows.sweep
-    return _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread, checks, rows.die)
+    return _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread, checks)
 
 
 @njit(cache=True, **WITHOUT_REFCOUNTS)
-def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread, checks, die):  # pragma: no cover - numba
+def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread, checks):  # pragma: no cover - numba
     """Solve every pair whose score sum lies in [s_low, s_high], high sums first; return a ``LevelSweep``.
 
     VA[i, j] and VB[j, i] are solved together by policy iteration on their 2x2 affine system: VA
@@ -663,9 +680,7 @@ def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread, check
             for _ in range(0 if checked else MAX_PAIR_ROUNDS):
                 # The sweeps are chosen here, not in a helper: numba counts the references of every
                 # array in a bundle an inline helper hands on, which cost Pig's solve a quarter.
-                if die is not None:  # a type, not a flag: numba compiles only the sweep a game takes
-                    mine = _die_sweep(i, j, VB, z, goal, die, C[i], D[i])
-                elif sweep is None:
+                if sweep is None:
                     mine = _plain_sweep(i, j, VB, z, game, C[i], D[i], NO_FIXED, no_rolls, no_act, rows.triangle)
                 elif kind == SWEEP_CHAIN:
                     mine = _chain_sweep(i, j, VB, z, game, C[i], D[i], sweep, NO_FIXED)
@@ -675,9 +690,7 @@ def _levels(VA, VB, s_high, s_low, game, rows, sweep, fresh, same, spread, check
                 c1, d1 = C[i, 0], D[i, 0]
                 theirs = mine
                 if not diagonal:
-                    if die is not None:
-                        theirs = _die_sweep(j, i, VA, x, goal, die, C[j], D[j])
-                    elif sweep is None:
+                    if sweep is None:
                         theirs = _plain_sweep(j, i, VA, x, game, C[j], D[j], NO_FIXED, no_rolls, no_act, rows.triangle)
                     elif kind == SWEEP_CHAIN:
                         theirs = _chain_sweep(j, i, VA, x, game, C[j], D[j], sweep, NO_FIXED)
