@@ -1,10 +1,11 @@
 """Solver benchmark: the numba solver against a plain-numpy value-iteration baseline, same process.
 
-Run: python bench/bench_solve.py [--big] [--write] [--goals 50,100,200]
+Run: python bench/bench_solve.py [--big] [--write] [--goals 50,100,200] [--floor 50,100,200]
 Prints the compile time (a fresh numba cache), the warm solve of Pig (goal 100, to 1e-12)
 against the floor kernel and against plain-numpy value iteration, pigdice's ratio to the floor
 at goals 50 to 1000, then every variant's warm solve at goal 100 as a ratio to Pig's (--goals: only
-that table, at each goal listed, each variant's fastest of three runs, runs alternating); --big
+that table, at each goal listed, each variant's fastest of three runs, runs alternating; --floor: only
+the floor table, at each goal listed); --big
 also solves Pig to goal 1000 (about 5e8 states) and reports time and peak memory. --write saves
 the tables to bench/results/solver.md (dated, with the machine and its load), which the docs'
 Benchmarks page includes.
@@ -14,9 +15,10 @@ could write: score sums high to low, each pair by policy iteration on its 2x2 sy
 actions' bounds, the adds' run (2-6) as a window sum. Pig's die is written in, and a turn's six
 latest totals live in registers, so a turn sweep reads one row of V and writes nothing. Its
 values agree with pigdice's to 1e-13 (asserted). The ratios: the generic level kernel alone
-(``rollhold.solve_levels``) and the whole ``solve_uncached`` (the Python around it included).
-Times are the process's CPU time (the kernels run on one thread), so other work on a shared
-machine moves them little.
+(``diesweep.die_levels``: Pig's levels by its die sweep, others' by ``rollhold.solve_levels``) and the whole
+``solve_uncached`` (the Python around it included). Times are the process's CPU time (the kernels
+run on one thread), each the fastest of several runs (more at small goals, where a busy machine's
+noise is a larger share), so other work on a shared machine moves them little.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from pigdice.rules import find_variant
 from pigdice.rules.registry import variant_names
 from pigdice.solve import solve_uncached
 from pigdice.solve.tables import effect_table
-from pigdice.solve.two import rollhold
+from pigdice.solve.two import diesweep, rollhold
 from report import machine_stamp, markdown_table, write_results
 
 TOLERANCE = 1e-12
@@ -171,7 +173,7 @@ def generic_kernel(goal: int) -> float:
     rows = rollhold.level_rows(game)
     values = np.full((goal, goal), 0.5)
     started = time.process_time()
-    rollhold.solve_levels(values, values, 2 * goal - 2, 0, game, rows, True, True)
+    diesweep.die_levels(values, values, 2 * goal - 2, 0, game, rows, True, True)
     return time.process_time() - started
 
 
@@ -193,7 +195,7 @@ def floor_ratios(goals: Sequence[int]) -> dict[int, tuple[float, float, float]]:
         variant = find_variant("pig", goal=goal)
         apart = float(np.abs(floor_pig(goal) - solve_uncached(variant).values).max())
         assert apart <= FLOOR_AGREEMENT, f"the floor kernel is {apart:.1e} off pigdice's values at goal {goal}"
-        runs = 5 if goal <= 200 else 3 if goal <= 500 else 2
+        runs = 15 if goal <= 100 else 7 if goal <= 200 else 3 if goal <= 500 else 2
         floors, kernels, solves = [], [], []
         for _ in range(runs):
             floors.append(timed(partial(floor_pig, goal)))
@@ -244,18 +246,26 @@ def variant_ratios(goal: int) -> None:
         print(f"  {name:16s} {best[name] * 1000:9.1f} ms {best[name] / best['pig']:6.1f} x  {passes[name]:3d} passes")
 
 
+def goals_after(option: str) -> list[int]:
+    """Return the goals listed after ``option`` on the command line (exits with a one-line error if bad)."""
+    index = sys.argv.index(option)
+    try:
+        goals = [int(goal) for goal in sys.argv[index + 1].split(",")]
+    except (IndexError, ValueError):
+        sys.exit(f"{option} takes goals separated by commas, e.g. {option} 50,100,200")
+    if any(not 20 <= goal <= 1000 for goal in goals):
+        sys.exit(f"{option}: each goal from 20 to 1000")
+    return goals
+
+
 def main() -> None:
     """Run the benchmark, print the figures and (``--write``) save them for the docs."""
     if "--goals" in sys.argv:
-        index = sys.argv.index("--goals")
-        try:
-            goals = [int(goal) for goal in sys.argv[index + 1].split(",")]
-        except (IndexError, ValueError):
-            sys.exit("--goals takes goals separated by commas, e.g. --goals 50,100,200")
-        if any(not 20 <= goal <= 1000 for goal in goals):
-            sys.exit("--goals: each goal from 20 to 1000")
-        for goal in goals:
+        for goal in goals_after("--goals"):
             variant_ratios(goal)
+        return
+    if "--floor" in sys.argv:
+        print_floor(floor_ratios(goals_after("--floor")))
         return
     stamp = machine_stamp()
     started = time.process_time()

@@ -94,6 +94,29 @@ def test_a_container_limit_counts(monkeypatch):
     assert available_bytes() == 3 * GiB
 
 
+def test_a_recent_reading_serves_small_work_only(monkeypatch):
+    reads = []
+
+    def machine() -> int:
+        reads.append(1)
+        return 8 * GiB
+
+    monkeypatch.setattr(memory, "available_bytes", machine)
+    small = 4 * GiB // 64  # at most 1/64 of the 4 GiB budget: a recent reading serves it
+    check_memory("solving", 1, lambda goal: small)
+    check_memory("solving", 1, lambda goal: small)
+    assert len(reads) == 1
+    check_memory("solving", 1, lambda goal: small + 1)  # more: read afresh
+    assert len(reads) == 2
+    monkeypatch.setattr(memory, "RECENT_SECONDS", 0.0)  # too old: read afresh
+    check_memory("solving", 1, lambda goal: small)
+    assert len(reads) == 3
+    monkeypatch.setattr(memory, "RECENT_SECONDS", 60.0)
+    machine_with(monkeypatch, 10)  # another reader (a smaller machine) is read at once
+    with pytest.raises(ResourceLimitError):
+        check_memory("solving", 1, lambda goal: small)
+
+
 # --- the estimates and the refusal --------------------------------------------------------------
 
 
