@@ -163,6 +163,24 @@ def _patch_typeof(module: ModuleType) -> None:
 LEAN_PATCHES: dict[str, Callable[[ModuleType], None]] = {CACHING_MODULE: _patch_caching, TYPEOF_MODULE: _patch_typeof}
 
 
+def _spec_running(
+    fullname: str, running: Callable[[Callable[[ModuleType], None], ModuleType], None]
+) -> importlib.machinery.ModuleSpec | None:
+    """Return ``fullname``'s own spec, its loader running the module as ``running(run, module)`` (``run``: the
+    loader's own step); the spec as found where its loader has no such step to wrap."""
+    spec = importlib.util.find_spec(fullname)
+    loader = None if spec is None else spec.loader
+    if loader is None or not hasattr(loader, "exec_module"):
+        return spec
+    run = loader.exec_module
+
+    def exec_module(module: ModuleType) -> None:
+        running(run, module)
+
+    loader.exec_module = exec_module  # type: ignore[method-assign]
+    return spec
+
+
 class _LeanCachedLoads(importlib.abc.MetaPathFinder):
     """Patch numba's caching and typeof modules right after they first run (``lean_cached_loads``)."""
 
@@ -178,18 +196,12 @@ class _LeanCachedLoads(importlib.abc.MetaPathFinder):
         self.waiting.discard(fullname)
         if not self.waiting:
             sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(fullname)
-        loader = None if spec is None else spec.loader
-        if loader is None or not hasattr(loader, "exec_module"):
-            return spec
-        run = loader.exec_module
 
-        def exec_module(module: ModuleType) -> None:
+        def run_and_patch(run: Callable[[ModuleType], None], module: ModuleType) -> None:
             run(module)
             LEAN_PATCHES[fullname](module)
 
-        loader.exec_module = exec_module  # type: ignore[method-assign]
-        return spec
+        return _spec_running(fullname, run_and_patch)
 
 
 def lean_cached_loads() -> None:
@@ -272,30 +284,25 @@ class _SkipBlasProbe(importlib.abc.MetaPathFinder):
         if fullname != PROBING_MODULE:
             return None
         sys.meta_path.remove(self)  # once: from here on numba imports as it always does
-        spec = importlib.util.find_spec(fullname)
-        loader = None if spec is None else spec.loader
-        if loader is None or not hasattr(loader, "exec_module"):
-            return spec
-        run = loader.exec_module
+        return _spec_running(fullname, _run_without_blas_probe)
 
-        def exec_module(module: ModuleType) -> None:
-            try:
-                from numba.np import linalg
 
-                probe = linalg.ensure_blas
-            except (ImportError, AttributeError):  # a numba laid out otherwise: its own probe runs
-                run(module)
-                return
-            linalg.ensure_blas = _no_blas
-            try:
-                run(module)
-            finally:
-                linalg.ensure_blas = probe
-            if getattr(module, "ensure_blas", None) is _no_blas:
-                vars(module)["ensure_blas"] = probe  # its own later calls (none today) get the real one
+def _run_without_blas_probe(run: Callable[[ModuleType], None], module: ModuleType) -> None:
+    """Run the probing module (``run``: its loader's own step) with numba's BLAS probe answered "absent"."""
+    try:
+        from numba.np import linalg
 
-        loader.exec_module = exec_module  # type: ignore[method-assign]
-        return spec
+        probe = linalg.ensure_blas
+    except (ImportError, AttributeError):  # a numba laid out otherwise: its own probe runs
+        run(module)
+        return
+    linalg.ensure_blas = _no_blas
+    try:
+        run(module)
+    finally:
+        linalg.ensure_blas = probe
+    if getattr(module, "ensure_blas", None) is _no_blas:
+        vars(module)["ensure_blas"] = probe  # its own later calls (none today) get the real one
 
 
 def skip_blas_probe() -> None:
