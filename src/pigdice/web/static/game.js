@@ -22,6 +22,7 @@
   let hintAskedAt = null;  // "step:seat" of the last hint asked for
   let hintTimer = null;
   let hintStep = null;
+  let leaving = false;  // on the way to the rematch: its reply and the room's message both bring it, go once
   let waitingForHint = false;  // the server is preparing the perfect player; ask again when it says "ready"
   let noHints = null;  // the server's reason when it offers no hints for this game (goal too large)
   let overDismissed = false;
@@ -754,10 +755,11 @@
   function followRematch(auto) {
     // those who hold a seat agreed to the rematch: they go at once; spectators, and anyone coming back to this
     // page later, are shown the way (one click)
+    if (leaving) return;  // a second navigation would abort the first one under way
     const next = state.rematch.next;
     const moved = movedTokens();
     if (Object.keys(moved).length) localStorage.setItem("pigdice:" + next.code, JSON.stringify({ tokens: moved }));
-    if (!auto || Object.keys(moved).length) { location.href = next.url; return; }
+    if (!auto || Object.keys(moved).length) { leaving = true; location.href = next.url; return; }
     const el = $("banner");
     el.replaceChildren(document.createTextNode("The rematch has started. "));
     const a = document.createElement("a");
