@@ -68,6 +68,7 @@ def test_spread_passes_give_the_values_of_full_passes_alone_in_fewer_full_passes
     spread = np.full((GOAL, GOAL), 0.5)
     with_spreads = solve_values(variant, table, [spread], rollhold.FIRST_TO_GOAL_ENDS)
     monkeypatch.setattr(solver, "SPREAD_BELOW", 0.0)  # no pass records a spread
+    monkeypatch.setattr(solver, "RECORD_FIRST_PASS", False)
     full = np.full((GOAL, GOAL), 0.5)
     full_only = solve_values(variant, table, [full], rollhold.FIRST_TO_GOAL_ENDS)
     assert np.abs(spread - full).max() < 1e-13
