@@ -94,3 +94,24 @@ def test_only_plain_reset_tables_within_the_goal_limit_are_spread() -> None:
     assert not holdspread.spreadable(game("two-dice-pig", holdspread.MAX_SPREAD_GOAL + 1))
     last_turns = Ends(np.zeros(5), np.zeros(5), 1 / 36, 0)
     assert not holdspread.spreadable(game("two-dice-pig", 100, last_turns)), "banking at the goal leads to last turns"
+
+
+@pytest.mark.parametrize("name", RESETS)
+def test_recording_from_the_first_pass_gives_the_values_of_recording_later_in_no_more_passes(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first pass records its spread (``RECORD_FIRST_PASS``); before, only a pass after one that moved
+    # the reset values by less than ``SPREAD_BELOW`` did. Both settle to the same values.
+    for goal in (25, 60, 100):
+        variant = find_variant(name, goal=goal).with_endgame("first-to-goal")
+        table = effect_table(variant)
+        first = np.full((goal, goal), 0.5)
+        first[:, 0] = solver.first_reset_values(goal)
+        later = first.copy()
+        from_first = solve_values(variant, table, [first], FIRST_TO_GOAL_ENDS)
+        monkeypatch.setattr(solver, "RECORD_FIRST_PASS", False)
+        from_later = solve_values(variant, table, [later], FIRST_TO_GOAL_ENDS)
+        monkeypatch.undo()
+        assert np.abs(first - later).max() < 1e-12, f"goal {goal}"
+        assert from_first.residual < solver.TOLERANCE
+        assert from_first.passes < from_later.passes, f"goal {goal}"
