@@ -82,10 +82,10 @@ def position_of(state: GameState) -> Position:
 
 def herd_view(state: GameState) -> Position:
     """Return a 3+ player Swine Herd state as the 2-player game against the opponent with the highest score
-    (standing or not) that the approximation plays."""
+    (standing or not; of equal scores one still standing) that the approximation plays."""
     me = state.current
     others = [p for p in in_play(state) if p != me]
-    top = max(others, key=lambda p: state.scores[p])
+    top = max(others, key=lambda p: (state.scores[p], state.standing[p]))
     return Position((state.scores[me], state.scores[top]), state.turn_total, standing=(True, state.standing[top]))
 
 

@@ -28,8 +28,7 @@ from pigdice.errors import BadParameterError
 from pigdice.rules.variant import Variant
 from pigdice.solve.herd.swineherd import Die, SwineHerdPolicy, read_die
 
-Seat = tuple[int, bool]  # (bank, standing)
-Moment = tuple[Seat, ...]  # seat 0 (the one whose value is wanted) first, the others sorted
+Moment = tuple[int, ...]  # each seat's 2 bank + 1 if standing: seat 0 (whose value is wanted) first, others sorted
 MAX_PLAYERS = 4
 NEWTON_STEPS = 200  # a best response's turn start settles in a handful; this only guards a loop
 SETTLED = 1e-15  # a turn start's best response is settled when a Newton step moves it at most this
@@ -52,8 +51,8 @@ class PairRule:
 
     def sit(self, moment: Moment, seat: int, total: int) -> float:
         """Return the chance to sit that the 2-player equilibrium gives against the highest other score."""
-        mine = moment[seat][0]
-        top, standing = max(s for i, s in enumerate(moment) if i != seat)
+        mine = moment[seat] >> 1
+        top, standing = divmod(max(code for i, code in enumerate(moment) if i != seat), 2)
         if standing:
             return self.pair.sit_probability(mine, top, total, 0)
         hold, roll = self.pair.alone(mine, top, total, 0)
@@ -69,8 +68,8 @@ class TableRule:
 
     def sit(self, moment: Moment, seat: int, total: int) -> float:
         """Return the rule's chance that ``seat`` sits."""
-        banks = tuple(bank for bank, _ in moment)
-        return self.chance(banks, total, tuple(up for _, up in moment), seat)
+        banks = tuple(code >> 1 for code in moment)
+        return self.chance(banks, total, tuple(bool(code & 1) for code in moment), seat)
 
 
 class Gains(NamedTuple):
@@ -124,7 +123,7 @@ class GroupTurns:
         self._line = {}
         die, home = self.die, self._home
         value, slope = die.bust * x, die.bust
-        start = tuple((bank, True) for bank in home)
+        start = tuple(2 * bank + 1 for bank in home)
         for amount, chance in zip(die.amounts.tolist(), die.probabilities.tolist(), strict=True):
             v, d = self._next(start, amount)
             value += chance * v
@@ -133,9 +132,9 @@ class GroupTurns:
 
     def _next(self, moment: Moment, total: int) -> tuple[float, float]:
         """Return (value, slope) after a roll to ``total``: the house rule's ending or the next moment."""
-        up = [i for i, (_, standing) in enumerate(moment) if standing]
-        if len(up) >= 2 and all(moment[i][0] + total >= self.goal for i in up):
-            return self._ending(tuple(bank + total if st else bank for bank, st in moment)), 0.0
+        up = [i for i, code in enumerate(moment) if code & 1]
+        if len(up) >= 2 and all((moment[i] >> 1) + total >= self.goal for i in up):
+            return self._ending(_banks(moment, total)), 0.0
         if len(up) == len(moment):
             line = self._line.get(total)
             if line is None:
@@ -151,10 +150,11 @@ class GroupTurns:
         """Return seat 0's (value, slope) at a moment of choice: the others by the rule, seat 0 by the rule or at
         its best."""
         chances = self._sit_chances(moment, total)
-        up = [i for i in range(1, len(moment)) if moment[i][1]]
+        up = [i for i in range(1, len(moment)) if moment[i] & 1]
+        stands = bool(moment[0] & 1)
         results: dict[bool, tuple[float, float]] = {}
-        for sits in (True, False) if moment[0][1] else (False,):
-            if not sits and moment[0][1] and self._settles(results[True][0], chances[0]):
+        for sits in (True, False) if stands else (False,):
+            if not sits and stands and self._settles(results[True][0], chances[0]):
                 return results[True]  # staying is never needed here (and a lone roller could stay for ever)
             value = slope = 0.0
             for sitters in _subsets(up):
@@ -164,12 +164,12 @@ class GroupTurns:
                 if weight == 0.0:
                     continue
                 seated = set(sitters) | ({0} if sits else set())
-                after = tuple((bank + total, False) if i in seated else (bank, st) for i, (bank, st) in enumerate(moment))
+                after = tuple(code + 2 * total - 1 if i in seated else code for i, code in enumerate(moment))
                 v, d = self._after(after, total)
                 value += weight * v
                 slope += weight * d
             results[sits] = (value, slope)
-        if not moment[0][1]:
+        if not stands:
             return results[False]
         if self.best:
             return results[True] if results[True][0] >= results[False][0] else results[False]
@@ -186,16 +186,16 @@ class GroupTurns:
     def _after(self, moment: Moment, total: int) -> tuple[float, float]:
         """Return (value, slope) once the choices of a moment are made: the turn ends, everyone left sits (the
         house rule) or the shared die is rolled."""
-        up = [i for i, (_, standing) in enumerate(moment) if standing]
+        up = [i for i, code in enumerate(moment) if code & 1]
         if not up:
-            return self._ending(tuple(bank for bank, _ in moment)), 0.0
-        if len(up) >= 2 and all(moment[i][0] + total >= self.goal for i in up):
-            return self._ending(tuple(bank + total if st else bank for bank, st in moment)), 0.0
+            return self._ending(_banks(moment, 0)), 0.0
+        if len(up) >= 2 and all((moment[i] >> 1) + total >= self.goal for i in up):
+            return self._ending(_banks(moment, total)), 0.0
         die = self.die
         if len(up) == len(moment):
             value, slope = die.bust * self._x, die.bust
         else:
-            value, slope = die.bust * self._ending(tuple(bank for bank, _ in moment)), 0.0
+            value, slope = die.bust * self._ending(_banks(moment, 0)), 0.0
         for amount, chance in zip(die.amounts.tolist(), die.probabilities.tolist(), strict=True):
             v, d = self._next(moment, total + amount)
             value += chance * v
@@ -215,9 +215,14 @@ class GroupTurns:
         key = (moment, total)
         chances = self._chances.get(key)
         if chances is None:
-            chances = tuple(self.rule.sit(moment, i, total) if st else 0.0 for i, (_, st) in enumerate(moment))
+            chances = tuple(self.rule.sit(moment, i, total) if code & 1 else 0.0 for i, code in enumerate(moment))
             self._chances[key] = chances
         return chances
+
+
+def _banks(moment: Moment, total: int) -> tuple[int, ...]:
+    """Return every seat's bank once the seats still standing bank ``total`` (0: they bust or are seated)."""
+    return tuple((code >> 1) + total if code & 1 else code >> 1 for code in moment)
 
 
 def _canonical(moment: Moment) -> Moment:
