@@ -56,7 +56,7 @@ def solve_answer(variant: Variant, players: int, json_out: bool) -> None:
     pair = _pair(variant)
     figures = to_json(players)
     note = _note(variant, players)
-    start = start_action(pair)
+    start = int(start_action(pair))  # Swine Herd's: a turn total
     summary = {
         "variant": variant.name,
         "goal": variant.goal,
@@ -155,7 +155,10 @@ def hint_answer(variant: Variant, position: Position, json_out: bool) -> None:
     console.print(table)
     if len(strategy) > 1:
         mixed = " and ".join(f"{WORDS[name]} {100 * p:.0f}% of the time" for name, p in strategy.items())
-        console.print(f"Against the leader alone both are worth the same; the approximation chooses at random: {mixed}.")
+        console.print(
+            f"Against the leader alone both are worth the same; the approximation chooses at random: {mixed}."
+        )
     if chances is not None:
-        console.print(f"Your chance to be the winner of {players}: about {100 * chances[0]:.1f}% ({table_note(variant, players)}).")
+        estimate = table_note(variant, players)
+        console.print(f"Your chance to be the winner of {players}: about {100 * chances[0]:.1f}% ({estimate}).")
     console.print(f"Approximate: {note}.")

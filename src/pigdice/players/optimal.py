@@ -53,7 +53,8 @@ def approximation_note(variant: Variant, players: int) -> str | None:
         pair = "it plays the exact 2-player equilibrium against the opponent with the highest score"
         if players == HERD_GROUP:
             return f"{exactness(variant, players)}, so {pair}; {summary(players)}"
-        return f"with {players} players {pair} (the perfect player is exact with 2 players, and with 3); {summary(players)}"
+        exact = "the perfect player is exact with 2 players, and with 3"
+        return f"with {players} players {pair} ({exact}); {summary(players)}"
     return (
         f"with {players} players and the ending '{variant.endgame.label}' it plays the best 2-player strategy "
         "for a race to the goal against the highest opponent score, and in its last turn rolls until it leads"
