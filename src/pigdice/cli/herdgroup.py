@@ -5,7 +5,7 @@ answer with the group approximation, labelled as such, with its measured exploit
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 
@@ -13,17 +13,23 @@ from pigdice.cli.output import emit_json, stdout_console
 from pigdice.rules.variant import Variant
 from pigdice.solve.positions import Position
 
+if TYPE_CHECKING:
+    from pigdice.solve.exact import ExactPolicy
+
 WORDS = {"hold": "sit down", "roll": "stay standing"}
 
 
-def is_approximate(variant: Variant, players: int) -> bool:
+def is_approximate(variant: Variant, players: int, solving: bool = False) -> bool:
     """Return True if Swine Herd with ``players`` players is answered by the group approximation: no equilibrium
-    of the whole table here, but the 2-player equilibrium it reads is exact."""
-    from pigdice.solve.exact import exactness
+    of the whole table here (for a solve: 4 or more players, as 3 are solved), the 2-player equilibrium it reads is
+    exact, and the house rule its figures were measured under holds."""
+    from pigdice.solve.exact import HERD_GROUP, exactness
 
-    if not variant.is_simultaneous or players < 3:
+    if not variant.is_simultaneous or players < HERD_GROUP or not variant.sits_at_goal:
         return False
-    return exactness(variant, players) is not None and exactness(variant, 2) is None
+    if exactness(variant, 2) is not None:
+        return False
+    return players > HERD_GROUP if solving else exactness(variant, players) is not None
 
 
 def _note(variant: Variant, players: int) -> str:
@@ -40,20 +46,13 @@ def _note(variant: Variant, players: int) -> str:
     return note
 
 
-def _pair(variant: Variant) -> Any:
-    """Return the 2-player equilibrium the approximation reads (shipped, cached or solved now)."""
-    from pigdice.cli.solving import solved_exactly
-
-    return solved_exactly(variant, 2)[0]
-
-
-def solve_answer(variant: Variant, players: int, json_out: bool) -> None:
-    """Print what ``pigdice solve`` says at a table the approximation plays: how it plays, each seat's chance at the
-    start (the seats are alike: an even share) and its measured exploitability."""
+def solve_answer(variant: Variant, pair: ExactPolicy, players: int, json_out: bool) -> None:
+    """Print what ``pigdice solve`` says at a table the approximation plays (``pair``: the 2-player equilibrium it
+    reads): how it plays, each seat's chance at the start (the seats are alike: an even share) and its measured
+    exploitability."""
     from pigdice.solve.exact import start_action
     from pigdice.solve.herd.herd_figures import to_json
 
-    pair = _pair(variant)
     figures = to_json(players)
     note = _note(variant, players)
     start = int(start_action(pair))  # Swine Herd's: a turn total
@@ -94,16 +93,15 @@ def solve_answer(variant: Variant, players: int, json_out: bool) -> None:
     stdout_console().print(table)
 
 
-def hint_answer(variant: Variant, position: Position, json_out: bool) -> None:
+def hint_answer(variant: Variant, pair: ExactPolicy, position: Position, json_out: bool) -> None:
     """Print the approximation's hint at ``position`` (you first, standing): its choice as the 2-player equilibrium
-    against the highest score makes it, and your chance at the whole table as estimated, both labelled."""
+    ``pair`` makes it against the highest score, and your chance at the whole table as estimated, both labelled."""
     from pigdice.engine.game import new_game
     from pigdice.players.optimal import Optimal, herd_pair_position
     from pigdice.players.tablechance import table_chances, table_note
     from pigdice.solve.herd.herd_figures import to_json
 
     players = position.players
-    pair = _pair(variant)
     view = herd_pair_position(position)
     values = pair.action_values(view)
     best = pair.best(view)

@@ -186,8 +186,8 @@ def solve_command(
         return
     from pigdice.cli.herdgroup import is_approximate, solve_answer
 
-    if is_approximate(variant, players):  # Swine Herd past the equilibria: the approximation, labelled and measured
-        solve_answer(variant, players, json_out)
+    if is_approximate(variant, players, solving=True):  # Swine Herd past its equilibria: the approximation, measured
+        solve_answer(variant, solved_exactly(variant, 2)[0], players, json_out)
         return
     if distributed:
         policy, seconds, kernels = solved_on_dask(variant, players, scheduler, store)
@@ -665,7 +665,7 @@ def hint_command(
     from pigdice.cli.herdgroup import hint_answer, is_approximate
 
     if is_approximate(variant, count):  # Swine Herd past the equilibria: the approximation's hint, labelled
-        hint_answer(variant, position, json_out)
+        hint_answer(variant, solved_exactly(variant, 2)[0], position, json_out)
         return
     from pigdice.solve.shipped import shipped_policy
 
