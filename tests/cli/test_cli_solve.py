@@ -105,7 +105,6 @@ def test_swine_herd_solve_and_hint() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("solve", "swine-herd", "--players", "4"), "Swine Herd is solved exactly for 2 or 3 players, not 4"),
         (("hint", "swine-herd", "--opponent", "100"), "add --seated"),
         (("hint", "swine-herd", "--seated"), "nobody sits down before the first roll"),
         (("hint", "swine-herd", "--score", "95", "--opponent", "90", "--turn-total", "10"), "you both sit down"),

@@ -132,3 +132,23 @@ def test_a_table_of_three_at_swine_herd_shows_the_three_player_chance_on_a_phone
     shot(page, "phone-360-swine-herd-three")
     context.close()
     assert not errors, errors
+
+
+def test_a_table_of_four_at_swine_herd_labels_the_approximation_on_a_phone(server: str, chromium: Any) -> None:
+    context, page, errors = open_page(chromium, 360, 740)
+    path, tokens = _room(server, "swine-herd", ["you", "optimal", "optimal", "optimal"], goal=15)
+    _as_player(page, server, path, {"0": tokens["0"]})
+    page.wait_for_selector("#hold-btn:not([disabled])", timeout=60000)
+    page.wait_for_function("() => document.getElementById('win-chance').textContent.includes('%')", timeout=60000)
+    assert page.inner_text("#win-label").startswith("Your chance to be the winner of 4")
+    assert page.inner_text("#win-chance") != "50.0%"  # the table's chance, not the 2-player game's
+    approx = page.inner_text("#approx")
+    assert "measured exactly with 4 players" in approx and "estimate for a table of 4" in approx
+    page.click("#hint-btn")
+    page.wait_for_function("() => document.getElementById('hint-text').textContent.includes('approximate')")
+    text = page.inner_text("#hint-text")
+    assert text.startswith("Best (approximate): ") and "against the leader alone" in text, text
+    _check(page, "a table of four at Swine Herd")
+    shot(page, "phone-360-swine-herd-four")
+    context.close()
+    assert not errors, errors

@@ -184,6 +184,11 @@ def solve_command(
     if dry_run:
         show_estimate(variant, players, json_out)
         return
+    from pigdice.cli.herdgroup import is_approximate, solve_answer
+
+    if is_approximate(variant, players, solving=True):  # Swine Herd past its equilibria: the approximation, measured
+        solve_answer(variant, solved_exactly(variant, 2)[0], players, json_out)
+        return
     if distributed:
         policy, seconds, kernels = solved_on_dask(variant, players, scheduler, store)
     else:
@@ -560,7 +565,7 @@ def herd_position(
     from pigdice.solve.exact import HERD_GROUP, exactness, herd_group_refusal
 
     players = len(opponents) + 1
-    reason = exactness(variant, players)
+    reason = exactness(variant, players if exactness(variant, 2) is not None else 2)  # else the approximation
     if reason is not None:
         if players == HERD_GROUP and herd_group_refusal(variant, players) is None:
             reason += f"; `pigdice solve {variant.name} --players {players} --goal {variant.goal}` works it out once"
@@ -657,6 +662,11 @@ def hint_command(
         raise BadParameterError(f"{option} is for Swine Herd, where players sit down; {variant.name} takes turns")
     else:
         position = hint_position(variant, score, opponents, turn_total, None if seat is None else seat - 1)
+    from pigdice.cli.herdgroup import hint_answer, is_approximate
+
+    if is_approximate(variant, count):  # Swine Herd past the equilibria: the approximation's hint, labelled
+        hint_answer(variant, solved_exactly(variant, 2)[0], position, json_out)
+        return
     from pigdice.solve.shipped import shipped_policy
 
     shipped = shipped_policy(variant, count)  # shipped with the package: answered in plain Python

@@ -48,10 +48,13 @@ def approximation_note(variant: Variant, players: int) -> str | None:
     if variant.decision is Decision.SIMULTANEOUS:
         if exactness(variant, 2) is not None:
             return "Swine Herd is played with Pig's optimal policy, sitting down where a Pig player would hold"
+        from pigdice.solve.herd.herd_figures import summary
+
         pair = "it plays the exact 2-player equilibrium against the opponent with the highest score"
         if players == HERD_GROUP:
-            return f"{exactness(variant, players)}, so {pair}"
-        return f"with {players} players {pair} (the perfect player is exact with 2 players, and with 3)"
+            return f"{exactness(variant, players)}, so {pair}; {summary(players)}"
+        exact = "the perfect player is exact with 2 players, and with 3"
+        return f"with {players} players {pair} ({exact}); {summary(players)}"
     return (
         f"with {players} players and the ending '{variant.endgame.label}' it plays the best 2-player strategy "
         "for a race to the goal against the highest opponent score, and in its last turn rolls until it leads"
@@ -82,11 +85,19 @@ def position_of(state: GameState) -> Position:
 
 def herd_view(state: GameState) -> Position:
     """Return a 3+ player Swine Herd state as the 2-player game against the opponent with the highest score
-    (standing or not) that the approximation plays."""
+    (standing or not; of equal scores one still standing) that the approximation plays."""
     me = state.current
     others = [p for p in in_play(state) if p != me]
-    top = max(others, key=lambda p: state.scores[p])
+    top = max(others, key=lambda p: (state.scores[p], state.standing[p]))
     return Position((state.scores[me], state.scores[top]), state.turn_total, standing=(True, state.standing[top]))
+
+
+def herd_pair_position(position: Position) -> Position:
+    """Return a 3+ player Swine Herd position (the mover first, standing) as ``herd_view`` reads a state."""
+    standing = position.standing or (True,) * position.players
+    others = range(1, position.players)
+    top = max(others, key=lambda p: (position.scores[p], standing[p]))
+    return Position((position.scores[0], position.scores[top]), position.turn_total, standing=(True, standing[top]))
 
 
 def seat_chances(state: GameState, vector: Sequence[float]) -> tuple[float, ...]:

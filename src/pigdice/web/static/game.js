@@ -807,6 +807,15 @@
       if (!h.your_turn || !h.best) { $("hint-text").textContent = "Hints are for your turn."; return; }
       const pct = (v) => (100 * v).toFixed(1) + "%";
       let text = "Best: " + optionWords(h.best) + ", chance to win " + pct(h.values[h.best]);
+      if (h.table_note) {
+        // an approximate table of 3 or more: the options are weighed against the leader alone (a 2-player game),
+        // so the chance said is the whole table's, as estimated above, and the 2-player figures are named as such
+        text = "Best (approximate): " + optionWords(h.best);
+        if (h.win_probability !== null) text += ", your chance to be the winner about " + pct(h.win_probability);
+        const duel = Object.entries(h.values).map(([k, v]) => optionWords(k) + " " + pct(v)).join(", ");
+        $("hint-text").textContent = text + " (against the leader alone: " + duel + ")";
+        return;
+      }
       if (h.best.startsWith("roll:")) {
         // one line for a choice among many dice counts; the dice counter is set to the best count
         if (h.values.hold !== undefined) text += " (hold: " + pct(h.values.hold) + ")";
