@@ -83,6 +83,20 @@ def test_the_search_finds_the_golden_cycles(goal) -> None:
         assert got["spread"] == pytest.approx(want["spread"], abs=1e-12)
 
 
+def test_the_search_reads_compact_values_without_expanding_them(monkeypatch) -> None:
+    # 4 players to 100 with equal turns keep 9 GiB of compact vectors: a full copy (12 GiB more) ran the
+    # machine out of memory, so the search reads the stored entries as the solve does
+    goal = min(CASES)
+    compact = solve_players(find_variant("pig").with_goal(goal), 3, compact=True)
+    assert compact.compact
+    monkeypatch.setattr(PlayersPolicy, "full_W", lambda self: pytest.fail("the search copied the values"))
+    found, want = search_policy(compact), search_policy(solved(goal))
+    assert (found["searched"], found["multiple"], found["capped"]) == (want["searched"], want["multiple"], 0)
+    for got, expected in zip(found["cycles"], want["cycles"], strict=True):
+        assert got["scores"] == expected["scores"] and got["equilibria"] == expected["equilibria"]
+        assert got["spread"] == pytest.approx(expected["spread"], abs=1e-12)
+
+
 @pytest.mark.parametrize("other", [False, True])
 @pytest.mark.parametrize("goal", sorted(CASES))
 def test_both_equilibria_are_best_replies_everywhere_in_the_cycle(goal, other) -> None:

@@ -120,7 +120,7 @@ def _search_cycle(game, W, a, period, s0, work, search):  # pragma: no cover - n
     for m in range(L):
         nkernels.place_member(a, m, n, goal, work)
         for r in range(n):
-            EQ[0, m, r] = W[(s0 + m) % seats, work.idxs[m], r]
+            EQ[0, m, r] = nkernels.share(W, n, (s0 + m) % seats, work.idxs[m], r)
     # a member with more plans in the window than max_plans narrows the window (for every member) until none
     # has, at most NARROWINGS times
     narrowed = False
@@ -231,7 +231,7 @@ def search_levels(game, W, s_high, s_low, work, search, selection, records, mult
                 if row < selection.shape[0] and 0 < selection[row] < kept:
                     for m in range(L):
                         for r in range(n):
-                            W[(s0 + m) % seats, work.idxs[m], r] = EQ[selection[row], m, r]
+                            nkernels.put(W, n, (s0 + m) % seats, work.idxs[m], r, EQ[selection[row], m, r])
                 met += 1
             if not next_tuple(a, n, goal):
                 break
@@ -384,7 +384,7 @@ def search_policy(policy: Any, progress: Progress | None = None, max_cycles: int
     weights = _states_at_sums(goal, n)
     total = float(weights.sum())
     done = 0.0
-    W = policy.full_W()  # the search reads every entry
+    W = policy.W  # compact or full: the search reads each entry as the solve does (``nkernels.share``)
     s = n * (goal - 1)
     while s >= 0 and search.tally.searched < max_cycles:
         low, chunk = s, weights[s]

@@ -6,7 +6,7 @@ kernel serves any n). Its value is a vector: W[seat, index, r] is the win probab
 r places after the mover. The seat axis has size 1 here (first-to-goal values do not depend on the
 mover's seat); it is threaded through so that an "equal turns" solver can give it size n.
 Compact values keep n - 1 entries a state (``share``: the mover's own is 1 minus the others'), a
-quarter less memory at 4 players; every kernel reads and writes W through ``share`` and ``_put``.
+quarter less memory at 4 players; every kernel reads and writes W through ``share`` and ``put``.
 
 Every move but one leads to a higher score sum (or, through a reset, to a lower one, handled by
 repeated passes as in ``rollhold``). The exception is a turn that ends with nothing banked (a bust,
@@ -125,7 +125,7 @@ def share(W, n, seat, idx, r):  # pragma: no cover - numba
 
 
 @njit(cache=True, inline="always")
-def _put(W, n, seat, idx, r, v):  # pragma: no cover - numba
+def put(W, n, seat, idx, r, v):  # pragma: no cover - numba
     """Write entry r of the win vector W[seat, idx] (in compact values entry 0 is not kept: ``share``)."""
     if W.shape[2] == n:
         W[seat, idx, r] = v
@@ -729,7 +729,7 @@ def _solve_cycle(game, W, a, period, s0, fresh, work, overrides, written, anchor
             v = ws[m, r]
             residual = max(residual, abs(chosen_C[m, r] + chosen_D[m] * ws[nxt, r - 1 if r > 0 else last] - v))
             change = max(change, abs(v - work.old[m, r]))
-            _put(W, n, (s0 + m) % seats, idxs[m], r, v)
+            put(W, n, (s0 + m) % seats, idxs[m], r, v)
     return CycleResult(swept, change, residual, 0.0 if settled else best_regret, added, truncation, at_end,
                        mixing >= 0, mix_gain, kept)  # fmt: skip
 
