@@ -379,7 +379,7 @@ def trace_turn_start(s, game, S, x):  # pragma: no cover - numba
         A[n] = v * weight * weight
         blocks = blocks and border(A, top, work)
         if not blocks:
-            chord = np.linalg.inv(A)  # the corrector's matrix, the same for every iteration and every retried h
+            chord[:] = np.linalg.inv(A)  # the corrector's matrix, the same for every iteration and every retried h
         while h >= MIN_STEP:
             wp = w + h * v[:n]
             up = min(u + h * v[n], top_u + 1.0)
