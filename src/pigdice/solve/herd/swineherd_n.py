@@ -33,7 +33,8 @@ settled by tracing its turn's logit quantal-response equilibria as the noise shr
 the support read off the path to an exact equilibrium (``n_tracing``). The profile a repaired turn start plays is stored
 (``Tables.PI``, ``Tables.PT``, ``Tables.PS``: every stage's sit chances; the traced ones too) and read back by the
 best-response pass and ``stage``. The kernels share their tables and scratch rows as named bundles
-(``n_bundles``).
+(``n_bundles``). Each score sum's turn starts (and in the best-response pass, their best responses) are
+solved on threads (``n_threads``): the same tables, bit for bit, for any number of threads.
 
 Precision: where everything settles the exploitability is at rounding level. Goal 20: 54 turn
 starts forced, 7 sticky, none unsettled, exploitability 1e-16 at the start and 3.5e-13 over all turn
