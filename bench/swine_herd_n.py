@@ -1,7 +1,8 @@
 """3-player Swine Herd (seed 001) solved by pigdice.solve.herd.swineherd_n: time, memory, exploitability, values.
 
-Run: python bench/swine_herd_n.py [--goal 10 20 50 100]
-Prints per goal: solve seconds (wall and CPU), table bytes and the process's peak memory, the value at the start by
+Run: python bench/swine_herd_n.py [--goal 10 20 50 100] [--threads 2]
+Prints per goal: solve seconds (wall and CPU; each score sum's turn starts on the threads given, default every
+core), table bytes and the process's peak memory, the value at the start by
 seat, the exploitability (exact best-response gain at the start and the largest over every turn
 start), the turn starts settled on the selected equilibria, by sticky profiles, by the forced-mix
 search and by tracing their logit equilibria, those that did not settle, and the shares of mixed
@@ -42,6 +43,7 @@ def main() -> None:
     """Solve and report each goal given."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--goal", type=int, nargs="+", default=[10, 20, 50])
+    parser.add_argument("--threads", type=int, default=None, help="threads per score sum (default: every core)")
     parser.add_argument("--every", type=float, default=10.0, help="print progress after this many CPU seconds")
     args = parser.parse_args()
     started = time.perf_counter()
@@ -50,14 +52,15 @@ def main() -> None:
     for goal in args.goal:
         progress = cpu_progress(args.every)
         cpu = time.process_time()
-        policy = solve_swine_herd_n(find_variant("swine-herd").with_goal(goal), 3, progress)
+        policy = solve_swine_herd_n(find_variant("swine-herd").with_goal(goal), 3, progress, args.threads)
         solve_cpu = time.process_time() - cpu
         report = exploitability_report(policy, progress)
         pass_cpu = time.process_time() - cpu - solve_cpu
         stats = policy.statistics
         start = ", ".join(f"{v:.9f}" for v in policy.value((0, 0, 0)))
         print(
-            f"goal {goal}: solve {policy.seconds:.1f} s ({solve_cpu:.1f} CPU-s), tables {format_bytes(policy.nbytes)}, "
+            f"goal {goal}: solve {policy.seconds:.1f} s ({solve_cpu:.1f} CPU-s, {policy.threads} threads), "
+            f"tables {format_bytes(policy.nbytes)}, "
             f"peak memory {format_bytes(peak_bytes())}, start ({start})"
         )
         print(

@@ -451,6 +451,11 @@ def test_rejects_a_goal_above_the_bound() -> None:
         solve_swine_herd_n(herd(MAX_GOAL + 1), 3)
 
 
+def test_rejects_a_thread_count_out_of_range() -> None:
+    with pytest.raises(BadParameterError, match="threads"):
+        solve_swine_herd_n(herd(8), 3, threads=0)
+
+
 def test_rejects_other_player_counts_and_positions(goal8: SwineHerdNPolicy) -> None:
     with pytest.raises(BadParameterError, match="players"):
         solve_swine_herd_n(herd(10), 5)

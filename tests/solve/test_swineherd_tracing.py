@@ -15,6 +15,7 @@ import itertools
 import numpy as np
 import pytest
 
+from pigdice.solve.herd.n_bordered import accurate, border, prepare, solve
 from pigdice.solve.herd.n_tracing import FD_STEP, TRACED, _jacobian, _residual, new_model, trace_turn_start
 from pigdice.solve.herd.swineherd_n import (
     SwineHerdNPolicy,
@@ -31,7 +32,7 @@ TRACED_START = (0, 9, 17)
 
 @pytest.fixture(scope="module")
 def goal21() -> SwineHerdNPolicy:
-    return solve_swine_herd_n(herd(21), 3)
+    return solve_swine_herd_n(herd(21), 3, threads=2)
 
 
 def test_every_turn_start_settles_at_goal_21(goal21: SwineHerdNPolicy) -> None:
@@ -98,3 +99,39 @@ def test_the_jacobian_by_partial_sweeps_equals_full_sweeps(goal21: SwineHerdNPol
     _residual(model, w, lam, col)
     assert np.array_equal(col, h0)  # the model is left at w
     assert np.array_equal(J[3:, n], -lam * model.gains[1 : model.top].ravel())
+
+
+def test_one_thread_gives_the_tables_of_two_bit_for_bit(goal21: SwineHerdNPolicy) -> None:
+    # each score sum's turn starts (the traced one among them) are spread over threads (``n_threads``)
+    assert goal21.threads == 2
+    serial = solve_swine_herd_n(herd(21), 3, threads=1)
+    for name, mine, theirs in zip(serial.tables._fields, serial.tables, goal21.tables, strict=True):
+        assert np.array_equal(mine, theirs), name
+    assert serial.statistics == goal21.statistics
+    assert np.array_equal(best_response_values(serial), best_response_values(goal21))
+
+
+def test_the_block_solve_equals_the_dense_solve(goal21: SwineHerdNPolicy) -> None:
+    # the continuation's bordered matrix: the logits' block is block upper triangular (``n_bordered``)
+    model = new_model(np.array(TRACED_START), _game(goal21.die, goal21.tables))
+    top = model.top
+    n = 3 * top
+    rng = np.random.default_rng(11)
+    w = rng.uniform(-3.0, 3.0, n)
+    w[:3] = goal21.tables.V[TRACED_START]
+    h0 = np.zeros(n)
+    _residual(model, w, 30.0, h0)
+    A = np.zeros((n + 1, n + 1))
+    _jacobian(model, w, 30.0, h0, A[:n])
+    A[n] = rng.uniform(-1.0, 1.0, n + 1)
+    ok, work = prepare(A, top)
+    assert ok and border(A, top, work)
+    r = rng.uniform(-1.0, 1.0, n + 1)
+    z = np.zeros(n + 1)
+    solve(A, top, work, r, z)
+    dense = np.linalg.solve(A, r)
+    assert np.abs(z - dense).max() <= 1e-9 * np.abs(dense).max()
+    assert accurate(A, z, r)
+    A[3, 3 : 3 + 3] = A[4, 3 : 3 + 3]  # stage 1's diagonal block singular: the tracing takes the dense solve
+    A[5, 3 : 3 + 3] = 0.0
+    assert not prepare(A, top)[0]

@@ -11,13 +11,14 @@ at stage t with chance sigmoid(y[t, j]), y[t, j] = lam g[t, j], g its gain from 
 others' chances and the turn's values below (computed from high t down). Together with x = F(x)
 (the turn's value with a bust back to x) this is a smooth system H(x, y; lam) = 0. At small lam it
 has one solution (y near 0); it is followed in lam (u = log lam) by pseudo-arclength continuation
-(a finite-difference Jacobian, tangent predictor, chord corrector whose matrix is inverted once per
-step, step control: the step doubles after a corrector of at most GROW_AFTER iterations) up to
-MAX_LAM. At POLISH_EVERY decades of lam from POLISH_FROM on, the traced point gives a support (each
-decision sits, stays or mixes, by |y|), and the exact equations of that support are solved by
-Newton: x = F(x) and every mixer indifferent (g = 0), to POLISH_TOLERANCE (a polish whose residual
-stops halving for POLISH_PATIENCE steps has a wrong support and gives up). The result is kept when the mixed
-chances lie in [0, 1] and every pure decision is a best reply (within BEST_REPLY_TOLERANCE): a
+(a finite-difference Jacobian, tangent predictor, chord corrector whose matrix is factored once per
+step, by its block structure in O(n^2) (``n_bordered``) or densely where that is inaccurate, step
+control: the step doubles after a corrector of at most GROW_AFTER iterations) up to MAX_LAM. At
+POLISH_EVERY decades of lam from POLISH_FROM on, the traced point gives a support (each decision
+sits, stays or mixes, by |y|), and the exact equations of that support are solved by Newton:
+x = F(x) and every mixer indifferent (g = 0), to POLISH_TOLERANCE (a polish whose residual stops
+halving for POLISH_PATIENCE steps has a wrong support and gives up). The result is kept when the
+mixed chances lie in [0, 1] and every pure decision is a best reply (within BEST_REPLY_TOLERANCE): a
 stationary equilibrium of the turn, as the other repairs give, played as a stored profile.
 """
 
@@ -28,6 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from pigdice.solve.herd.n_bordered import accurate, border, prepare, solve
 from pigdice.solve.herd.n_lone import ending
 from pigdice.solve.herd.n_stages import gain, profile_weight
 from pigdice.solve.herd.n_turns import payoffs3
@@ -339,6 +341,9 @@ def trace_turn_start(s, game, S, x):  # pragma: no cover - numba
     rhs = np.zeros(n + 1)
     tangent = np.zeros(n + 1)
     tangent[n] = 1.0
+    v = np.zeros(n + 1)
+    d = np.zeros(n + 1)
+    chord = np.zeros((n + 1, n + 1))
     weight = np.ones(n + 1)  # the arclength metric: a logit y counts relative to its size
     h = 0.5
     top_u = np.log(MAX_LAM)
@@ -358,15 +363,23 @@ def trace_turn_start(s, game, S, x):  # pragma: no cover - numba
         A[n] = tangent * weight * weight
         rhs[:] = 0.0
         rhs[n] = 1.0
-        v = np.linalg.solve(A, rhs)
+        blocks, work = prepare(A, top)  # the block structure (``n_bordered``), else dense solves
+        blocks = blocks and border(A, top, work)
+        if blocks:
+            solve(A, top, work, rhs, v)
+            blocks = accurate(A, v, rhs)
+        if not blocks:
+            v[:] = np.linalg.solve(A, rhs)
         v /= np.sqrt(((v * weight) ** 2).sum())
         if (v * tangent * weight * weight).sum() < 0.0:
-            v = -v
+            v *= -1.0
         if v[n] > 0.0:
             h = min(h, MAX_DU / v[n])
         accepted = False
         A[n] = v * weight * weight
-        chord = np.linalg.inv(A)  # the corrector's matrix, the same for every iteration and every retried h
+        blocks = blocks and border(A, top, work)
+        if not blocks:
+            chord[:] = np.linalg.inv(A)  # the corrector's matrix, the same for every iteration and every retried h
         while h >= MIN_STEP:
             wp = w + h * v[:n]
             up = min(u + h * v[n], top_u + 1.0)
@@ -384,7 +397,10 @@ def trace_turn_start(s, game, S, x):  # pragma: no cover - numba
                     break
                 rhs[:n] = -H
                 rhs[n] = -(((wc - wp) * v[:n]) * weight[:n] * weight[:n]).sum() - (uc - up) * v[n]
-                d = chord @ rhs
+                if blocks:
+                    solve(A, top, work, rhs, d)
+                else:
+                    d[:] = chord @ rhs
                 wc += d[:n]
                 uc += d[n]
                 iterations += 1
@@ -392,7 +408,7 @@ def trace_turn_start(s, game, S, x):  # pragma: no cover - numba
                 accepted = True
                 w = wc
                 u = uc
-                tangent = v
+                tangent[:] = v
                 if iterations <= GROW_AFTER:
                     h *= 2.0
                 break

@@ -33,7 +33,8 @@ settled by tracing its turn's logit quantal-response equilibria as the noise shr
 the support read off the path to an exact equilibrium (``n_tracing``). The profile a repaired turn start plays is stored
 (``Tables.PI``, ``Tables.PT``, ``Tables.PS``: every stage's sit chances; the traced ones too) and read back by the
 best-response pass and ``stage``. The kernels share their tables and scratch rows as named bundles
-(``n_bundles``).
+(``n_bundles``). Each score sum's turn starts (and in the best-response pass, their best responses) are
+solved on threads (``n_threads``): the same tables, bit for bit, for any number of threads.
 
 Precision: where everything settles the exploitability is at rounding level. Goal 20: 54 turn
 starts forced, 7 sticky, none unsettled, exploitability 1e-16 at the start and 3.5e-13 over all turn
@@ -69,14 +70,15 @@ from pigdice.solve.herd.n_bundles import (
     new_sweep,
     row_count,
 )
-from pigdice.solve.herd.n_levels import COUNTS, solve_levels
+from pigdice.solve.herd.n_levels import COUNTS
 from pigdice.solve.herd.n_lone import ending, lone, past_table
 from pigdice.solve.herd.n_pairs import pair_sweep
+from pigdice.solve.herd.n_threads import LevelThreads
 from pigdice.solve.herd.n_turns import payoffs3, turn
 from pigdice.solve.herd.swineherd import Die, read_die
 from pigdice.solve.memory import GiB, budget_bytes, format_bytes
 from pigdice.solve.memory import herd_group_bytes as table_bytes
-from pigdice.solve.threads import one_blas_thread
+from pigdice.solve.threads import one_blas_thread, solver_threads
 
 if TYPE_CHECKING:
     from pigdice.solve.solver import Progress
@@ -214,6 +216,7 @@ class SwineHerdNPolicy:
     tables: Tables
     seconds: float
     statistics: Statistics
+    threads: int = 1  # the threads each score sum's turn starts were solved on (the best responses take as many)
     _exploitability: list[Exploitability] = field(default_factory=list, repr=False)
 
     @property
@@ -336,23 +339,28 @@ class SwineHerdNPolicy:
         return stage.sit[stage.seats.index(seat)]
 
 
-def solve_swine_herd_n(variant: Variant, players: int = 3, progress: Progress | None = None) -> SwineHerdNPolicy:
+def solve_swine_herd_n(
+    variant: Variant, players: int = 3, progress: Progress | None = None, threads: int | None = None
+) -> SwineHerdNPolicy:
     """Solve ``variant`` (Swine Herd on one shared add-or-bust roll) for ``players`` (3) players.
 
-    ``progress`` (fraction, label) is told after every score sum. Returns the selected stationary
-    equilibrium (see the module docstring). Raises BadParameterError for 2 players (use the exact
-    2-player solver), other player counts, a turn-based variant, an unsupported roll table, players
-    who may roll on at the goal or a goal above MAX_GOAL, and ResourceLimitError when the tables
-    would not fit the memory budget.
+    ``progress`` (fraction, label) is told after every score sum. Each sum's turn starts are solved on
+    ``threads`` threads (default: ``threads.solver_threads``); every count gives the same tables. Returns
+    the selected stationary equilibrium (see the module docstring). Raises BadParameterError for 2
+    players (use the exact 2-player solver), other player counts, a turn-based variant, an unsupported
+    roll table, players who may roll on at the goal, a goal above MAX_GOAL or a thread count out of
+    range, and ResourceLimitError when the tables would not fit the memory budget.
     """
+    threads = solver_threads(threads)
     die = _check(variant, players)
     goal = variant.goal
     started = time.perf_counter()
     tables = _allocate(goal)
     game = _game(die, tables)
     past_table(game)
-    statistics = _run_levels(game, tables.stored, False, progress, "the equilibrium")
-    return SwineHerdNPolicy(variant.name, goal, players, die, tables, time.perf_counter() - started, statistics)
+    statistics = _run_levels(game, tables.stored, False, progress, "the equilibrium", threads)
+    seconds = time.perf_counter() - started
+    return SwineHerdNPolicy(variant.name, goal, players, die, tables, seconds, statistics, threads)
 
 
 def _level_weights(goal: int) -> np.ndarray:
@@ -365,16 +373,18 @@ def _level_weights(goal: int) -> np.ndarray:
     return np.cumsum(weights[::-1]) / weights.sum()
 
 
-def _run_levels(game: Game, stored: StoredProfiles, br: bool, progress: Progress | None, label: str) -> Statistics:
-    """Solve every score sum from the highest down, one sum per kernel call (progress and Ctrl-C between sums), BLAS on
-    one thread."""
+def _run_levels(
+    game: Game, stored: StoredProfiles, br: bool, progress: Progress | None, label: str, threads: int
+) -> Statistics:
+    """Solve every score sum from the highest down, each sum's turn starts on ``threads`` threads (progress and Ctrl-C
+    between sums), BLAS on one thread."""
     goal = game.goal
     counts = np.zeros(COUNTS, dtype=np.int64)
     done = _level_weights(goal)
     top = 4 * goal
-    with one_blas_thread():  # the tracing's small dense solves: BLAS threads only cost CPU time
+    with one_blas_thread(), LevelThreads(game, stored, br, threads) as levels:  # small dense solves: BLAS threads cost
         for n in range(top, -1, -1):
-            solve_levels(game, stored, br, n, n, counts)
+            levels.solve_sum(n, counts)
             if progress is not None:
                 progress(float(done[top - n]), f"{label}, score sum {n}")
     return Statistics(*(int(c) for c in counts))
@@ -385,7 +395,7 @@ def best_response_values(policy: SwineHerdNPolicy, progress: Progress | None = N
     started = time.perf_counter()
     goal, die, tables = policy.goal, policy.die, policy.tables
     best = _allocate(goal, mixes=False)
-    _run_levels(_game(die, tables, best), tables.stored, True, progress, "the best responses")
+    _run_levels(_game(die, tables, best), tables.stored, True, progress, "the best responses", policy.threads)
     policy._exploitability.append(_report(policy, best.V, time.perf_counter() - started))
     return best.V
 
