@@ -120,6 +120,16 @@ def multipliers(top: int, band: Band) -> int:
     return int(np.maximum(high - k, 0).sum())
 
 
+def multipliers_by_score(goal: int, band: Band) -> np.ndarray:
+    """Return ``multipliers(goal - i, band)`` for every score i at once (int64)."""
+    k = np.arange(goal)
+    high = np.maximum(k + band.reach, np.where(band.double_chance > 0.0, 2 * k, 0))
+    high = np.maximum(high, band.pinned)[None, :]
+    top = (goal - k)[:, None]
+    inside = k[None, :] < top
+    return np.where(inside, np.maximum(np.minimum(high, top - 1) - k[None, :], 0), 0).sum(axis=1).astype(np.int64)
+
+
 def span_of(goal: int, final: np.ndarray, band: Band) -> int:
     """Return the totals a turn's rows hold: the goal's, or past it the highest read of a roll below the last stop."""
     if final.shape[0] == 0:
@@ -135,7 +145,7 @@ def banded_rows(goal: int, band: Band, final: np.ndarray = NO_LAST, bust_chance:
     """
     span = span_of(goal, final, band)
     if final.shape[0] == 0:
-        sizes = np.array([multipliers(goal - i, band) for i in range(goal)], dtype=np.int64)
+        sizes = multipliers_by_score(goal, band)
         spare = 0
     else:  # room for rolls up to ROOM_PAST_GOAL past the goal; the spare takes any turn
         sizes = np.array([multipliers(min(goal - i + ROOM_PAST_GOAL, span), band) for i in range(goal)], dtype=np.int64)
