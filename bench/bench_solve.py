@@ -252,7 +252,7 @@ def variant_ratios(goal: int) -> None:
 
 
 def own_ending_times(goal: int, runs: int = 3) -> list[tuple[str, float, int]]:
-    """Return (title, the fastest of ``runs`` warm CPU times, passes) of each ``OWN_ENDINGS`` game under its own ending."""
+    """Return (title, the fastest of ``runs`` warm CPU times, passes) of each ``OWN_ENDINGS`` game, its own ending."""
     figures = []
     for name in OWN_ENDINGS:
         variant = find_variant(name, goal=goal)
@@ -262,7 +262,8 @@ def own_ending_times(goal: int, runs: int = 3) -> list[tuple[str, float, int]]:
             started = time.process_time()
             solved = solve_endgame(variant)
             times.append(time.process_time() - started)
-        figures.append((f"{variant.title}, {variant.endgame}", min(times), solved.iterations))
+        ending = str(variant.endgame).replace("-", " ")
+        figures.append((f"{variant.title}, {ending}", min(times), solved.iterations))
     return figures
 
 

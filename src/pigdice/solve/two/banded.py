@@ -106,7 +106,7 @@ def final_round(ends: Ends) -> bool:
 
 
 def fits(game: Game) -> bool:
-    """Return True if ``game``'s turns take the banded solve: first to the goal or a final round, a table ``is_banded``."""
+    """Return True if ``game``'s turns take the banded solve: first to the goal or a final round, ``is_banded``."""
     ends = game.ends
     ending = first_to_goal(ends) or final_round(ends)
     return game.sweep == SWEEP_GENERAL and ending and is_banded(game.table)
@@ -207,7 +207,7 @@ def _read_limit(k, band):  # pragma: no cover - numba
 
 @njit(cache=True, inline="always")
 def _hold(i, j, k, V, goal, final):  # pragma: no cover - numba
-    """Return holding's value (c, d) at total k: 1 - V[j, i + k], at k = 0 passing, 1 - x, past the goal 1 - L[i + k - j]."""
+    """Return holding's value (c, d) at total k: 1 - V[j, i + k]; at k = 0 passing, 1 - x; past the goal 1 - L."""
     if k == 0:
         return 1.0, -1.0
     if i + k < goal:
@@ -225,7 +225,7 @@ def _beyond(i, j, m, V, goal, final):  # pragma: no cover - numba
 
 @njit(cache=True)
 def _elimination_top(act, rolled, band):  # pragma: no cover - numba
-    """Return F, a final round's elimination top: past the highest read of the highest total below ``rolled`` that rolls."""
+    """Return F, a final round's elimination top: past the highest read of its highest roll below ``rolled``."""
     for k in range(rolled - 1, -1, -1):
         if act[k] != 0:
             return _read_limit(k, band) + 1
