@@ -12,9 +12,10 @@ import pytest
 
 from pigdice.rules import find_variant
 from pigdice.rules.effects import EffectKind
+from pigdice.solve.positions import TRUNCATION_ERROR
 from pigdice.solve.solver import solve_values
 from pigdice.solve.tables import effect_table
-from pigdice.solve.two import banded, endgame, rollhold
+from pigdice.solve.two import banded, endgame, lastturn, rollhold
 from pigdice.solve.two.bundles import NO_LAST, Ends, game_of
 
 
@@ -168,6 +169,7 @@ def test_a_final_round_by_elimination_gives_the_sweeps_values(
     name: str, goal: int, ties: str, final_turn: str, length: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     variant = find_variant(name, goal=goal).with_endgame("final-round", ties, final_turn)
+    monkeypatch.setattr(lastturn, "MAX_LENGTH", length)  # the table is as long as it gets: no pass gives up
     banded_values, banded_sweeps = final_round_values(variant, length, False, monkeypatch)
     swept_values_, swept_sweeps = final_round_values(variant, length, True, monkeypatch)
     assert np.abs(banded_values - swept_values_).max() < 1e-12
@@ -176,11 +178,19 @@ def test_a_final_round_by_elimination_gives_the_sweeps_values(
     assert (banded_sweeps.truncation > 0) == (length == 64)
 
 
+def test_a_pass_gives_up_on_a_table_too_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the endgame solver doubles such a table and solves again, whatever the other pairs give
+    variant = find_variant("pig-dice", goal=45)
+    _, given_up = final_round_values(variant, 64, False, monkeypatch)
+    _, swept = final_round_values(variant, 64, True, monkeypatch)
+    assert given_up.truncation > TRUNCATION_ERROR and swept.truncation > TRUNCATION_ERROR
+
+
 def test_pig_dices_default_game_is_solved_by_elimination_as_by_the_sweeps(monkeypatch: pytest.MonkeyPatch) -> None:
-    variant = find_variant("pig-dice", goal=40)  # a final round, ties to whoever reached the score first
-    assert banded.fits(game_of(40, effect_table(variant), Ends(np.ones(9), np.ones(9), 5 / 36, 0)))
+    variant = find_variant("pig-dice", goal=60)  # a final round, ties to whoever reached the score first
+    assert banded.fits(game_of(60, effect_table(variant), Ends(np.ones(9), np.ones(9), 5 / 36, 0)))
     by_band = endgame.solve_endgame(variant)
     monkeypatch.setattr(banded, "fits", lambda game: False)
     by_sweep = endgame.solve_endgame(variant)
-    assert by_band.last.size == by_sweep.last.size
+    assert by_band.last.size == by_sweep.last.size == 512  # the first table, 256 long, was too short
     assert np.abs(by_band.values - by_sweep.values).max() < 1e-12

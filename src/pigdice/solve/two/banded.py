@@ -46,6 +46,7 @@ from pigdice.solve.layout import SWEEP_GENERAL
 from pigdice.solve.positions import TRUNCATION_ERROR
 from pigdice.solve.step import WITHOUT_REFCOUNTS
 from pigdice.solve.tables import BAND_WIDTH, Band, band_of, is_banded
+from pigdice.solve.two import lastturn
 from pigdice.solve.two.bundles import NO_LAST, Ends, Evaluation, Game
 from pigdice.solve.two.rollhold import (
     MAX_PAIR_ROUNDS,
@@ -91,6 +92,8 @@ class BandedRows(NamedTuple):
     band: Band
     final: np.ndarray  # L, the last-turn table of a final round (``endgame``); empty: first to the goal
     bust_chance: float  # the margin of the stop past the goal (``rollhold._turn_sweep``)
+    short: int  # a table L shorter than this is lengthened by the caller once a stop or read runs off it
+    gave_up: np.ndarray  # int64 (1,): 1 once a pass met such a pair and gave up (``_levels``)
 
 
 def first_to_goal(ends: Ends) -> bool:
@@ -180,6 +183,8 @@ def banded_rows(goal: int, band: Band, final: np.ndarray = NO_LAST, bust_chance:
         band,
         final,
         float(bust_chance),
+        lastturn.MAX_LENGTH,
+        np.zeros(1, dtype=np.int64),
     )
 
 
@@ -536,6 +541,9 @@ def solve_levels(
     """``rollhold.solve_levels`` for the games that ``fits``: the pairs with sums in [s_low, s_high], high first.
 
     The truncation is the most a final round's stop past the goal may move a value, as the sweeps report it.
+    Once a pair's truncation passes TRUNCATION_ERROR and L is shorter than ``lastturn.MAX_LENGTH``, the pass
+    gives up (this call and the next return at once): the endgame solver lengthens L and solves again
+    whatever the other pairs give, so their values are left unsolved.
     """
     return _levels(VA, VB, s_high, s_low, game.goal, rows, fresh, same)
 
@@ -547,6 +555,8 @@ def _levels(VA, VB, s_high, s_low, goal, rows, fresh, same):  # pragma: no cover
     residual = 0.0
     truncation = 0.0
     single = rows.owner.shape[0] == 1
+    if rows.gave_up[0] != 0:
+        return LevelSweep(change, residual, truncation)
     for s in range(s_high, s_low - 1, -1):
         i_low = max(s - goal + 1, 0)
         i_high = s // 2 if same else s - i_low
@@ -587,6 +597,9 @@ def _levels(VA, VB, s_high, s_low, goal, rows, fresh, same):  # pragma: no cover
             residual = max(residual, pair_residual)
             truncation = max(truncation, pair_truncation)
             change = max(change, abs(x - old_x), abs(z - old_z))
+            if truncation > TRUNCATION_ERROR and rows.final.shape[0] < rows.short:
+                rows.gave_up[0] = 1
+                return LevelSweep(change, residual, truncation)
     return LevelSweep(change, residual, truncation)
 
 

@@ -36,7 +36,7 @@ from pigdice.solve.two.bundles import NO_LAST, Ends
 
 FORMAT_VERSION = 1
 MIN_LAST = 256  # the last-turn table's first length; it doubles while it is too short
-MAX_LAST = 1 << 15  # ... up to this length: past it the truncation error is reported as it is
+MAX_LAST = lastturn.MAX_LENGTH  # ... up to this length: past it the truncation error is reported as it is
 ACCEPTABLE_TRUNCATION = 1e-9  # a solve whose values may be off by more is refused
 
 

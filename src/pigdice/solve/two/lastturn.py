@@ -22,6 +22,7 @@ from pigdice.solve.positions import INDIFFERENCE
 from pigdice.solve.step import last_turn_step, thrown_score
 
 MAX_SWEEPS = 10_000
+MAX_LENGTH = 1 << 15  # a final round's table L grows to this length at most (``endgame``): past it its error stands
 SWEEP_TOLERANCE = 1e-16
 
 
