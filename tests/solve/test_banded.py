@@ -194,3 +194,24 @@ def test_pig_dices_default_game_is_solved_by_elimination_as_by_the_sweeps(monkey
     by_sweep = endgame.solve_endgame(variant)
     assert by_band.last.size == by_sweep.last.size == 512  # the first table, 256 long, was too short
     assert np.abs(by_band.values - by_sweep.values).max() < 1e-12
+
+
+def test_a_final_round_turn_is_the_sweeps_turn_whatever_its_rows_held() -> None:
+    # past its elimination's top a turn's rows hold other turns' values: the turn reads none of them
+    goal = 40
+    variant = find_variant("pig-dice", goal=goal)
+    table = effect_table(variant)
+    last = endgame.last_turn_table(variant, table, 256)
+    ends = Ends(last, last, endgame.bust_chance(table), 0)
+    game = game_of(goal, table, ends)
+    V = np.random.default_rng(3).random((goal, goal))
+    rows = banded.level_rows(game)
+    for i, j in [(0, 3), (5, 30), (22, 0), (39, 39), (39, 0)]:
+        rows.c[:] = 7.0
+        rows.d[:] = -7.0
+        x = V[j, i]
+        banded.banded_turn(i, j, V, x, goal, rows, False)
+        win, act, _, _ = rollhold.turn_row(V, i, j, goal, table, rollhold.NO_FIXED, ends, 1)
+        assert list(rows.act[i, : act.shape[0]]) == list(act)  # the same actions up to the stop
+        n = min(win.shape[0], int(rows.top[i]))
+        assert np.abs(rows.c[i, :n] + rows.d[i, :n] * x - win[:n]).max() < 1e-13

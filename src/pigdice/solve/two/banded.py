@@ -413,8 +413,11 @@ def _roll_value(k, top, c, d, band, lose_c, lose_d, i, j, V, goal, final):  # pr
             rd += band.double_chance * d[2 * k]
     for e in range(band.subtract_amounts.shape[0]):
         m = max(k - band.subtract_amounts[e], 0)
-        rc += band.subtract_chances[e] * c[m]
-        rd += band.subtract_chances[e] * d[m]
+        if m >= top:  # a final round's hold at k past F: it falls to another hold
+            rc += band.subtract_chances[e] * _beyond(i, j, m, V, goal, final)
+        else:
+            rc += band.subtract_chances[e] * c[m]
+            rd += band.subtract_chances[e] * d[m]
     if band.set_chance > 0.0:
         if band.pinned >= top:
             rc += band.set_chance * _beyond(i, j, band.pinned, V, goal, final)
