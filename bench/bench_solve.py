@@ -3,7 +3,8 @@
 Run: python bench/bench_solve.py [--big] [--write] [--goals 50,100,200] [--floor 50,100,200]
 Prints the compile time (a fresh numba cache), the warm solve of Pig (goal 100, to 1e-12)
 against the floor kernel and against plain-numpy value iteration, pigdice's ratio to the floor
-at goals 50 to 1000, then every variant's warm solve at goal 100 as a ratio to Pig's (--goals: only
+at goals 50 to 1000, then every variant's warm solve at goal 100 as a ratio to Pig's, first to the goal and
+(``OWN_ENDINGS``) under the variant's own ending (--goals: only
 that table, at each goal listed, each variant's fastest of three runs, runs alternating; --floor: only
 the floor table, at each goal listed); --big
 also solves Pig to goal 1000 (about 5e8 states) and reports time and peak memory. --write saves
@@ -41,9 +42,13 @@ from pigdice.rules.registry import variant_names
 from pigdice.solve import solve_uncached
 from pigdice.solve.tables import effect_table
 from pigdice.solve.two import diesweep, rollhold
+from pigdice.solve.two.endgame import solve_endgame
 from report import machine_stamp, markdown_table, write_results
 
 TOLERANCE = 1e-12
+# Variants timed under their own ending too (a final round: the solve runs past the goal, and its last-turn
+# table is part of it); the others' own endings are first to the goal or equal turns (solved by the sweeps)
+OWN_ENDINGS = ("pig-dice",)
 
 
 def numpy_value_iteration(goal: int) -> tuple[float, int, float]:
@@ -246,6 +251,22 @@ def variant_ratios(goal: int) -> None:
         print(f"  {name:16s} {best[name] * 1000:9.1f} ms {best[name] / best['pig']:6.1f} x  {passes[name]:3d} passes")
 
 
+def own_ending_times(goal: int, runs: int = 3) -> list[tuple[str, float, int]]:
+    """Return (title, the fastest of ``runs`` warm CPU times, passes) of each ``OWN_ENDINGS`` game, its own ending."""
+    figures = []
+    for name in OWN_ENDINGS:
+        variant = find_variant(name, goal=goal)
+        solve_endgame(variant.with_goal(20))  # compile its kernels
+        times = []
+        for _ in range(runs):
+            started = time.process_time()
+            solved = solve_endgame(variant)
+            times.append(time.process_time() - started)
+        ending = str(variant.endgame).replace("-", " ")
+        figures.append((f"{variant.title}, {ending}", min(times), solved.iterations))
+    return figures
+
+
 def goals_after(option: str) -> list[int]:
     """Return the goals listed after ``option`` on the command line (exits with a one-line error if bad)."""
     index = sys.argv.index(option)
@@ -305,6 +326,10 @@ def main() -> None:
     print(
         "  (target: the reset games - Two-Dice Pig, Big Pig with resets, Piggy Six - within 5 x, Pig Dice within 10 x)"
     )
+    print("under their own ending at goal 100, warm, as a ratio to Pig (first to the goal):")
+    own = own_ending_times(100)
+    for title, seconds, passes in own:
+        print(f"  {title:40s} {seconds * 1000:8.1f} ms {seconds / pig:6.1f} x  {passes:3d} passes")
     value, sweeps, baseline = numpy_value_iteration(100)
     print(f"plain-numpy value iteration (baseline): {baseline:.2f} s, {sweeps} sweeps, P = {value:.6f}")
     print(f"  speed-up of the numba solver over the baseline: {baseline / pig:.0f} x")
@@ -361,6 +386,13 @@ def main() -> None:
                 (
                     "Every variant at goal 100, first to the goal, warm, as a ratio to Pig",
                     markdown_table(["variant", "solve", "ratio to Pig", "passes"], variant_rows),
+                ),
+                (
+                    "Under its own ending at goal 100 (its last-turn table included), warm, as a ratio to Pig",
+                    markdown_table(
+                        ["variant, ending", "solve", "ratio to Pig", "passes"],
+                        [[title, f"{t * 1000:.1f} ms", f"{t / pig:.1f} x", str(n)] for title, t, n in own],
+                    ),
                 ),
             ],
         )

@@ -12,10 +12,11 @@ import pytest
 
 from pigdice.rules import find_variant
 from pigdice.rules.effects import EffectKind
+from pigdice.solve.positions import TRUNCATION_ERROR
 from pigdice.solve.solver import solve_values
 from pigdice.solve.tables import effect_table
-from pigdice.solve.two import banded, rollhold
-from pigdice.solve.two.bundles import Ends, game_of
+from pigdice.solve.two import banded, endgame, lastturn, rollhold
+from pigdice.solve.two.bundles import NO_LAST, Ends, game_of
 
 
 def pig_dice_game(goal: int, name: str = "pig-dice"):
@@ -39,7 +40,9 @@ def test_only_first_to_goal_games_whose_rolls_lower_the_total_fit() -> None:
     for name in ("pig", "two-dice-pig", "hog-reroll"):  # monotone: one sweep is exact
         assert not banded.fits(game_of(30, effect_table(find_variant(name, goal=30))))
     last = np.full(40, 0.5)
-    assert not banded.fits(game_of(30, game.table, Ends(last, last, 5 / 36, 0)))  # another turn after the goal
+    assert banded.fits(game_of(30, game.table, Ends(last, last, 5 / 36, 0)))  # a final round: one last turn each
+    assert not banded.fits(game_of(30, game.table, Ends(last, NO_LAST, 5 / 36, 0)))  # equal turns: the seat matters
+    assert not banded.fits(game_of(30, game.table, Ends(last, last, 5 / 36, 40)))  # the tests' cap
 
 
 def test_the_band_is_pig_dices_roll() -> None:
@@ -138,3 +141,77 @@ def test_the_exact_head_to_head_gives_the_sweeps_values() -> None:
     rollhold.evaluate_levels(*by_sweep, tables[0], tables[1], game, rollhold.evaluation_rows(game), 0.5)
     for band_values, swept in zip(by_band, by_sweep, strict=True):
         assert np.abs(band_values - swept).max() < 1e-13
+
+
+def final_round_values(variant, length: int, swept: bool, monkeypatch: pytest.MonkeyPatch):
+    """Return (V, sweeps) of ``variant``'s final round with a last-turn table of ``length``, banded or swept."""
+    table = effect_table(variant)
+    last = endgame.last_turn_table(variant, table, length)
+    values = np.full((variant.goal, variant.goal), 0.5)
+    with monkeypatch.context() as patch:
+        if swept:
+            patch.setattr(banded, "fits", lambda game: False)
+        sweeps = solve_values(variant, table, [values], Ends(last, last, endgame.bust_chance(table), 0))
+    return values, sweeps
+
+
+@pytest.mark.parametrize(
+    ("name", "goal", "ties", "final_turn", "length"),
+    [
+        ("pig-dice", 20, "first-to-reach", "turn", 256),  # Pig Dice's own ending
+        ("pig-dice", 45, "first-to-reach", "turn", 64),  # a short table: the stops and reads run off its end
+        ("pig-dice", 45, "shared", "turn", 256),
+        ("pig-dice", 30, "first-to-reach", "roll", 256),  # the overview page's one last roll
+        ("big-pig-knizia", 30, "shared", "turn", 256),  # 1-1 sets the turn total to 25
+    ],
+)
+def test_a_final_round_by_elimination_gives_the_sweeps_values(
+    name: str, goal: int, ties: str, final_turn: str, length: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    variant = find_variant(name, goal=goal).with_endgame("final-round", ties, final_turn)
+    monkeypatch.setattr(lastturn, "MAX_LENGTH", length)  # the table is as long as it gets: no pass gives up
+    banded_values, banded_sweeps = final_round_values(variant, length, False, monkeypatch)
+    swept_values_, swept_sweeps = final_round_values(variant, length, True, monkeypatch)
+    assert np.abs(banded_values - swept_values_).max() < 1e-12
+    # the stop past the goal and the table's end cost the same: the solve lengthens the table alike
+    assert banded_sweeps.truncation == pytest.approx(swept_sweeps.truncation, abs=1e-12)
+    assert (banded_sweeps.truncation > 0) == (length == 64)
+
+
+def test_a_pass_gives_up_on_a_table_too_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the endgame solver doubles such a table and solves again, whatever the other pairs give
+    variant = find_variant("pig-dice", goal=45)
+    _, given_up = final_round_values(variant, 64, False, monkeypatch)
+    _, swept = final_round_values(variant, 64, True, monkeypatch)
+    assert given_up.truncation > TRUNCATION_ERROR and swept.truncation > TRUNCATION_ERROR
+
+
+def test_pig_dices_default_game_is_solved_by_elimination_as_by_the_sweeps(monkeypatch: pytest.MonkeyPatch) -> None:
+    variant = find_variant("pig-dice", goal=60)  # a final round, ties to whoever reached the score first
+    assert banded.fits(game_of(60, effect_table(variant), Ends(np.ones(9), np.ones(9), 5 / 36, 0)))
+    by_band = endgame.solve_endgame(variant)
+    monkeypatch.setattr(banded, "fits", lambda game: False)
+    by_sweep = endgame.solve_endgame(variant)
+    assert by_band.last.size == by_sweep.last.size == 512  # the first table, 256 long, was too short
+    assert np.abs(by_band.values - by_sweep.values).max() < 1e-12
+
+
+def test_a_final_round_turn_is_the_sweeps_turn_whatever_its_rows_held() -> None:
+    # past its elimination's top a turn's rows hold other turns' values: the turn reads none of them
+    goal = 40
+    variant = find_variant("pig-dice", goal=goal)
+    table = effect_table(variant)
+    last = endgame.last_turn_table(variant, table, 256)
+    ends = Ends(last, last, endgame.bust_chance(table), 0)
+    game = game_of(goal, table, ends)
+    V = np.random.default_rng(3).random((goal, goal))
+    rows = banded.level_rows(game)
+    for i, j in [(0, 3), (5, 30), (22, 0), (39, 39), (39, 0)]:
+        rows.c[:] = 7.0
+        rows.d[:] = -7.0
+        x = V[j, i]
+        banded.banded_turn(i, j, V, x, goal, rows, False)
+        win, act, _, _ = rollhold.turn_row(V, i, j, goal, table, rollhold.NO_FIXED, ends, 1)
+        assert list(rows.act[i, : act.shape[0]]) == list(act)  # the same actions up to the stop
+        n = min(win.shape[0], int(rows.top[i]))
+        assert np.abs(rows.c[i, :n] + rows.d[i, :n] * x - win[:n]).max() < 1e-13

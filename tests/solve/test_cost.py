@@ -42,6 +42,7 @@ MEASURED = [
     ("pig", 1000, 2, None, 3.1),
     ("two-dice-pig", 100, 2, None, 0.071),
     ("pig-dice", 100, 2, "first-to-goal", 0.026),  # December 2026, solved by elimination (two/banded.py)
+    ("pig-dice", 100, 2, None, 0.40),  # its own final round, by elimination too (December 2026, load 8)
     ("big-pig-knizia", 100, 2, None, 0.026),
     ("hog", 100, 2, None, 0.017),
     ("pig", 100, 3, None, 4.6),

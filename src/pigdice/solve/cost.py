@@ -45,7 +45,9 @@ ENDING_FACTOR = {Endgame.FIRST_TO_GOAL: 1.0, Endgame.FINAL_ROUND: 2.0, Endgame.E
 RESET_FACTOR = {2: 18.0, 3: 25.0}
 FALLING_FACTOR = 55.0
 # ... except 2 players first to the goal, whose turns are solved in one elimination (``two/banded.py``):
-# Pig Dice to 100 in 26 ms, Knizia's Big Pig 26 ms, Pig 3 ms in the same run (bench/bench_solve.py)
+# Pig Dice to 100 in 26 ms, Knizia's Big Pig 26 ms, Pig 3 ms in the same run (bench/bench_solve.py).
+# Under a final round the elimination solves the turns too, but the last-turn table (to 512 totals past
+# the goal) and a second solve as it doubles keep Pig Dice's own game to 100 at 0.4 s: FALLING_FACTOR fits it.
 BANDED_FACTOR = 8.0
 FAR_FACTOR = 4.0
 FIRST_BANKED_WIDTH = 64  # totals past the goal an n-player ending's banked table covers at first (nplayer.FIRST_WIDTH)

@@ -22,8 +22,17 @@ same score (the usual case) re-solves only c, about one plain sweep's work. The 
 improved where holding and rolling swap (policy iteration: Howard 1960; usually none), and the
 range of partner values over which they stay optimal goes to the pair solve as the sweeps' does.
 
-Only games that finish first to the goal, with one roll choice of adds, subtracts, doubles, one set,
-busts and resets, take this path (``fits``, ``tables.is_banded``); ``rollhold`` solves every other game.
+Under a final round (``endgame``: banking T >= goal hands the other player a last turn, worth
+1 - L[T - j] to the mover) the turn goes on past the goal, up to the total where holding is provably
+optimal (``rollhold._turn_sweep``'s stop, from x; every total from it on holds). Every total above the
+highest one that rolls, H, then holds, so the elimination runs from the highest total a roll at H
+reads, F - 1, down: F, the elimination and its multipliers depend on the actions alone, and a turn
+whose actions are those last chosen at its score re-solves only c again, though its stop moves with
+the opponent's score.
+
+Only games that finish first to the goal or with a final round, with one roll choice of adds, subtracts,
+doubles, one set, busts and resets, take this path (``fits``, ``tables.is_banded``); ``rollhold`` solves
+every other game.
 """
 
 from __future__ import annotations
@@ -34,9 +43,11 @@ import numpy as np
 from numba import njit
 
 from pigdice.solve.layout import SWEEP_GENERAL
+from pigdice.solve.positions import TRUNCATION_ERROR
 from pigdice.solve.step import WITHOUT_REFCOUNTS
 from pigdice.solve.tables import BAND_WIDTH, Band, band_of, is_banded
-from pigdice.solve.two.bundles import Evaluation, Game
+from pigdice.solve.two import lastturn
+from pigdice.solve.two.bundles import NO_LAST, Ends, Evaluation, Game
 from pigdice.solve.two.rollhold import (
     MAX_PAIR_ROUNDS,
     LevelSweep,
@@ -53,33 +64,55 @@ from pigdice.solve.two.rollhold import (
 CACHE_BYTES = 128 << 20
 WIDTH = BAND_WIDTH  # (1) runs over this many totals below (a die's faces): subtracts up to it fit
 MAX_POLICY_ROUNDS = 100  # actions improved this many times at most (ties to rounding could swap forever)
+# A final round's slot keeps room for the multipliers of rolls up to this many totals past the goal; a turn
+# that rolls further is eliminated in a spare region and not kept (Pig Dice to 100 rolls up to 20-40 past it)
+ROOM_PAST_GOAL = 64
 
 
 class BandedRows(NamedTuple):
     """A solve's in-turn eliminations: actions per score, and per slot (a score, or one shared) its factors."""
 
-    act: np.ndarray  # int8 (goal, goal): the actions last chosen at score i (0 hold, 1 roll), per total
+    act: np.ndarray  # int8 (goal, span): the actions last chosen at score i (0 hold, 1 roll), per total
+    rolled: np.ndarray  # int64 per score: no total at or above it rolls (final round; first to the goal unused)
     owner: np.ndarray  # int64 per slot: the score whose actions its factors hold, -1 none
     last: np.ndarray  # int64 per slot: 1 + the opponent's score whose c it holds (0: none)
-    c: np.ndarray  # (slots, goal): P_k = c_k + d_k x of the last turn solved
+    top: np.ndarray  # int64 per slot: the totals its elimination covers (goal - i first to the goal, else F)
+    c: np.ndarray  # (slots, span): P_k = c_k + d_k x of the last turn solved
     d: np.ndarray
-    beta: np.ndarray  # (slots, goal, WIDTH + 1): (1)'s coefficients, beta[., k, s] (0 past the band)
-    gamma: np.ndarray  # (slots, goal): above the pinned total A, (1) has a term gamma_k P_A too
-    gain: np.ndarray  # (slots, goal): 1 / (1 - what row k keeps of itself)
-    win: np.ndarray  # (slots, goal): the chance a roll at k reaches the goal
-    mult: np.ndarray  # flat: each slot's multipliers from mult_base[slot] on, rows from the top down
-    mult_base: np.ndarray  # int64 per slot
-    alpha: np.ndarray  # scratch (goal): (1)'s alpha, c part
-    alpha_d: np.ndarray  # scratch (goal): the d part
-    w: np.ndarray  # scratch (2 goal + reach + 2): a row's coefficients while it is eliminated
+    beta: np.ndarray  # (slots, span, WIDTH + 1): (1)'s coefficients, beta[., k, s] (0 past the band)
+    gamma: np.ndarray  # (slots, span): above the pinned total A, (1) has a term gamma_k P_A too
+    gain: np.ndarray  # (slots, span): 1 / (1 - what row k keeps of itself)
+    win: np.ndarray  # (slots, span): the chance a roll at k reaches the goal (first to the goal)
+    mult: np.ndarray  # flat: each slot's multipliers from base[slot] on, rows from the top down
+    base: np.ndarray  # int64 per slot and one spare region last: where its multipliers start
+    room: np.ndarray  # int64 per slot and the spare: how many multipliers fit there
+    alpha: np.ndarray  # scratch (span): (1)'s alpha, c part
+    alpha_d: np.ndarray  # scratch (span): the d part
+    w: np.ndarray  # scratch (2 span + reach + 2): a row's coefficients while it is eliminated
     band: Band
+    final: np.ndarray  # L, the last-turn table of a final round (``endgame``); empty: first to the goal
+    bust_chance: float  # the margin of the stop past the goal (``rollhold._turn_sweep``)
+    short: int  # a table L shorter than this is lengthened by the caller once a stop or read runs off it
+    gave_up: np.ndarray  # int64 (1,): 1 once a pass met such a pair and gave up (``_levels``)
+
+
+def first_to_goal(ends: Ends) -> bool:
+    """Return True if ``ends`` are first to the goal: no last-turn tables, no cap."""
+    return ends.mover_last.shape[0] == 0 and ends.other_last.shape[0] == 0 and ends.cap == 0
+
+
+def final_round(ends: Ends) -> bool:
+    """Return True if ``ends`` give both players the same last turn (a final round), uncapped."""
+    mover, other = ends.mover_last, ends.other_last
+    same = mover is other or (mover.shape == other.shape and bool(np.array_equal(mover, other)))
+    return mover.shape[0] > 0 and same and ends.cap == 0
 
 
 def fits(game: Game) -> bool:
-    """Return True if ``game``'s turns take the banded solve: first to the goal, with a table ``is_banded``."""
+    """Return True if ``game``'s turns take the banded solve: first to the goal or a final round, ``is_banded``."""
     ends = game.ends
-    first_to_goal = ends.mover_last.shape[0] == 0 and ends.other_last.shape[0] == 0 and ends.cap == 0
-    return game.sweep == SWEEP_GENERAL and first_to_goal and is_banded(game.table)
+    ending = first_to_goal(ends) or final_round(ends)
+    return game.sweep == SWEEP_GENERAL and ending and is_banded(game.table)
 
 
 def multipliers(top: int, band: Band) -> int:
@@ -90,31 +123,68 @@ def multipliers(top: int, band: Band) -> int:
     return int(np.maximum(high - k, 0).sum())
 
 
-def banded_rows(goal: int, band: Band) -> BandedRows:
-    """Return fresh rows for a solve or one side of an evaluation to ``goal`` (a slot per score if they fit)."""
-    sizes = np.array([multipliers(goal - i, band) for i in range(goal)], dtype=np.int64)
-    per_slot = 8 * goal * (WIDTH + 5)
-    slots = goal if per_slot * goal + 8 * int(sizes.sum()) <= CACHE_BYTES else 1
+def multipliers_by_score(goal: int, band: Band) -> np.ndarray:
+    """Return ``multipliers(goal - i, band)`` for every score i at once (int64)."""
+    k = np.arange(goal)
+    high = np.maximum(k + band.reach, np.where(band.double_chance > 0.0, 2 * k, 0))
+    high = np.maximum(high, band.pinned)[None, :]
+    top = (goal - k)[:, None]
+    inside = k[None, :] < top
+    return np.where(inside, np.maximum(np.minimum(high, top - 1) - k[None, :], 0), 0).sum(axis=1).astype(np.int64)
+
+
+def span_of(goal: int, final: np.ndarray, band: Band) -> int:
+    """Return the totals a turn's rows hold: the goal's, or past it the highest read of a roll below the last stop."""
+    if final.shape[0] == 0:
+        return goal
+    highest = goal + final.shape[0]  # a stop lies below goal - 1 + len(L) - 1
+    return max(2 * highest, highest + band.reach, band.pinned + 1) + 2
+
+
+def banded_rows(goal: int, band: Band, final: np.ndarray = NO_LAST, bust_chance: float = 0.0) -> BandedRows:
+    """Return fresh rows for a solve or one side of an evaluation to ``goal`` (a slot per score if they fit).
+
+    ``final``: a final round's last-turn table (``endgame``), ``bust_chance`` its stop's margin.
+    """
+    span = span_of(goal, final, band)
+    if final.shape[0] == 0:
+        sizes = multipliers_by_score(goal, band)
+        spare = 0
+    else:  # room for rolls up to ROOM_PAST_GOAL past the goal; the spare takes any turn
+        sizes = np.array([multipliers(min(goal - i + ROOM_PAST_GOAL, span), band) for i in range(goal)], dtype=np.int64)
+        spare = multipliers(span, band)
+    per_slot = 8 * span * (WIDTH + 6)
+    slots = goal if per_slot * goal + 8 * int(sizes.sum()) + span * goal <= CACHE_BYTES else 1
     if slots == 1:
         sizes = sizes[:1]  # score 0's turn is the longest
-    base = np.zeros(slots, dtype=np.int64)
-    base[1:] = np.cumsum(sizes)[:-1]
+    room = np.append(sizes, spare).astype(np.int64)
+    base = np.zeros(slots + 1, dtype=np.int64)
+    base[1:] = np.cumsum(room)[:-1]
+    act = np.zeros((goal, span), dtype=np.int8)
+    act[:, :goal] = 1
     return BandedRows(
-        np.ones((goal, goal), dtype=np.int8),
+        act,
+        np.full(goal, goal, dtype=np.int64),
         np.full(slots, -1, dtype=np.int64),
         np.zeros(slots, dtype=np.int64),
-        np.zeros((slots, goal)),
-        np.zeros((slots, goal)),
-        np.zeros((slots, goal, WIDTH + 1)),
-        np.zeros((slots, goal)),
-        np.zeros((slots, goal)),
-        np.zeros((slots, goal)),
-        np.zeros(max(int(sizes.sum()), 1)),
+        np.zeros(slots, dtype=np.int64),
+        np.zeros((slots, span)),
+        np.zeros((slots, span)),
+        np.zeros((slots, span, WIDTH + 1)),
+        np.zeros((slots, span)),
+        np.zeros((slots, span)),
+        np.zeros((slots, span)),
+        np.zeros(max(int(room.sum()), 1)),
         base,
-        np.zeros(goal),
-        np.zeros(goal),
-        np.zeros(2 * goal + band.reach + 2),
+        room,
+        np.zeros(span),
+        np.zeros(span),
+        np.zeros(2 * span + band.reach + 2),
         band,
+        final,
+        float(bust_chance),
+        lastturn.MAX_LENGTH,
+        np.zeros(1, dtype=np.int64),
     )
 
 
@@ -130,16 +200,58 @@ def _highest(k, top, band):  # pragma: no cover - numba
 
 
 @njit(cache=True, inline="always")
-def _hold(i, j, k, V):  # pragma: no cover - numba
-    """Return holding's value (c, d) at total k: 1 - V[j, i + k], or at k = 0 passing, 1 - x."""
+def _read_limit(k, band):  # pragma: no cover - numba
+    """Return the highest total a roll at k reads (its largest add, its doubling, the pinned total)."""
+    high = k + band.reach
+    if band.double_chance > 0.0 and 2 * k > high:
+        high = 2 * k
+    if band.set_chance > 0.0 and band.pinned > high:
+        high = band.pinned
+    return high
+
+
+@njit(cache=True, inline="always")
+def _hold(i, j, k, V, goal, final):  # pragma: no cover - numba
+    """Return holding's value (c, d) at total k: 1 - V[j, i + k]; at k = 0 passing, 1 - x; past the goal 1 - L."""
     if k == 0:
         return 1.0, -1.0
-    return 1.0 - V[j, i + k], 0.0
+    if i + k < goal:
+        return 1.0 - V[j, i + k], 0.0
+    return 1.0 - final[min(i + k - j, final.shape[0] - 1)], 0.0  # past the table's end its last entry
+
+
+@njit(cache=True, inline="always")
+def _beyond(i, j, m, V, goal, final):  # pragma: no cover - numba
+    """Return what a roll reaching total m at or past the elimination's top is worth: a win, or (final round) a hold."""
+    if final.shape[0] == 0:
+        return 1.0
+    return _hold(i, j, m, V, goal, final)[0]
 
 
 @njit(cache=True)
-def _factor(i, j, V, top, act, rows, slot, lose_c, lose_d):  # pragma: no cover - numba
+def _elimination_top(act, rolled, band):  # pragma: no cover - numba
+    """Return F, a final round's elimination top: past the highest read of its highest roll below ``rolled``."""
+    for k in range(rolled - 1, -1, -1):
+        if act[k] != 0:
+            return _read_limit(k, band) + 1
+    return 1  # nothing rolls: the turn passes at 0
+
+
+@njit(cache=True)
+def _room_needed(top, act, band):  # pragma: no cover - numba
+    """Return how many multipliers the elimination of a turn of ``top`` totals under ``act`` keeps."""
+    n = 0
+    for k in range(top):
+        if act[k] != 0:
+            n += _highest(k, top, band) - k
+    return n
+
+
+@njit(cache=True)
+def _factor(i, j, V, top, act, rows, slot, lose_c, lose_d, goal, pos):  # pragma: no cover - numba
     """Eliminate the turn at (i, j) under the actions ``act`` from the top total down; leave c, d in the slot.
+
+    The multipliers go to ``rows.mult`` from ``pos`` on (the slot's region, or the spare one).
 
     Keeps beta, the gains, the win chances and the multipliers (each row's coefficient on every
     higher total it reads, as the elimination met it, lowest total first) for ``_resolve``, and
@@ -153,10 +265,10 @@ def _factor(i, j, V, top, act, rows, slot, lose_c, lose_d):  # pragma: no cover 
     beta, gain, win, mult, w = rows.beta[slot], rows.gain[slot], rows.win[slot], rows.mult, rows.w
     gamma, pinned = rows.gamma[slot], band.pinned
     alpha, alpha_d = rows.alpha, rows.alpha_d
-    pos = rows.mult_base[slot]
+    final = rows.final
     for k in range(top - 1, -1, -1):
         if act[k] == 0:
-            alpha[k], alpha_d[k] = _hold(i, j, k, V)
+            alpha[k], alpha_d[k] = _hold(i, j, k, V, goal, final)
             continue
         won = 0.0
         for e in range(adds.shape[0]):
@@ -245,14 +357,14 @@ def _back(top, act, beta, gamma, pinned, alpha, out):  # pragma: no cover - numb
 
 
 @njit(cache=True)
-def _resolve(i, j, V, top, act, rows, slot, lose_c):  # pragma: no cover - numba
+def _resolve(i, j, V, top, act, rows, slot, lose_c, goal):  # pragma: no cover - numba
     """Solve c of the turn at (i, j) by the slot's elimination (made under the same actions by ``_factor``)."""
     band = rows.band
-    gain, win, mult, alpha = rows.gain[slot], rows.win[slot], rows.mult, rows.alpha
-    pos = rows.mult_base[slot]
+    gain, win, mult, alpha, final = rows.gain[slot], rows.win[slot], rows.mult, rows.alpha, rows.final
+    pos = rows.base[slot]
     for k in range(top - 1, -1, -1):
         if act[k] == 0:
-            alpha[k] = 1.0 if k == 0 else 1.0 - V[j, i + k]
+            alpha[k] = _hold(i, j, k, V, goal, final)[0]
             continue
         # four running sums over the totals above, lowest first: a dot product without a long chain
         n = _highest(k, top, band) - k
@@ -282,30 +394,33 @@ def _lose(i, j, V, band):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _roll_value(k, top, c, d, band, lose_c, lose_d):  # pragma: no cover - numba
-    """Return (c, d) of rolling at total k given the turn's values c, d below top (a win from top on)."""
+def _roll_value(k, top, c, d, band, lose_c, lose_d, i, j, V, goal, final):  # pragma: no cover - numba
+    """Return (c, d) of rolling at total k given the turn's values c, d below top (``_beyond`` from top on)."""
     rc = lose_c
     rd = lose_d
     for e in range(band.add_amounts.shape[0]):
         m = k + band.add_amounts[e]
         if m >= top:
-            rc += band.add_chances[e]
+            rc += band.add_chances[e] * _beyond(i, j, m, V, goal, final)
         else:
             rc += band.add_chances[e] * c[m]
             rd += band.add_chances[e] * d[m]
     if band.double_chance > 0.0:
         if 2 * k >= top:
-            rc += band.double_chance
+            rc += band.double_chance * _beyond(i, j, 2 * k, V, goal, final)
         else:
             rc += band.double_chance * c[2 * k]
             rd += band.double_chance * d[2 * k]
     for e in range(band.subtract_amounts.shape[0]):
         m = max(k - band.subtract_amounts[e], 0)
-        rc += band.subtract_chances[e] * c[m]
-        rd += band.subtract_chances[e] * d[m]
+        if m >= top:  # a final round's hold at k past F: it falls to another hold
+            rc += band.subtract_chances[e] * _beyond(i, j, m, V, goal, final)
+        else:
+            rc += band.subtract_chances[e] * c[m]
+            rd += band.subtract_chances[e] * d[m]
     if band.set_chance > 0.0:
         if band.pinned >= top:
-            rc += band.set_chance
+            rc += band.set_chance * _beyond(i, j, band.pinned, V, goal, final)
         else:
             rc += band.set_chance * c[band.pinned]
             rd += band.set_chance * d[band.pinned]
@@ -319,32 +434,68 @@ def banded_turn(i, j, V, x, goal, rows, again):  # pragma: no cover - numba
     V holds the next mover's values. The turn's c and d are left in ``rows.c[slot]``, ``rows.d[slot]``
     (slot: ``slot_of``). Starts from the actions last chosen at score i; ``again``: the same turn
     as the last call (a later round of its pair, only x moved), so only the actions are checked.
+    A final round's turn chooses its actions below the stop past the goal (``rollhold._turn_sweep``'s,
+    from x) and holds from it on; its bounds carry the stop's value and the table's clamping as the
+    sweep's do.
     """
     band = rows.band
-    top = goal - i
+    final = rows.final
+    n_last = final.shape[0]
     slot = i if rows.owner.shape[0] > 1 else 0
     act = rows.act[i]
     lose_c, lose_d = _lose(i, j, V, band)
-    solved = again and rows.owner[slot] == i and rows.last[slot] == j + 1
     c, d = rows.c[slot], rows.d[slot]
+    stop_value = 0.0
+    clamped = 0.0
+    at_end = False
+    check = goal - i  # the totals whose actions are chosen
+    moved = False
+    if n_last > 0:
+        threshold = max(rows.bust_chance * x, TRUNCATION_ERROR)
+        need = goal - j
+        while need < n_last - 1 and final[need] > threshold:
+            need += 1
+        check = j + need - i
+        stop_value = final[need]
+        at_end = need == n_last - 1
+        if i + _read_limit(check - 1, band) - j >= n_last:  # a roll below the stop reads past the table
+            clamped = final[n_last - 1]
+        for k in range(check, rows.rolled[i]):  # from the stop on every total holds
+            if act[k] != 0:
+                act[k] = 0
+                moved = True
+        rows.rolled[i] = min(rows.rolled[i], check)
+        if moved and rows.owner[slot] == i:
+            rows.owner[slot] = -1
+    solved = again and not moved and rows.owner[slot] == i and rows.last[slot] == j + 1
     for _ in range(MAX_POLICY_ROUNDS):
         if not solved:
             if rows.owner[slot] == i:
-                _resolve(i, j, V, top, act, rows, slot, lose_c)
+                _resolve(i, j, V, rows.top[slot], act, rows, slot, lose_c, goal)
             else:
-                _factor(i, j, V, top, act, rows, slot, lose_c, lose_d)
-                rows.owner[slot] = i
+                top = check
+                pos = rows.base[slot]
+                keep = True
+                if n_last > 0:
+                    top = _elimination_top(act, rows.rolled[i], band)
+                    if _room_needed(top, act, band) > rows.room[slot]:  # too long to keep: the spare region
+                        pos = rows.base[rows.base.shape[0] - 1]
+                        keep = False
+                rows.top[slot] = top
+                _factor(i, j, V, top, act, rows, slot, lose_c, lose_d, goal, pos)
+                rows.owner[slot] = i if keep else -1
             rows.last[slot] = j + 1
             solved = True
+        top = rows.top[slot]
         lo = -1e300
         hi = 1e300
         changed = False
-        for k in range(top):
-            hc, hd = _hold(i, j, k, V)
+        for k in range(check):
+            hc, hd = _hold(i, j, k, V, goal, final)
             if act[k] != 0:  # the roll's value is the solved value
                 rc, rd = c[k], d[k]
             else:
-                rc, rd = _roll_value(k, top, c, d, band, lose_c, lose_d)
+                rc, rd = _roll_value(k, top, c, d, band, lose_c, lose_d, i, j, V, goal, final)
             rolled = _better(rc + rd * x, hc + hd * x, 0, k)
             if rolled:
                 lo, hi = _widen(lo, hi, rc, rd, hc, hd)
@@ -353,16 +504,21 @@ def banded_turn(i, j, V, x, goal, rows, again):  # pragma: no cover - numba
             if rolled != (act[k] != 0):
                 act[k] = 1 if rolled else 0
                 changed = True
+                if rolled and k >= rows.rolled[i]:
+                    rows.rolled[i] = k + 1
         if not changed:
             break
         rows.owner[slot] = -1  # the actions moved: eliminate again
         solved = False
-    return TurnBounds(lo, hi, 0.0, top, 0.0, False)
+    return TurnBounds(lo, hi, stop_value, check, clamped, at_end)
 
 
 @njit(cache=True)
 def fixed_turn(i, j, V, goal, fixed, rows):  # pragma: no cover - numba
-    """Solve the turn at (i, j) under the given actions (nonzero: roll); leave c, d in the slot, as ``banded_turn``."""
+    """Solve the turn at (i, j) under the given actions (nonzero: roll); leave c, d in the slot, as ``banded_turn``.
+
+    First to the goal only (the exact head-to-head's game).
+    """
     top = goal - i
     slot = i if rows.owner.shape[0] > 1 else 0
     act = rows.act[i]
@@ -374,9 +530,10 @@ def fixed_turn(i, j, V, goal, fixed, rows):  # pragma: no cover - numba
             same = False
     lose_c, lose_d = _lose(i, j, V, rows.band)
     if same:
-        _resolve(i, j, V, top, act, rows, slot, lose_c)
+        _resolve(i, j, V, top, act, rows, slot, lose_c, goal)
     else:
-        _factor(i, j, V, top, act, rows, slot, lose_c, lose_d)
+        rows.top[slot] = top
+        _factor(i, j, V, top, act, rows, slot, lose_c, lose_d, goal, rows.base[slot])
         rows.owner[slot] = i
     rows.last[slot] = j + 1
 
@@ -384,7 +541,13 @@ def fixed_turn(i, j, V, goal, fixed, rows):  # pragma: no cover - numba
 def solve_levels(
     VA: np.ndarray, VB: np.ndarray, s_high: int, s_low: int, game: Game, rows: BandedRows, fresh: bool, same: bool
 ) -> LevelSweep:
-    """``rollhold.solve_levels`` for the games that ``fits``: the pairs with sums in [s_low, s_high], high first."""
+    """``rollhold.solve_levels`` for the games that ``fits``: the pairs with sums in [s_low, s_high], high first.
+
+    The truncation is the most a final round's stop past the goal may move a value, as the sweeps report it.
+    Once a pair's truncation passes TRUNCATION_ERROR and L is shorter than ``lastturn.MAX_LENGTH``, the pass
+    gives up (this call and the next return at once): the endgame solver lengthens L and solves again
+    whatever the other pairs give, so their values are left unsolved.
+    """
     return _levels(VA, VB, s_high, s_low, game.goal, rows, fresh, same)
 
 
@@ -393,7 +556,10 @@ def _levels(VA, VB, s_high, s_low, goal, rows, fresh, same):  # pragma: no cover
     """Solve each pair (VA[i, j], VB[j, i]) by policy iteration on its 2x2 system, as ``rollhold._levels``."""
     change = 0.0
     residual = 0.0
+    truncation = 0.0
     single = rows.owner.shape[0] == 1
+    if rows.gave_up[0] != 0:
+        return LevelSweep(change, residual, truncation)
     for s in range(s_high, s_low - 1, -1):
         i_low = max(s - goal + 1, 0)
         i_high = s // 2 if same else s - i_low
@@ -408,6 +574,7 @@ def _levels(VA, VB, s_high, s_low, goal, rows, fresh, same):  # pragma: no cover
             x = VA[i, j]
             z = VB[j, i]
             pair_residual = 0.0
+            pair_truncation = 0.0
             for rounds in range(MAX_PAIR_ROUNDS):
                 # a later round re-solves nothing unless the actions move (one array: at i == j with the
                 # seat mattering both turns would share a slot; one slot shared: every turn afresh)
@@ -423,7 +590,7 @@ def _levels(VA, VB, s_high, s_low, goal, rows, fresh, same):  # pragma: no cover
                     c2, d2 = rows.c[slot, 0], rows.d[slot, 0]
                 new_x, new_z = _pair_solution(c1, d1, c2, d2, z, diagonal)
                 pair_residual = max(abs(c1 + d1 * new_z - new_x), abs(c2 + d2 * new_x - new_z))
-                stable, _ = _pair_settled(mine, theirs, x, z, new_x, new_z, 0.0)
+                stable, pair_truncation = _pair_settled(mine, theirs, x, z, new_x, new_z, rows.bust_chance)
                 x = new_x
                 z = new_z
                 if stable:
@@ -431,8 +598,12 @@ def _levels(VA, VB, s_high, s_low, goal, rows, fresh, same):  # pragma: no cover
             VA[i, j] = x
             VB[j, i] = z
             residual = max(residual, pair_residual)
+            truncation = max(truncation, pair_truncation)
             change = max(change, abs(x - old_x), abs(z - old_z))
-    return LevelSweep(change, residual, 0.0)
+            if truncation > TRUNCATION_ERROR and rows.final.shape[0] < rows.short:
+                rows.gave_up[0] = 1
+                return LevelSweep(change, residual, truncation)
+    return LevelSweep(change, residual, truncation)
 
 
 def evaluation_rows(game: Game) -> tuple[BandedRows, BandedRows]:
@@ -496,4 +667,4 @@ def _evaluate(VA, VB, TA, TB, goal, rows_a, rows_b, loop):  # pragma: no cover -
 
 def level_rows(game: Game) -> BandedRows:
     """Return the rows ``solve_levels`` keeps its eliminations in (allocated once per solve)."""
-    return banded_rows(game.goal, band_of(game.table))
+    return banded_rows(game.goal, band_of(game.table), game.ends.mover_last, game.ends.bust_chance)

@@ -36,7 +36,7 @@ from pigdice.solve.two.bundles import NO_LAST, Ends
 
 FORMAT_VERSION = 1
 MIN_LAST = 256  # the last-turn table's first length; it doubles while it is too short
-MAX_LAST = 1 << 15  # ... up to this length: past it the truncation error is reported as it is
+MAX_LAST = lastturn.MAX_LENGTH  # ... up to this length: past it the truncation error is reported as it is
 ACCEPTABLE_TRUNCATION = 1e-9  # a solve whose values may be off by more is refused
 
 
@@ -61,13 +61,16 @@ def bust_chance(table: EffectTable) -> float:
     return table.lowest_bust_chance
 
 
-def last_turn_table(variant: Variant, table: EffectTable, length: int) -> np.ndarray:
+def last_turn_table(variant: Variant, table: EffectTable, length: int, known: np.ndarray | None = None) -> np.ndarray:
     """Return L[d] for d < ``length``: the last player's share at the start of their last turn,
     d = the leader's total - their score. Past the end the kernels read L[-1] and count it as error.
+    ``known``: a shorter table of the same game, kept as the start of this one.
     """
     tie, single = tie_value(variant), single_last_throw(variant)
     out = np.empty(length)
-    lastturn.last_turn_starts(length, tie, single, table, out)
+    start = 0 if known is None else min(known.size, length)
+    out[:start] = known[:start] if known is not None else out[:0]
+    lastturn.extend_starts(start, length, tie, single, table, out)
     return out
 
 
@@ -301,9 +304,10 @@ def solve_endgame(
     started = time.perf_counter()
     pbust = bust_chance(table)
     length = first_table_length(variant, table, cap)
+    last = None
     while True:
         # the table grows until the stop past the goal and every read lie inside it (or it is long)
-        last = last_turn_table(variant, table, length)
+        last = last_turn_table(variant, table, length, last)
         check_memory(f"solving {variant.name} ({variant.endgame})", goal, _endgame_bytes(last.size))
         if variant.endgame is Endgame.EQUAL_TURNS:
             values = np.full((2, goal, goal), 0.5)

@@ -22,6 +22,7 @@ from pigdice.solve.positions import INDIFFERENCE
 from pigdice.solve.step import last_turn_step, thrown_score
 
 MAX_SWEEPS = 10_000
+MAX_LENGTH = 1 << 15  # a final round's table L grows to this length at most (``endgame``): past it its error stands
 SWEEP_TOLERANCE = 1e-16
 
 
@@ -102,10 +103,20 @@ def last_turn_row(need, tie, t, rows):  # pragma: no cover - numba
     INDIFFERENCE. A turn that ends banks what ``pigdice.solve.step.last_turn_step`` says: a bust
     or a reset falls short of the leader.
     """
+    return _solve_row(need, tie, t, rows, False)
+
+
+@njit(cache=True)
+def _solve_row(need, tie, t, rows, warm):  # pragma: no cover - numba
+    """``last_turn_row``; ``warm``: the sweeps start from the rows' values (deficit need - 1's), not from 0.
+
+    Deficit d's values lie just below d - 1's (what passes d passes d - 1), so the sweeps to a
+    fixed point start nearer it; they stop by the same test, so the values agree to rounding.
+    """
     win, act, hold, rolls = rows.win, rows.act, rows.hold, rows.rolls
     n_choices = t.offsets.shape[0] - 1
     options = np.empty(n_choices + 1)
-    for k in range(need + 1):
+    for k in range(0 if not warm else need, need + 1):
         win[k] = 0.0
     sweeps = 0
     settled = False
@@ -149,4 +160,24 @@ def last_turn_starts(top, tie, single, t, out):  # pragma: no cover - numba
             out[d] = values[best]
         else:
             last_turn_row(d, tie, t, rows)
+            out[d] = rows.win[0]
+
+
+@njit(cache=True)
+def extend_starts(start, top, tie, single, t, out):  # pragma: no cover - numba
+    """Fill out[d] for d = start..top - 1 as ``last_turn_starts`` does, each deficit's sweeps warm from the last's.
+
+    A table that doubles keeps its first ``start`` entries (L[d] does not depend on the length).
+    """
+    n_choices = t.offsets.shape[0] - 1
+    values = np.empty(n_choices)
+    rows = last_turn_rows(t, top)
+    if not single and start > 0:
+        _solve_row(start - 1, tie, t, rows, False)  # the warm start's first rows
+    for d in range(start, top):
+        if single:
+            best = single_throw(d, tie, t, values)
+            out[d] = values[best]
+        else:
+            _solve_row(d, tie, t, rows, d > 0)
             out[d] = rows.win[0]
