@@ -76,15 +76,7 @@ class StartResults(NamedTuple):
 @njit(cache=True)
 def level_starts(n, goal):  # pragma: no cover - numba
     """Return the sorted turn starts (s1 <= s2 <= s3 < goal) with score sum n, (m, 3) int64, s1 then s2 ascending."""
-    count = 0
-    for s0 in range(0, min(n // 3, goal - 1) + 1):
-        for s1 in range(s0, goal):
-            s2 = n - s0 - s1
-            if s2 < s1:
-                break
-            if s2 < goal:
-                count += 1
-    starts = np.zeros((count, 3), dtype=np.int64)
+    starts = np.zeros((goal * goal, 3), dtype=np.int64)  # s0 and s1 fix s2: at most goal^2 of them
     k = 0
     for s0 in range(0, min(n // 3, goal - 1) + 1):
         for s1 in range(s0, goal):
@@ -94,7 +86,7 @@ def level_starts(n, goal):  # pragma: no cover - numba
             if s2 < goal:
                 starts[k, 0], starts[k, 1], starts[k, 2] = s0, s1, s2
                 k += 1
-    return starts
+    return starts[:k].copy()
 
 
 @njit(cache=True)

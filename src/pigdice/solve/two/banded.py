@@ -57,6 +57,7 @@ from pigdice.solve.two.rollhold import (
     _pair_settled,
     _pair_solution,
     _widen,
+    stop_margin,
 )
 
 # Each score keeps its own elimination while all of them fit in this many bytes (Pig Dice: goal 100
@@ -452,9 +453,7 @@ def banded_turn(i, j, V, x, goal, rows, again):  # pragma: no cover - numba
     moved = False
     if n_last > 0:
         threshold = max(rows.bust_chance * x, TRUNCATION_ERROR)
-        need = goal - j
-        while need < n_last - 1 and final[need] > threshold:
-            need += 1
+        need = stop_margin(final, goal - j, threshold)
         check = j + need - i
         stop_value = final[need]
         at_end = need == n_last - 1

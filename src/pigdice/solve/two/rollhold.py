@@ -167,6 +167,15 @@ def _past_goal(last, index, clamped):  # pragma: no cover - numba
 
 
 @njit(cache=True, inline="always")
+def stop_margin(last, need, threshold):  # pragma: no cover - numba
+    """Return the deficit, from ``need`` on, at which a turn past the goal stops: the first whose last-turn value
+    ``last`` is at most ``threshold`` (the end of the table at most: the caller reports that as ``at_end``)."""
+    while need < last.shape[0] - 1 and last[need] > threshold:
+        need += 1
+    return need
+
+
+@njit(cache=True, inline="always")
 def _turn_layout(t):  # pragma: no cover - numba
     """Return the table's adds (amounts, chances, offsets per choice) and each choice's bust and reset chances.
 
@@ -222,9 +231,7 @@ def _turn_sweep(i, j, V, x, game, last, c, d, rows, fixed, min_top):  # pragma: 
         top = goal - i
     else:
         threshold = max(bust_chance * x, TRUNCATION_ERROR)
-        need = goal - j
-        while need < n_last - 1 and last[need] > threshold:
-            need += 1
+        need = stop_margin(last, goal - j, threshold)
         top = j + need - i
         stop_value = last[need]
         at_end = need == n_last - 1
